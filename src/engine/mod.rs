@@ -1,0 +1,1 @@
+//! Sans-IO state machines (placeholder while the engine is written).

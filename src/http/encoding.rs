@@ -1,0 +1,1 @@
+//! (placeholder: header value encoding, base64 sentinel)

@@ -1,0 +1,6 @@
+//! HTTP framing for Streamable HTTP (spec `basic/transports/streamable-http.mdx`), pure:
+//! header value encoding, `x-mcp-header` handling, request framing and response
+//! classification. No I/O happens here.
+
+pub mod encoding;
+pub mod x_mcp_header;

@@ -1,0 +1,1 @@
+//! (placeholder: x-mcp-header validation and extraction)

@@ -1,0 +1,32 @@
+//! # mcp-wasm-client
+//!
+//! An MCP (Model Context Protocol, revision **2026-07-28**) client for browsers, Web
+//! Workers, Node and edge runtimes, written in Rust and compiled to WebAssembly.
+//!
+//! The crate is split the way quinn-proto and h2 split theirs:
+//!
+//! | module | what it holds | runs on |
+//! |---|---|---|
+//! | [`protocol`] | JSON-RPC 2.0 and MCP types, names as in the spec's `schema.ts` | everywhere |
+//! | [`sse`] | an incremental, bounded Server-Sent Events parser | everywhere |
+//! | [`http`] | request framing (headers, `Mcp-Name`, base64 sentinel, `x-mcp-header`) and response classification | everywhere |
+//! | [`schema`] | JSON Schema checks: tool `outputSchema`, elicitation answers | everywhere |
+//! | [`engine`] | the sans-IO state machines: one call with its MRTR rounds, tasks, listen, cache, era | everywhere |
+//! | `web` | the thin wasm32 shell: `fetch`, streams, timers, the JS API | wasm32 only |
+//!
+//! Everything but `web` is pure: it takes inputs ("this response arrived", "the time is
+//! now T", "the host answered") and returns actions ("send this", "wake me at T", "ask
+//! the host this"). It compiles and is tested natively with a fake clock.
+
+pub mod engine;
+pub mod error;
+pub mod http;
+pub mod protocol;
+pub mod schema;
+pub mod sse;
+pub mod time;
+
+#[cfg(target_arch = "wasm32")]
+mod web;
+
+pub use error::{Error, ErrorKind, Result};

@@ -1,0 +1,300 @@
+//! JSON-RPC 2.0 framing: request ids, outgoing requests, and decoding of whatever a
+//! peer sends (never panics; everything malformed is a typed [`Error`]).
+
+use crate::error::{sanitize, Error, ErrorKind, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// A JSON-RPC request id: a string or an integer, never `null` (spec `RequestId`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RequestId {
+    Number(i64),
+    String(String),
+}
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestId::Number(n) => write!(f, "{n}"),
+            RequestId::String(s) => write!(f, "{:?}", sanitize(s, 100)),
+        }
+    }
+}
+
+impl RequestId {
+    /// The id as a JSON value (what `_meta["io.modelcontextprotocol/subscriptionId"]` holds).
+    pub fn to_value(&self) -> Value {
+        match self {
+            RequestId::Number(n) => Value::from(*n),
+            RequestId::String(s) => Value::from(s.clone()),
+        }
+    }
+
+    /// Reads an id from a JSON value: strings and integers only.
+    pub fn from_value(v: &Value) -> Option<RequestId> {
+        match v {
+            Value::String(s) => Some(RequestId::String(s.clone())),
+            Value::Number(n) => n.as_i64().map(RequestId::Number),
+            _ => None,
+        }
+    }
+}
+
+/// The JSON-RPC `error` member (spec `Error`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RpcError {
+    pub code: i64,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+/// A message received from a peer.
+#[derive(Debug)]
+pub enum Message {
+    /// A request (only legacy-era servers send these to clients).
+    Request {
+        id: RequestId,
+        method: String,
+        params: Option<Value>,
+    },
+    Notification {
+        method: String,
+        params: Option<Value>,
+    },
+    /// A successful response. The result stays raw text: it is interpreted by the engine
+    /// (`resultType`) and handed to the host with `JSON.parse`, the fastest path for large results.
+    Response { id: RequestId, result: Box<RawValue> },
+    /// An error response. `id` is absent only when the peer could not read the request.
+    Error {
+        id: Option<RequestId>,
+        error: RpcError,
+    },
+}
+
+#[derive(Deserialize)]
+struct Envelope {
+    jsonrpc: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Value>,
+    method: Option<Value>,
+    params: Option<Value>,
+    result: Option<Box<RawValue>>,
+    error: Option<Value>,
+}
+
+/// Distinguishes `"id": null` (present, `Some(Value::Null)`) from an absent id (`None`).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+/// Decodes one JSON-RPC message from text.
+pub fn decode(text: &str) -> Result<Message> {
+    let env: Envelope = serde_json::from_str(text).map_err(|e| {
+        Error::new(
+            ErrorKind::Protocol,
+            format!("malformed JSON-RPC message: {}", sanitize(&e.to_string(), 200)),
+        )
+    })?;
+    match env.jsonrpc {
+        Some(Value::String(ref v)) if v == "2.0" => {}
+        _ => return Err(Error::protocol("not a JSON-RPC 2.0 message (\"jsonrpc\" must be \"2.0\")")),
+    }
+    let id = match env.id {
+        None => None,
+        Some(Value::Null) => None,
+        Some(v) => Some(RequestId::from_value(&v).ok_or_else(|| {
+            Error::protocol("JSON-RPC id must be a string or an integer")
+        })?),
+    };
+    if let Some(method) = env.method {
+        let method = match method {
+            Value::String(m) => m,
+            _ => return Err(Error::protocol("JSON-RPC method must be a string")),
+        };
+        if env.result.is_some() || env.error.is_some() {
+            return Err(Error::protocol("a JSON-RPC message cannot be both a request and a response"));
+        }
+        if let Some(p) = &env.params {
+            if !p.is_object() && !p.is_array() {
+                return Err(Error::protocol("JSON-RPC params must be an object or an array"));
+            }
+        }
+        return Ok(match id {
+            Some(id) => Message::Request { id, method, params: env.params },
+            None => Message::Notification { method, params: env.params },
+        });
+    }
+    match (env.result, env.error) {
+        (Some(_), Some(_)) => Err(Error::invalid_result(
+            "JSON-RPC response has both \"result\" and \"error\"",
+        )),
+        (Some(result), None) => {
+            let id = id.ok_or_else(|| Error::invalid_result("JSON-RPC response without an id"))?;
+            Ok(Message::Response { id, result })
+        }
+        (None, Some(err)) => Ok(Message::Error { id, error: decode_error(err)? }),
+        (None, None) => Err(Error::invalid_result(
+            "JSON-RPC response has neither \"result\" nor \"error\"",
+        )),
+    }
+}
+
+fn decode_error(v: Value) -> Result<RpcError> {
+    let Value::Object(mut m) = v else {
+        return Err(Error::invalid_result("JSON-RPC error member is not an object"));
+    };
+    let code = match m.get("code") {
+        Some(Value::Number(n)) => n
+            .as_i64()
+            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15).map(|f| f as i64))
+            .ok_or_else(|| Error::invalid_result("JSON-RPC error code is not an integer"))?,
+        _ => return Err(Error::invalid_result("JSON-RPC error without an integer code")),
+    };
+    let message = match m.remove("message") {
+        Some(Value::String(s)) => s,
+        // Lenient: a missing message is not worth losing the code for.
+        None | Some(Value::Null) => String::new(),
+        Some(_) => return Err(Error::invalid_result("JSON-RPC error message is not a string")),
+    };
+    let data = m.remove("data");
+    Ok(RpcError { code, message, data })
+}
+
+/// An outgoing request, serialized with `params` last so the body reads like the spec's examples.
+#[derive(Serialize)]
+pub struct OutgoingRequest<'a> {
+    pub jsonrpc: &'static str,
+    pub id: &'a RequestId,
+    pub method: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub params: Option<&'a Map<String, Value>>,
+}
+
+/// Serializes a request whose params are `params` plus, when given, a raw
+/// `requestState` token spliced in verbatim (MRTR: echoed byte-exact, never re-encoded).
+pub fn encode_request(
+    id: &RequestId,
+    method: &str,
+    params: &Map<String, Value>,
+    raw_request_state: Option<&RawValue>,
+) -> String {
+    let mut params_text = serde_json::to_string(params).unwrap_or_else(|_| "{}".into());
+    if let Some(raw) = raw_request_state {
+        // `params_text` is a JSON object: drop its closing brace and append the member.
+        params_text.pop();
+        if params_text.len() > 1 {
+            params_text.push(',');
+        }
+        params_text.push_str("\"requestState\":");
+        params_text.push_str(raw.get());
+        params_text.push('}');
+    }
+    let id_text = serde_json::to_string(id).unwrap_or_else(|_| "0".into());
+    let method_text = serde_json::to_string(method).unwrap_or_else(|_| "\"\"".into());
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id_text},\"method\":{method_text},\"params\":{params_text}}}")
+}
+
+/// Serializes a notification (legacy eras only: `notifications/initialized`, `notifications/cancelled`).
+pub fn encode_notification(method: &str, params: Option<&Map<String, Value>>) -> String {
+    let mut v = Map::new();
+    v.insert("jsonrpc".into(), "2.0".into());
+    v.insert("method".into(), method.into());
+    if let Some(p) = params {
+        v.insert("params".into(), Value::Object(p.clone()));
+    }
+    Value::Object(v).to_string()
+}
+
+/// Serializes a response to a server request (legacy eras only).
+pub fn encode_response(id: &RequestId, outcome: std::result::Result<Value, RpcError>) -> String {
+    let mut v = Map::new();
+    v.insert("jsonrpc".into(), "2.0".into());
+    v.insert("id".into(), id.to_value());
+    match outcome {
+        Ok(result) => v.insert("result".into(), result),
+        Err(e) => v.insert("error".into(), serde_json::to_value(e).unwrap_or(Value::Null)),
+    };
+    Value::Object(v).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn decodes_responses_errors_notifications_requests() {
+        match decode(r#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete"}}"#).unwrap() {
+            Message::Response { id, result } => {
+                assert_eq!(id, RequestId::Number(7));
+                assert_eq!(result.get(), r#"{"resultType":"complete"}"#);
+            }
+            m => panic!("{m:?}"),
+        }
+        match decode(r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32602,"message":"bad","data":{"x":1}}}"#).unwrap() {
+            Message::Error { id, error } => {
+                assert_eq!(id, Some(RequestId::String("a".into())));
+                assert_eq!(error.code, -32602);
+                assert_eq!(error.data, Some(json!({"x":1})));
+            }
+            m => panic!("{m:?}"),
+        }
+        match decode(r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"parse"}}"#).unwrap() {
+            Message::Error { id: None, .. } => {}
+            m => panic!("{m:?}"),
+        }
+        match decode(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#).unwrap() {
+            Message::Notification { method, .. } => assert_eq!(method, "notifications/progress"),
+            m => panic!("{m:?}"),
+        }
+        match decode(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#).unwrap() {
+            Message::Request { method, .. } => assert_eq!(method, "ping"),
+            m => panic!("{m:?}"),
+        }
+    }
+
+    #[test]
+    fn rejects_malformed_messages_with_typed_errors() {
+        let cases = [
+            ("", ErrorKind::Protocol),
+            ("{", ErrorKind::Protocol),
+            ("<html>502</html>", ErrorKind::Protocol),
+            ("[]", ErrorKind::Protocol),
+            (r#"{"id":1,"result":{}}"#, ErrorKind::Protocol),
+            (r#"{"jsonrpc":"1.0","id":1,"result":{}}"#, ErrorKind::Protocol),
+            (r#"{"jsonrpc":"2.0","id":1}"#, ErrorKind::InvalidResult),
+            (r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":""}}"#, ErrorKind::InvalidResult),
+            (r#"{"jsonrpc":"2.0","id":1.5,"result":{}}"#, ErrorKind::Protocol),
+            (r#"{"jsonrpc":"2.0","id":{},"result":{}}"#, ErrorKind::Protocol),
+            (r#"{"jsonrpc":"2.0","result":{}}"#, ErrorKind::InvalidResult),
+            (r#"{"jsonrpc":"2.0","id":1,"error":"boom"}"#, ErrorKind::InvalidResult),
+            (r#"{"jsonrpc":"2.0","id":1,"error":{"message":"no code"}}"#, ErrorKind::InvalidResult),
+            (r#"{"jsonrpc":"2.0","method":7}"#, ErrorKind::Protocol),
+            (r#"{"jsonrpc":"2.0","id":1,"id":2,"result":{}}"#, ErrorKind::Protocol),
+        ];
+        for (text, kind) in cases {
+            let e = decode(text).err().unwrap_or_else(|| panic!("accepted {text}"));
+            assert_eq!(e.kind, kind, "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn request_state_is_spliced_byte_exact() {
+        let mut params = Map::new();
+        params.insert("name".into(), "t".into());
+        let raw = RawValue::from_string(r#""\u00e9\/x""#.into()).unwrap();
+        let text = encode_request(&RequestId::Number(3), "tools/call", &params, Some(&raw));
+        assert_eq!(
+            text,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t","requestState":"\u00e9\/x"}}"#
+        );
+        let empty = encode_request(&RequestId::Number(4), "tools/call", &Map::new(), Some(&raw));
+        assert!(empty.ends_with(r#""params":{"requestState":"\u00e9\/x"}}"#));
+        let v: Value = serde_json::from_str(&empty).unwrap();
+        assert_eq!(v["params"]["requestState"], "é/x");
+    }
+}

@@ -1,0 +1,42 @@
+//! JSON-RPC 2.0 and MCP 2026-07-28 types. Field and type names follow the spec's
+//! `schema.ts` verbatim (camelCase on the wire, the schema's type names in Rust).
+//!
+//! Results that the client passes through to the host (tool results, resource
+//! contents, prompt messages, ...) stay [`serde_json::Value`] inside the engine so that
+//! nothing the server sent is lost or reordered; the typed structs here describe them
+//! and are used where the client must interpret a field.
+
+pub mod codes;
+pub mod completion;
+pub mod content;
+pub mod discover;
+pub mod elicitation;
+pub mod input;
+pub mod jsonrpc;
+pub mod legacy;
+pub mod meta;
+pub mod prompts;
+pub mod resources;
+pub mod result;
+pub mod roots;
+pub mod sampling;
+pub mod subscriptions;
+pub mod tasks;
+pub mod tools;
+
+/// The protocol revision this client speaks natively.
+pub const LATEST_PROTOCOL_VERSION: &str = "2026-07-28";
+
+/// The legacy (initialize handshake) revisions the client can speak.
+pub const LEGACY_PROTOCOL_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+
+/// The oldest revision: HTTP+SSE transport.
+pub const HTTP_SSE_PROTOCOL_VERSION: &str = "2024-11-05";
+
+/// Identifier of the tasks extension.
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
+/// True for the modern (per-request metadata, no handshake) revisions this client speaks.
+pub fn is_modern_version(v: &str) -> bool {
+    v == LATEST_PROTOCOL_VERSION
+}

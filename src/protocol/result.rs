@@ -1,0 +1,75 @@
+//! The `resultType` discriminator (spec `schema.ts` `ResultType`; tasks extension adds
+//! `"task"`). An absent `resultType` (a pre-2026 server) means `"complete"`.
+
+use crate::error::{sanitize, Error, Result};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+/// What kind of result a response carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResultType {
+    Complete,
+    InputRequired,
+    /// Tasks extension: a `CreateTaskResult`.
+    Task,
+    /// A value no declared extension defines: always invalid for this client.
+    Other(String),
+}
+
+#[derive(Deserialize)]
+struct Peek {
+    #[serde(rename = "resultType", default)]
+    result_type: Option<serde_json::Value>,
+}
+
+/// Reads `resultType` from a raw result without decoding the rest of it.
+/// A result that is not a JSON object, or whose `resultType` is not a string, is invalid.
+pub fn peek_result_type(raw: &RawValue) -> Result<ResultType> {
+    let text = raw.get().trim_start();
+    if !text.starts_with('{') {
+        return Err(Error::invalid_result("result is not a JSON object"));
+    }
+    let peek: Peek = serde_json::from_str(raw.get())
+        .map_err(|e| Error::invalid_result(format!("malformed result: {}", sanitize(&e.to_string(), 200))))?;
+    Ok(match peek.result_type {
+        None => ResultType::Complete,
+        Some(serde_json::Value::String(s)) => match s.as_str() {
+            "complete" => ResultType::Complete,
+            "input_required" => ResultType::InputRequired,
+            "task" => ResultType::Task,
+            _ => ResultType::Other(s),
+        },
+        Some(_) => return Err(Error::invalid_result("resultType is not a string")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(s: &str) -> Box<RawValue> {
+        RawValue::from_string(s.to_string()).unwrap()
+    }
+
+    #[test]
+    fn dispatch() {
+        assert_eq!(peek_result_type(&raw(r#"{"tools":[]}"#)).unwrap(), ResultType::Complete);
+        assert_eq!(peek_result_type(&raw(r#"{"resultType":"complete"}"#)).unwrap(), ResultType::Complete);
+        assert_eq!(
+            peek_result_type(&raw(r#"{"resultType":"input_required","requestState":"x"}"#)).unwrap(),
+            ResultType::InputRequired
+        );
+        assert_eq!(peek_result_type(&raw(r#"{"resultType":"task"}"#)).unwrap(), ResultType::Task);
+        assert_eq!(
+            peek_result_type(&raw(r#"{"resultType":"stream"}"#)).unwrap(),
+            ResultType::Other("stream".into())
+        );
+    }
+
+    #[test]
+    fn invalid_shapes() {
+        assert!(peek_result_type(&raw("[]")).is_err());
+        assert!(peek_result_type(&raw("7")).is_err());
+        assert!(peek_result_type(&raw(r#"{"resultType":3}"#)).is_err());
+    }
+}

@@ -1,0 +1,391 @@
+//! Tasks extension (`io.modelcontextprotocol/tasks`, spec `ext-tasks/specification/draft/tasks.md`):
+//! `Task`, `DetailedTask`, `CreateTaskResult`, strictly decoded (tasks rule 3): a
+//! missing or non-string `taskId`, an unknown `status`, malformed timestamps, `ttlMs` or
+//! `pollIntervalMs` are [`ErrorKind::InvalidResult`] errors.
+
+use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::protocol::input::{decode_input_requests, InputRequest};
+use crate::protocol::jsonrpc::RpcError;
+use crate::time::parse_rfc3339;
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+/// Task status (spec `Task.status`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TaskStatus {
+    Working,
+    InputRequired,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+impl TaskStatus {
+    pub fn parse(s: &str) -> Option<TaskStatus> {
+        Some(match s {
+            "working" => TaskStatus::Working,
+            "input_required" => TaskStatus::InputRequired,
+            "completed" => TaskStatus::Completed,
+            "failed" => TaskStatus::Failed,
+            "cancelled" => TaskStatus::Cancelled,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskStatus::Working => "working",
+            TaskStatus::InputRequired => "input_required",
+            TaskStatus::Completed => "completed",
+            TaskStatus::Failed => "failed",
+            TaskStatus::Cancelled => "cancelled",
+        }
+    }
+
+    /// `completed`, `failed` and `cancelled` are terminal and never change again.
+    pub fn is_terminal(self) -> bool {
+        matches!(self, TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Cancelled)
+    }
+}
+
+/// A task's operational metadata (spec `Task`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Task {
+    pub task_id: String,
+    pub status: TaskStatus,
+    pub status_message: Option<String>,
+    /// As sent (ISO 8601).
+    pub created_at: String,
+    /// `created_at` in epoch milliseconds.
+    pub created_at_ms: i64,
+    pub last_updated_at: String,
+    pub last_updated_at_ms: i64,
+    /// Time to live from creation; `None` = unlimited (`ttlMs: null`).
+    pub ttl_ms: Option<u64>,
+    pub poll_interval_ms: Option<u64>,
+}
+
+impl Task {
+    /// When the TTL backstop passes (`createdAt + ttlMs`), if the task has a TTL.
+    pub fn expires_at_ms(&self) -> Option<i64> {
+        self.ttl_ms
+            .map(|ttl| self.created_at_ms.saturating_add(ttl.min(i64::MAX as u64) as i64))
+    }
+
+    /// The task as the wire shape (`Task` fields, camelCase).
+    pub fn to_value(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("taskId".into(), self.task_id.clone().into());
+        m.insert("status".into(), self.status.as_str().into());
+        if let Some(s) = &self.status_message {
+            m.insert("statusMessage".into(), s.clone().into());
+        }
+        m.insert("createdAt".into(), self.created_at.clone().into());
+        m.insert("lastUpdatedAt".into(), self.last_updated_at.clone().into());
+        m.insert("ttlMs".into(), self.ttl_ms.map(Value::from).unwrap_or(Value::Null));
+        if let Some(p) = self.poll_interval_ms {
+            m.insert("pollIntervalMs".into(), p.into());
+        }
+        m
+    }
+}
+
+/// A `tasks/get` result or `notifications/tasks` params: a task plus its status payload.
+#[derive(Debug)]
+pub struct DetailedTask {
+    pub task: Task,
+    /// `input_required`: all outstanding requests (never empty).
+    pub input_requests: Vec<InputRequest>,
+    /// `completed`: the original request's result (a JSON object), raw.
+    pub result: Option<Box<RawValue>>,
+    /// `failed`: the JSON-RPC error of the execution.
+    pub error: Option<RpcError>,
+}
+
+fn present<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+#[derive(Deserialize)]
+struct RawTask {
+    #[serde(rename = "resultType", default)]
+    result_type: Option<Value>,
+    #[serde(rename = "taskId", default)]
+    task_id: Option<Value>,
+    #[serde(default)]
+    status: Option<Value>,
+    #[serde(rename = "statusMessage", default)]
+    status_message: Option<Value>,
+    #[serde(rename = "createdAt", default)]
+    created_at: Option<Value>,
+    #[serde(rename = "lastUpdatedAt", default)]
+    last_updated_at: Option<Value>,
+    #[serde(rename = "ttlMs", default, deserialize_with = "present")]
+    ttl_ms: Option<Value>,
+    #[serde(rename = "pollIntervalMs", default)]
+    poll_interval_ms: Option<Value>,
+    #[serde(rename = "inputRequests", default)]
+    input_requests: Option<Box<RawValue>>,
+    #[serde(default)]
+    result: Option<Box<RawValue>>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+fn invalid(msg: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidResult, msg)
+}
+
+/// A non-negative millisecond count. Fractions are dropped; values beyond `u64` saturate
+/// (a huge `pollIntervalMs` is honoured but bounded, never a crash: tasks rule 5).
+fn millis(v: &Value, field: &str) -> Result<u64> {
+    match v {
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                Ok(u)
+            } else if let Some(f) = n.as_f64() {
+                if f.is_finite() && f >= 0.0 {
+                    Ok(if f >= u64::MAX as f64 { u64::MAX } else { f as u64 })
+                } else {
+                    Err(invalid(format!("{field} must be a non-negative number of milliseconds")))
+                }
+            } else {
+                Err(invalid(format!("{field} must be a non-negative number of milliseconds")))
+            }
+        }
+        _ => Err(invalid(format!("{field} must be a number"))),
+    }
+}
+
+fn timestamp(v: Option<Value>, field: &str) -> Result<(String, i64)> {
+    match v {
+        Some(Value::String(s)) => match parse_rfc3339(&s) {
+            Some(ms) => Ok((s, ms)),
+            None => Err(invalid(format!(
+                "{field} is not an ISO 8601 date-time: {:?}",
+                sanitize(&s, 60)
+            ))),
+        },
+        Some(_) => Err(invalid(format!("{field} is not a string"))),
+        None => Err(invalid(format!("task has no {field}"))),
+    }
+}
+
+fn task_from(r: &mut RawTask) -> Result<Task> {
+    let task_id = match r.task_id.take() {
+        Some(Value::String(s)) if !s.is_empty() => s,
+        Some(Value::String(_)) => return Err(invalid("taskId is empty")),
+        Some(_) => return Err(invalid("taskId is not a string")),
+        None => return Err(invalid("task has no taskId")),
+    };
+    let status = match r.status.take() {
+        Some(Value::String(s)) => TaskStatus::parse(&s)
+            .ok_or_else(|| invalid(format!("unknown task status {:?}", sanitize(&s, 60))))?,
+        Some(_) => return Err(invalid("task status is not a string")),
+        None => return Err(invalid("task has no status")),
+    };
+    let status_message = match r.status_message.take() {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => return Err(invalid("statusMessage is not a string")),
+    };
+    let (created_at, created_at_ms) = timestamp(r.created_at.take(), "createdAt")?;
+    let (last_updated_at, last_updated_at_ms) = timestamp(r.last_updated_at.take(), "lastUpdatedAt")?;
+    let ttl_ms = match r.ttl_ms.take() {
+        None => return Err(invalid("task has no ttlMs (null means unlimited)")),
+        Some(Value::Null) => None,
+        Some(v) => Some(millis(&v, "ttlMs")?),
+    };
+    let poll_interval_ms = match r.poll_interval_ms.take() {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(millis(&v, "pollIntervalMs")?),
+    };
+    Ok(Task {
+        task_id,
+        status,
+        status_message,
+        created_at,
+        created_at_ms,
+        last_updated_at,
+        last_updated_at_ms,
+        ttl_ms,
+        poll_interval_ms,
+    })
+}
+
+fn parse_raw(raw: &RawValue, what: &str) -> Result<RawTask> {
+    if !raw.get().trim_start().starts_with('{') {
+        return Err(invalid(format!("{what} is not a JSON object")));
+    }
+    serde_json::from_str(raw.get())
+        .map_err(|e| invalid(format!("malformed {what}: {}", sanitize(&e.to_string(), 200))))
+}
+
+/// Decodes a `CreateTaskResult` (`resultType: "task"`, flat task fields).
+pub fn decode_create_task_result(raw: &RawValue) -> Result<Task> {
+    let mut r = parse_raw(raw, "CreateTaskResult")?;
+    task_from(&mut r)
+}
+
+/// Decodes a `tasks/get` result (or, with `is_notification`, `notifications/tasks` params).
+/// `expected_id` is the task the client asked about: an answer for another task is invalid
+/// (tasks rule 18).
+pub fn decode_detailed_task(raw: &RawValue, expected_id: Option<&str>, is_notification: bool) -> Result<DetailedTask> {
+    let mut r = parse_raw(raw, "DetailedTask")?;
+    if !is_notification {
+        match &r.result_type {
+            None => {}
+            Some(Value::String(s)) if s == "complete" => {}
+            // The extension's own examples put "task" on tasks/get answers; accept it
+            // only when the payload is really a task (tasks rule 2).
+            Some(Value::String(s)) if s == "task" && r.status.is_some() => {}
+            Some(other) => {
+                return Err(invalid(format!(
+                    "tasks/get answered resultType {}; expected \"complete\"",
+                    sanitize(&other.to_string(), 60)
+                )))
+            }
+        }
+    }
+    let task = task_from(&mut r)?;
+    if let Some(expected) = expected_id {
+        if task.task_id != expected {
+            return Err(invalid(format!(
+                "tasks/get for {:?} answered task {:?}",
+                sanitize(expected, 100),
+                sanitize(&task.task_id, 100)
+            )));
+        }
+    }
+    let mut out = DetailedTask { task, input_requests: Vec::new(), result: None, error: None };
+    match out.task.status {
+        TaskStatus::InputRequired => {
+            let raw = r
+                .input_requests
+                .ok_or_else(|| invalid("task is input_required but has no inputRequests"))?;
+            out.input_requests = decode_input_requests(&raw)?;
+            if out.input_requests.is_empty() {
+                return Err(invalid("task is input_required but inputRequests is empty"));
+            }
+        }
+        TaskStatus::Completed => {
+            let raw = r.result.ok_or_else(|| invalid("task is completed but has no result"))?;
+            if !raw.get().trim_start().starts_with('{') {
+                return Err(invalid("task result is not a JSON object"));
+            }
+            out.result = Some(raw);
+        }
+        TaskStatus::Failed => {
+            let err = r.error.ok_or_else(|| invalid("task is failed but has no error"))?;
+            let e: RpcError = serde_json::from_value(err)
+                .map_err(|_| invalid("task error is not a JSON-RPC error {code, message}"))?;
+            out.error = Some(e);
+        }
+        TaskStatus::Working | TaskStatus::Cancelled => {}
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::input::InputKind;
+
+    fn raw(s: &str) -> Box<RawValue> {
+        RawValue::from_string(s.to_string()).unwrap()
+    }
+
+    const SEED: &str = r#"{"resultType":"task","taskId":"786512e2","status":"working","statusMessage":"The operation is now in progress.","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:40:00Z","ttlMs":60000,"pollIntervalMs":5000}"#;
+
+    #[test]
+    fn create_task_result_from_the_spec() {
+        let t = decode_create_task_result(&raw(SEED)).unwrap();
+        assert_eq!(t.task_id, "786512e2");
+        assert_eq!(t.status, TaskStatus::Working);
+        assert_eq!(t.ttl_ms, Some(60_000));
+        assert_eq!(t.poll_interval_ms, Some(5000));
+        assert_eq!(t.expires_at_ms(), Some(1_764_066_600_000 + 60_000));
+        let v = Value::Object(t.to_value());
+        assert_eq!(v["ttlMs"], 60000);
+    }
+
+    #[test]
+    fn null_ttl_is_unlimited_and_huge_numbers_saturate() {
+        let t = decode_create_task_result(&raw(
+            r#"{"taskId":"a","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttlMs":null,"pollIntervalMs":1e300}"#,
+        ))
+        .unwrap();
+        assert_eq!(t.ttl_ms, None);
+        assert_eq!(t.expires_at_ms(), None);
+        assert_eq!(t.poll_interval_ms, Some(u64::MAX));
+    }
+
+    #[test]
+    fn rule3_malformed_create_task_results() {
+        let base: Value = serde_json::from_str(SEED).unwrap();
+        let cases: Vec<(&str, Option<Value>)> = vec![
+            ("taskId", None),
+            ("taskId", Some(Value::from(5))),
+            ("taskId", Some(Value::from(""))),
+            ("status", Some(Value::from("running"))),
+            ("status", None),
+            ("createdAt", Some(Value::from("yesterday"))),
+            ("createdAt", None),
+            ("lastUpdatedAt", Some(Value::from(17))),
+            ("ttlMs", Some(Value::from(-1))),
+            ("ttlMs", Some(Value::from("60000"))),
+            ("ttlMs", None),
+            ("pollIntervalMs", Some(Value::from(-5))),
+            ("pollIntervalMs", Some(Value::from("5s"))),
+            ("statusMessage", Some(Value::from(3))),
+        ];
+        for (field, value) in cases {
+            let mut v = base.clone();
+            match &value {
+                Some(x) => v[field] = x.clone(),
+                None => {
+                    v.as_object_mut().unwrap().remove(field);
+                }
+            }
+            let e = decode_create_task_result(&raw(&v.to_string())).err();
+            assert_eq!(e.map(|e| e.kind), Some(ErrorKind::InvalidResult), "{field} = {value:?}");
+        }
+        assert!(decode_create_task_result(&raw("[1]")).is_err());
+    }
+
+    #[test]
+    fn detailed_task_payloads() {
+        let t = decode_detailed_task(&raw(r#"{"resultType":"complete","taskId":"t","status":"input_required","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:50:00Z","ttlMs":3600000,"pollIntervalMs":5000,"inputRequests":{"name":{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}}}"#), Some("t"), false).unwrap();
+        assert_eq!(t.input_requests.len(), 1);
+        assert_eq!(t.input_requests[0].kind, InputKind::Elicitation);
+
+        let t = decode_detailed_task(&raw(r#"{"resultType":"complete","taskId":"t","status":"completed","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:50:00Z","ttlMs":null,"result":{"content":[],"isError":false}}"#), Some("t"), false).unwrap();
+        assert!(t.result.is_some());
+
+        // The extension's example: a stray "task" resultType on a tasks/get answer.
+        let t = decode_detailed_task(&raw(r#"{"resultType":"task","taskId":"t","status":"failed","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:40:00Z","ttlMs":3600000,"statusMessage":"x","error":{"code":-32603,"message":"API rate limit exceeded"}}"#), Some("t"), false).unwrap();
+        assert_eq!(t.error.unwrap().code, -32603);
+    }
+
+    #[test]
+    fn detailed_task_bad_inputs() {
+        let head = r#""createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttlMs":1000"#;
+        for (body, expected) in [
+            (format!(r#"{{"taskId":"other","status":"working",{head}}}"#), Some("t")),
+            (format!(r#"{{"status":"working",{head}}}"#), Some("t")),
+            (format!(r#"{{"taskId":"t","status":"input_required",{head}}}"#), Some("t")),
+            (format!(r#"{{"taskId":"t","status":"input_required","inputRequests":{{}},{head}}}"#), Some("t")),
+            (format!(r#"{{"taskId":"t","status":"input_required","inputRequests":[1],{head}}}"#), Some("t")),
+            (format!(r#"{{"taskId":"t","status":"completed",{head}}}"#), Some("t")),
+            (format!(r#"{{"taskId":"t","status":"completed","result":"done",{head}}}"#), Some("t")),
+            (format!(r#"{{"taskId":"t","status":"failed",{head}}}"#), Some("t")),
+            (format!(r#"{{"taskId":"t","status":"failed","error":"boom",{head}}}"#), Some("t")),
+            (format!(r#"{{"resultType":"input_required","taskId":"t","status":"working",{head}}}"#), Some("t")),
+            (format!(r#"{{"resultType":"task","taskId":"t",{head}}}"#), Some("t")),
+        ] {
+            let e = decode_detailed_task(&raw(&body), expected, false).err();
+            assert_eq!(e.map(|e| e.kind), Some(ErrorKind::InvalidResult), "{body}");
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! (placeholder: the incremental SSE parser is being written)

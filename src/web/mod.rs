@@ -1,0 +1,1 @@
+//! The wasm32 shell (placeholder while the engine is written).
