@@ -259,7 +259,10 @@ mod tests {
 
     #[test]
     fn sanitize_escapes_controls_and_bidi() {
-        assert_eq!(sanitize("a\nb\r\u{1b}[31m", 100), "a\\u{a}b\\u{d}\\u{1b}[31m");
+        assert_eq!(
+            sanitize("a\nb\r\u{1b}[31m", 100),
+            "a\\u{a}b\\u{d}\\u{1b}[31m"
+        );
         assert_eq!(sanitize("x\u{202e}y", 100), "x\\u{202e}y");
         assert_eq!(sanitize("héllo 世界", 100), "héllo 世界");
     }

@@ -1,1 +1,33 @@
-//! Sans-IO state machines (placeholder while the engine is written).
+//! The sans-IO engine: state machines driven by inputs ("this response arrived", "the
+//! time is now T", "the host answered") that return actions ("send this", "wake me at T",
+//! "ask the host this"). Nothing here performs I/O or reads a clock.
+//!
+//! - [`core::Core`]: one client; multiplexes every operation.
+//! - [`call::Call`]: one logical request with its MRTR rounds, re-issue and time budget.
+//! - [`task`]: task drivers (tasks extension).
+//! - [`listen`]: `subscriptions/listen`.
+//! - [`cache`], [`tools`]: cacheable results, what the client knows of the tools.
+
+pub mod actions;
+pub mod cache;
+pub mod call;
+pub mod config;
+pub mod core;
+pub mod exchange;
+pub mod listen;
+pub mod ops;
+pub mod shared;
+pub mod task;
+pub mod tools;
+
+pub use actions::{Action, Ask, AskScope, OpId, OpOptions, Output, SubscriptionEvent, TaskView};
+pub use config::{
+    Config, ElicitationModes, Limits, SamplingSupport, ValidateOutput, VersionChoice,
+};
+pub use core::{Core, ResponseHead, TaskRef};
+pub use ops::Want;
+
+#[cfg(test)]
+pub mod testkit;
+#[cfg(test)]
+mod tests;

@@ -3,4 +3,6 @@
 //! classification. No I/O happens here.
 
 pub mod encoding;
+pub mod request;
+pub mod response;
 pub mod x_mcp_header;

@@ -62,8 +62,15 @@ mod tests {
         });
         assert_eq!(e.kind, ErrorKind::MissingRequiredClientCapability);
         assert_eq!(e.code, Some(-32021));
-        assert_eq!(e.data.unwrap()["requiredCapabilities"]["elicitation"], json!({}));
-        let e = from_rpc(&RpcError { code: -32603, message: "x".into(), data: None });
+        assert_eq!(
+            e.data.unwrap()["requiredCapabilities"]["elicitation"],
+            json!({})
+        );
+        let e = from_rpc(&RpcError {
+            code: -32603,
+            message: "x".into(),
+            data: None,
+        });
         assert_eq!(e.kind, ErrorKind::Mcp);
     }
 }

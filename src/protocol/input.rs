@@ -73,7 +73,10 @@ impl<'de> Deserialize<'de> for UniqueMap {
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("an object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> std::result::Result<UniqueMap, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut a: A,
+            ) -> std::result::Result<UniqueMap, A::Error> {
                 let mut seen = HashSet::new();
                 let mut out = Vec::new();
                 while let Some((k, v)) = a.next_entry::<String, Value>()? {
@@ -109,8 +112,12 @@ pub fn decode_input_requests(raw: &RawValue) -> Result<Vec<InputRequest>> {
     if raw.get() == "null" {
         return Err(invalid("inputRequests is null"));
     }
-    let map: UniqueMap = serde_json::from_str(raw.get())
-        .map_err(|e| invalid(format!("inputRequests is not a valid map: {}", sanitize(&e.to_string(), 200))))?;
+    let map: UniqueMap = serde_json::from_str(raw.get()).map_err(|e| {
+        invalid(format!(
+            "inputRequests is not a valid map: {}",
+            sanitize(&e.to_string(), 200)
+        ))
+    })?;
     let mut out = Vec::with_capacity(map.0.len());
     for (key, entry) in map.0 {
         out.push(decode_entry(key, entry)?);
@@ -124,13 +131,17 @@ pub fn decode_input_requests_value(v: &Value) -> Result<Vec<InputRequest>> {
     let Value::Object(m) = v else {
         return Err(invalid("inputRequests is not an object"));
     };
-    m.iter().map(|(k, e)| decode_entry(k.clone(), e.clone())).collect()
+    m.iter()
+        .map(|(k, e)| decode_entry(k.clone(), e.clone()))
+        .collect()
 }
 
 fn decode_entry(key: String, entry: Value) -> Result<InputRequest> {
     let shown = sanitize(&key, 100);
     let Value::Object(mut e) = entry else {
-        return Err(invalid(format!("inputRequests[{shown:?}] is not an object")));
+        return Err(invalid(format!(
+            "inputRequests[{shown:?}] is not an object"
+        )));
     };
     let method = match e.remove("method") {
         Some(Value::String(m)) => m,
@@ -146,9 +157,15 @@ fn decode_entry(key: String, entry: Value) -> Result<InputRequest> {
         Some(Value::Object(p)) => p,
         None | Some(Value::Null) if kind == InputKind::Roots => Map::new(),
         None | Some(Value::Null) => {
-            return Err(invalid(format!("inputRequests[{shown:?}] ({method}) has no params")))
+            return Err(invalid(format!(
+                "inputRequests[{shown:?}] ({method}) has no params"
+            )))
         }
-        Some(_) => return Err(invalid(format!("inputRequests[{shown:?}] params is not an object"))),
+        Some(_) => {
+            return Err(invalid(format!(
+                "inputRequests[{shown:?}] params is not an object"
+            )))
+        }
     };
     Ok(InputRequest { key, kind, params })
 }
@@ -156,8 +173,12 @@ fn decode_entry(key: String, entry: Value) -> Result<InputRequest> {
 /// Decodes an `InputRequiredResult`. At least one of `inputRequests` and `requestState`
 /// must be present; `requestState` must be a string.
 pub fn decode_input_required(raw: &RawValue) -> Result<InputRequiredResult> {
-    let r: RawInputRequired = serde_json::from_str(raw.get())
-        .map_err(|e| invalid(format!("malformed input_required result: {}", sanitize(&e.to_string(), 200))))?;
+    let r: RawInputRequired = serde_json::from_str(raw.get()).map_err(|e| {
+        invalid(format!(
+            "malformed input_required result: {}",
+            sanitize(&e.to_string(), 200)
+        ))
+    })?;
     let input_requests = match &r.input_requests {
         Some(raw) if raw.get() != "null" => decode_input_requests(raw)?,
         _ => Vec::new(),
@@ -177,7 +198,10 @@ pub fn decode_input_required(raw: &RawValue) -> Result<InputRequiredResult> {
             "input_required result has neither inputRequests nor requestState",
         ));
     }
-    Ok(InputRequiredResult { input_requests, request_state })
+    Ok(InputRequiredResult {
+        input_requests,
+        request_state,
+    })
 }
 
 #[cfg(test)]
@@ -196,19 +220,26 @@ mod tests {
         assert_eq!(r.input_requests[0].key, "github_login");
         assert_eq!(r.input_requests[0].kind, InputKind::Elicitation);
         assert_eq!(r.input_requests[1].kind, InputKind::Sampling);
-        assert_eq!(r.request_state.unwrap().get(), "\"eyJsb2NhdGlvbiI6Ik5ldyBZb3JrIn0\"");
+        assert_eq!(
+            r.request_state.unwrap().get(),
+            "\"eyJsb2NhdGlvbiI6Ik5ldyBZb3JrIn0\""
+        );
     }
 
     #[test]
     fn request_state_only() {
-        let r = decode_input_required(&raw(r#"{"resultType":"input_required","requestState":"s"}"#)).unwrap();
+        let r = decode_input_required(&raw(
+            r#"{"resultType":"input_required","requestState":"s"}"#,
+        ))
+        .unwrap();
         assert!(r.input_requests.is_empty());
         assert!(r.request_state.is_some());
     }
 
     #[test]
     fn roots_without_params_is_fine() {
-        let r = decode_input_required(&raw(r#"{"inputRequests":{"r":{"method":"roots/list"}}}"#)).unwrap();
+        let r = decode_input_required(&raw(r#"{"inputRequests":{"r":{"method":"roots/list"}}}"#))
+            .unwrap();
         assert_eq!(r.input_requests[0].kind, InputKind::Roots);
     }
 
@@ -228,7 +259,9 @@ mod tests {
             r#"{"requestState":{"a":1}}"#,
             r#"{"inputRequests":{},"requestState":null}"#,
         ] {
-            let e = decode_input_required(&raw(text)).err().unwrap_or_else(|| panic!("accepted {text}"));
+            let e = decode_input_required(&raw(text))
+                .err()
+                .unwrap_or_else(|| panic!("accepted {text}"));
             assert_eq!(e.kind, ErrorKind::InvalidResult, "{text}");
         }
     }

@@ -67,7 +67,10 @@ pub enum Message {
     },
     /// A successful response. The result stays raw text: it is interpreted by the engine
     /// (`resultType`) and handed to the host with `JSON.parse`, the fastest path for large results.
-    Response { id: RequestId, result: Box<RawValue> },
+    Response {
+        id: RequestId,
+        result: Box<RawValue>,
+    },
     /// An error response. `id` is absent only when the peer could not read the request.
     Error {
         id: Option<RequestId>,
@@ -96,19 +99,27 @@ pub fn decode(text: &str) -> Result<Message> {
     let env: Envelope = serde_json::from_str(text).map_err(|e| {
         Error::new(
             ErrorKind::Protocol,
-            format!("malformed JSON-RPC message: {}", sanitize(&e.to_string(), 200)),
+            format!(
+                "malformed JSON-RPC message: {}",
+                sanitize(&e.to_string(), 200)
+            ),
         )
     })?;
     match env.jsonrpc {
         Some(Value::String(ref v)) if v == "2.0" => {}
-        _ => return Err(Error::protocol("not a JSON-RPC 2.0 message (\"jsonrpc\" must be \"2.0\")")),
+        _ => {
+            return Err(Error::protocol(
+                "not a JSON-RPC 2.0 message (\"jsonrpc\" must be \"2.0\")",
+            ))
+        }
     }
     let id = match env.id {
         None => None,
         Some(Value::Null) => None,
-        Some(v) => Some(RequestId::from_value(&v).ok_or_else(|| {
-            Error::protocol("JSON-RPC id must be a string or an integer")
-        })?),
+        Some(v) => Some(
+            RequestId::from_value(&v)
+                .ok_or_else(|| Error::protocol("JSON-RPC id must be a string or an integer"))?,
+        ),
     };
     if let Some(method) = env.method {
         let method = match method {
@@ -116,16 +127,27 @@ pub fn decode(text: &str) -> Result<Message> {
             _ => return Err(Error::protocol("JSON-RPC method must be a string")),
         };
         if env.result.is_some() || env.error.is_some() {
-            return Err(Error::protocol("a JSON-RPC message cannot be both a request and a response"));
+            return Err(Error::protocol(
+                "a JSON-RPC message cannot be both a request and a response",
+            ));
         }
         if let Some(p) = &env.params {
             if !p.is_object() && !p.is_array() {
-                return Err(Error::protocol("JSON-RPC params must be an object or an array"));
+                return Err(Error::protocol(
+                    "JSON-RPC params must be an object or an array",
+                ));
             }
         }
         return Ok(match id {
-            Some(id) => Message::Request { id, method, params: env.params },
-            None => Message::Notification { method, params: env.params },
+            Some(id) => Message::Request {
+                id,
+                method,
+                params: env.params,
+            },
+            None => Message::Notification {
+                method,
+                params: env.params,
+            },
         });
     }
     match (env.result, env.error) {
@@ -136,7 +158,10 @@ pub fn decode(text: &str) -> Result<Message> {
             let id = id.ok_or_else(|| Error::invalid_result("JSON-RPC response without an id"))?;
             Ok(Message::Response { id, result })
         }
-        (None, Some(err)) => Ok(Message::Error { id, error: decode_error(err)? }),
+        (None, Some(err)) => Ok(Message::Error {
+            id,
+            error: decode_error(err)?,
+        }),
         (None, None) => Err(Error::invalid_result(
             "JSON-RPC response has neither \"result\" nor \"error\"",
         )),
@@ -145,23 +170,41 @@ pub fn decode(text: &str) -> Result<Message> {
 
 fn decode_error(v: Value) -> Result<RpcError> {
     let Value::Object(mut m) = v else {
-        return Err(Error::invalid_result("JSON-RPC error member is not an object"));
+        return Err(Error::invalid_result(
+            "JSON-RPC error member is not an object",
+        ));
     };
     let code = match m.get("code") {
         Some(Value::Number(n)) => n
             .as_i64()
-            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15).map(|f| f as i64))
+            .or_else(|| {
+                n.as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+                    .map(|f| f as i64)
+            })
             .ok_or_else(|| Error::invalid_result("JSON-RPC error code is not an integer"))?,
-        _ => return Err(Error::invalid_result("JSON-RPC error without an integer code")),
+        _ => {
+            return Err(Error::invalid_result(
+                "JSON-RPC error without an integer code",
+            ))
+        }
     };
     let message = match m.remove("message") {
         Some(Value::String(s)) => s,
         // Lenient: a missing message is not worth losing the code for.
         None | Some(Value::Null) => String::new(),
-        Some(_) => return Err(Error::invalid_result("JSON-RPC error message is not a string")),
+        Some(_) => {
+            return Err(Error::invalid_result(
+                "JSON-RPC error message is not a string",
+            ))
+        }
     };
     let data = m.remove("data");
-    Ok(RpcError { code, message, data })
+    Ok(RpcError {
+        code,
+        message,
+        data,
+    })
 }
 
 /// An outgoing request, serialized with `params` last so the body reads like the spec's examples.
@@ -216,7 +259,10 @@ pub fn encode_response(id: &RequestId, outcome: std::result::Result<Value, RpcEr
     v.insert("id".into(), id.to_value());
     match outcome {
         Ok(result) => v.insert("result".into(), result),
-        Err(e) => v.insert("error".into(), serde_json::to_value(e).unwrap_or(Value::Null)),
+        Err(e) => v.insert(
+            "error".into(),
+            serde_json::to_value(e).unwrap_or(Value::Null),
+        ),
     };
     Value::Object(v).to_string()
 }
@@ -235,7 +281,11 @@ mod tests {
             }
             m => panic!("{m:?}"),
         }
-        match decode(r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32602,"message":"bad","data":{"x":1}}}"#).unwrap() {
+        match decode(
+            r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32602,"message":"bad","data":{"x":1}}}"#,
+        )
+        .unwrap()
+        {
             Message::Error { id, error } => {
                 assert_eq!(id, Some(RequestId::String("a".into())));
                 assert_eq!(error.code, -32602);
@@ -247,7 +297,11 @@ mod tests {
             Message::Error { id: None, .. } => {}
             m => panic!("{m:?}"),
         }
-        match decode(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#).unwrap() {
+        match decode(
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#,
+        )
+        .unwrap()
+        {
             Message::Notification { method, .. } => assert_eq!(method, "notifications/progress"),
             m => panic!("{m:?}"),
         }
@@ -265,19 +319,42 @@ mod tests {
             ("<html>502</html>", ErrorKind::Protocol),
             ("[]", ErrorKind::Protocol),
             (r#"{"id":1,"result":{}}"#, ErrorKind::Protocol),
-            (r#"{"jsonrpc":"1.0","id":1,"result":{}}"#, ErrorKind::Protocol),
+            (
+                r#"{"jsonrpc":"1.0","id":1,"result":{}}"#,
+                ErrorKind::Protocol,
+            ),
             (r#"{"jsonrpc":"2.0","id":1}"#, ErrorKind::InvalidResult),
-            (r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":""}}"#, ErrorKind::InvalidResult),
-            (r#"{"jsonrpc":"2.0","id":1.5,"result":{}}"#, ErrorKind::Protocol),
-            (r#"{"jsonrpc":"2.0","id":{},"result":{}}"#, ErrorKind::Protocol),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":""}}"#,
+                ErrorKind::InvalidResult,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1.5,"result":{}}"#,
+                ErrorKind::Protocol,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":{},"result":{}}"#,
+                ErrorKind::Protocol,
+            ),
             (r#"{"jsonrpc":"2.0","result":{}}"#, ErrorKind::InvalidResult),
-            (r#"{"jsonrpc":"2.0","id":1,"error":"boom"}"#, ErrorKind::InvalidResult),
-            (r#"{"jsonrpc":"2.0","id":1,"error":{"message":"no code"}}"#, ErrorKind::InvalidResult),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":"boom"}"#,
+                ErrorKind::InvalidResult,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":{"message":"no code"}}"#,
+                ErrorKind::InvalidResult,
+            ),
             (r#"{"jsonrpc":"2.0","method":7}"#, ErrorKind::Protocol),
-            (r#"{"jsonrpc":"2.0","id":1,"id":2,"result":{}}"#, ErrorKind::Protocol),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"id":2,"result":{}}"#,
+                ErrorKind::Protocol,
+            ),
         ];
         for (text, kind) in cases {
-            let e = decode(text).err().unwrap_or_else(|| panic!("accepted {text}"));
+            let e = decode(text)
+                .err()
+                .unwrap_or_else(|| panic!("accepted {text}"));
             assert_eq!(e.kind, kind, "{text}: {e}");
         }
     }

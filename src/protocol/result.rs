@@ -29,8 +29,12 @@ pub fn peek_result_type(raw: &RawValue) -> Result<ResultType> {
     if !text.starts_with('{') {
         return Err(Error::invalid_result("result is not a JSON object"));
     }
-    let peek: Peek = serde_json::from_str(raw.get())
-        .map_err(|e| Error::invalid_result(format!("malformed result: {}", sanitize(&e.to_string(), 200))))?;
+    let peek: Peek = serde_json::from_str(raw.get()).map_err(|e| {
+        Error::invalid_result(format!(
+            "malformed result: {}",
+            sanitize(&e.to_string(), 200)
+        ))
+    })?;
     Ok(match peek.result_type {
         None => ResultType::Complete,
         Some(serde_json::Value::String(s)) => match s.as_str() {
@@ -53,13 +57,25 @@ mod tests {
 
     #[test]
     fn dispatch() {
-        assert_eq!(peek_result_type(&raw(r#"{"tools":[]}"#)).unwrap(), ResultType::Complete);
-        assert_eq!(peek_result_type(&raw(r#"{"resultType":"complete"}"#)).unwrap(), ResultType::Complete);
         assert_eq!(
-            peek_result_type(&raw(r#"{"resultType":"input_required","requestState":"x"}"#)).unwrap(),
+            peek_result_type(&raw(r#"{"tools":[]}"#)).unwrap(),
+            ResultType::Complete
+        );
+        assert_eq!(
+            peek_result_type(&raw(r#"{"resultType":"complete"}"#)).unwrap(),
+            ResultType::Complete
+        );
+        assert_eq!(
+            peek_result_type(&raw(
+                r#"{"resultType":"input_required","requestState":"x"}"#
+            ))
+            .unwrap(),
             ResultType::InputRequired
         );
-        assert_eq!(peek_result_type(&raw(r#"{"resultType":"task"}"#)).unwrap(), ResultType::Task);
+        assert_eq!(
+            peek_result_type(&raw(r#"{"resultType":"task"}"#)).unwrap(),
+            ResultType::Task
+        );
         assert_eq!(
             peek_result_type(&raw(r#"{"resultType":"stream"}"#)).unwrap(),
             ResultType::Other("stream".into())

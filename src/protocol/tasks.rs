@@ -45,7 +45,10 @@ impl TaskStatus {
 
     /// `completed`, `failed` and `cancelled` are terminal and never change again.
     pub fn is_terminal(self) -> bool {
-        matches!(self, TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Cancelled)
+        matches!(
+            self,
+            TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Cancelled
+        )
     }
 }
 
@@ -69,8 +72,10 @@ pub struct Task {
 impl Task {
     /// When the TTL backstop passes (`createdAt + ttlMs`), if the task has a TTL.
     pub fn expires_at_ms(&self) -> Option<i64> {
-        self.ttl_ms
-            .map(|ttl| self.created_at_ms.saturating_add(ttl.min(i64::MAX as u64) as i64))
+        self.ttl_ms.map(|ttl| {
+            self.created_at_ms
+                .saturating_add(ttl.min(i64::MAX as u64) as i64)
+        })
     }
 
     /// The task as the wire shape (`Task` fields, camelCase).
@@ -83,7 +88,10 @@ impl Task {
         }
         m.insert("createdAt".into(), self.created_at.clone().into());
         m.insert("lastUpdatedAt".into(), self.last_updated_at.clone().into());
-        m.insert("ttlMs".into(), self.ttl_ms.map(Value::from).unwrap_or(Value::Null));
+        m.insert(
+            "ttlMs".into(),
+            self.ttl_ms.map(Value::from).unwrap_or(Value::Null),
+        );
         if let Some(p) = self.poll_interval_ms {
             m.insert("pollIntervalMs".into(), p.into());
         }
@@ -146,12 +154,20 @@ fn millis(v: &Value, field: &str) -> Result<u64> {
                 Ok(u)
             } else if let Some(f) = n.as_f64() {
                 if f.is_finite() && f >= 0.0 {
-                    Ok(if f >= u64::MAX as f64 { u64::MAX } else { f as u64 })
+                    Ok(if f >= u64::MAX as f64 {
+                        u64::MAX
+                    } else {
+                        f as u64
+                    })
                 } else {
-                    Err(invalid(format!("{field} must be a non-negative number of milliseconds")))
+                    Err(invalid(format!(
+                        "{field} must be a non-negative number of milliseconds"
+                    )))
                 }
             } else {
-                Err(invalid(format!("{field} must be a non-negative number of milliseconds")))
+                Err(invalid(format!(
+                    "{field} must be a non-negative number of milliseconds"
+                )))
             }
         }
         _ => Err(invalid(format!("{field} must be a number"))),
@@ -191,7 +207,8 @@ fn task_from(r: &mut RawTask) -> Result<Task> {
         Some(_) => return Err(invalid("statusMessage is not a string")),
     };
     let (created_at, created_at_ms) = timestamp(r.created_at.take(), "createdAt")?;
-    let (last_updated_at, last_updated_at_ms) = timestamp(r.last_updated_at.take(), "lastUpdatedAt")?;
+    let (last_updated_at, last_updated_at_ms) =
+        timestamp(r.last_updated_at.take(), "lastUpdatedAt")?;
     let ttl_ms = match r.ttl_ms.take() {
         None => return Err(invalid("task has no ttlMs (null means unlimited)")),
         Some(Value::Null) => None,
@@ -218,8 +235,12 @@ fn parse_raw(raw: &RawValue, what: &str) -> Result<RawTask> {
     if !raw.get().trim_start().starts_with('{') {
         return Err(invalid(format!("{what} is not a JSON object")));
     }
-    serde_json::from_str(raw.get())
-        .map_err(|e| invalid(format!("malformed {what}: {}", sanitize(&e.to_string(), 200))))
+    serde_json::from_str(raw.get()).map_err(|e| {
+        invalid(format!(
+            "malformed {what}: {}",
+            sanitize(&e.to_string(), 200)
+        ))
+    })
 }
 
 /// Decodes a `CreateTaskResult` (`resultType: "task"`, flat task fields).
@@ -231,7 +252,11 @@ pub fn decode_create_task_result(raw: &RawValue) -> Result<Task> {
 /// Decodes a `tasks/get` result (or, with `is_notification`, `notifications/tasks` params).
 /// `expected_id` is the task the client asked about: an answer for another task is invalid
 /// (tasks rule 18).
-pub fn decode_detailed_task(raw: &RawValue, expected_id: Option<&str>, is_notification: bool) -> Result<DetailedTask> {
+pub fn decode_detailed_task(
+    raw: &RawValue,
+    expected_id: Option<&str>,
+    is_notification: bool,
+) -> Result<DetailedTask> {
     let mut r = parse_raw(raw, "DetailedTask")?;
     if !is_notification {
         match &r.result_type {
@@ -258,7 +283,12 @@ pub fn decode_detailed_task(raw: &RawValue, expected_id: Option<&str>, is_notifi
             )));
         }
     }
-    let mut out = DetailedTask { task, input_requests: Vec::new(), result: None, error: None };
+    let mut out = DetailedTask {
+        task,
+        input_requests: Vec::new(),
+        result: None,
+        error: None,
+    };
     match out.task.status {
         TaskStatus::InputRequired => {
             let raw = r
@@ -270,14 +300,18 @@ pub fn decode_detailed_task(raw: &RawValue, expected_id: Option<&str>, is_notifi
             }
         }
         TaskStatus::Completed => {
-            let raw = r.result.ok_or_else(|| invalid("task is completed but has no result"))?;
+            let raw = r
+                .result
+                .ok_or_else(|| invalid("task is completed but has no result"))?;
             if !raw.get().trim_start().starts_with('{') {
                 return Err(invalid("task result is not a JSON object"));
             }
             out.result = Some(raw);
         }
         TaskStatus::Failed => {
-            let err = r.error.ok_or_else(|| invalid("task is failed but has no error"))?;
+            let err = r
+                .error
+                .ok_or_else(|| invalid("task is failed but has no error"))?;
             let e: RpcError = serde_json::from_value(err)
                 .map_err(|_| invalid("task error is not a JSON-RPC error {code, message}"))?;
             out.error = Some(e);
@@ -349,7 +383,11 @@ mod tests {
                 }
             }
             let e = decode_create_task_result(&raw(&v.to_string())).err();
-            assert_eq!(e.map(|e| e.kind), Some(ErrorKind::InvalidResult), "{field} = {value:?}");
+            assert_eq!(
+                e.map(|e| e.kind),
+                Some(ErrorKind::InvalidResult),
+                "{field} = {value:?}"
+            );
         }
         assert!(decode_create_task_result(&raw("[1]")).is_err());
     }
@@ -372,17 +410,51 @@ mod tests {
     fn detailed_task_bad_inputs() {
         let head = r#""createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttlMs":1000"#;
         for (body, expected) in [
-            (format!(r#"{{"taskId":"other","status":"working",{head}}}"#), Some("t")),
+            (
+                format!(r#"{{"taskId":"other","status":"working",{head}}}"#),
+                Some("t"),
+            ),
             (format!(r#"{{"status":"working",{head}}}"#), Some("t")),
-            (format!(r#"{{"taskId":"t","status":"input_required",{head}}}"#), Some("t")),
-            (format!(r#"{{"taskId":"t","status":"input_required","inputRequests":{{}},{head}}}"#), Some("t")),
-            (format!(r#"{{"taskId":"t","status":"input_required","inputRequests":[1],{head}}}"#), Some("t")),
-            (format!(r#"{{"taskId":"t","status":"completed",{head}}}"#), Some("t")),
-            (format!(r#"{{"taskId":"t","status":"completed","result":"done",{head}}}"#), Some("t")),
-            (format!(r#"{{"taskId":"t","status":"failed",{head}}}"#), Some("t")),
-            (format!(r#"{{"taskId":"t","status":"failed","error":"boom",{head}}}"#), Some("t")),
-            (format!(r#"{{"resultType":"input_required","taskId":"t","status":"working",{head}}}"#), Some("t")),
-            (format!(r#"{{"resultType":"task","taskId":"t",{head}}}"#), Some("t")),
+            (
+                format!(r#"{{"taskId":"t","status":"input_required",{head}}}"#),
+                Some("t"),
+            ),
+            (
+                format!(
+                    r#"{{"taskId":"t","status":"input_required","inputRequests":{{}},{head}}}"#
+                ),
+                Some("t"),
+            ),
+            (
+                format!(r#"{{"taskId":"t","status":"input_required","inputRequests":[1],{head}}}"#),
+                Some("t"),
+            ),
+            (
+                format!(r#"{{"taskId":"t","status":"completed",{head}}}"#),
+                Some("t"),
+            ),
+            (
+                format!(r#"{{"taskId":"t","status":"completed","result":"done",{head}}}"#),
+                Some("t"),
+            ),
+            (
+                format!(r#"{{"taskId":"t","status":"failed",{head}}}"#),
+                Some("t"),
+            ),
+            (
+                format!(r#"{{"taskId":"t","status":"failed","error":"boom",{head}}}"#),
+                Some("t"),
+            ),
+            (
+                format!(
+                    r#"{{"resultType":"input_required","taskId":"t","status":"working",{head}}}"#
+                ),
+                Some("t"),
+            ),
+            (
+                format!(r#"{{"resultType":"task","taskId":"t",{head}}}"#),
+                Some("t"),
+            ),
         ] {
             let e = decode_detailed_task(&raw(&body), expected, false).err();
             assert_eq!(e.map(|e| e.kind), Some(ErrorKind::InvalidResult), "{body}");

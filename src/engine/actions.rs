@@ -1,0 +1,199 @@
+//! What the engine asks its driver (the web shell, or a test) to do, and the values it
+//! hands back. The driver performs actions and feeds the results back as events.
+
+use crate::error::Error;
+use crate::http::request::HttpRequest;
+use crate::protocol::input::InputKind;
+use crate::protocol::jsonrpc::RpcError;
+use crate::protocol::tasks::Task;
+use crate::time::Millis;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+/// An operation the host started (one JS call: `callTool`, `listAllTools`, `listen`, ...).
+pub type OpId = u64;
+
+/// An action for the driver.
+#[derive(Debug)]
+pub enum Action {
+    /// Perform this HTTP request; report its head, body chunks and end (or failure) with its id.
+    Send(HttpRequest),
+    /// Abort the HTTP request with this id (cancellation is closing the stream in 2026-07-28).
+    Cancel(u64),
+    /// Ask the host for input (elicitation, sampling, roots); answer with `Core::answer`.
+    Ask(Ask),
+    /// The ask is moot (call aborted, timed out, task moved on): fire its `ctx.signal`.
+    CancelAsk(u64),
+    /// `notifications/progress` for an operation.
+    Progress {
+        op: OpId,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
+    /// `notifications/message` (a log line the server sent for a request).
+    Log { op: Option<OpId>, params: Value },
+    /// A server notification for the host's `onNotification` (list changes, resource
+    /// updates, task notifications).
+    Notify { method: String, params: Value },
+    /// A task an operation waits on changed (`onTaskStatus` / `onStatus`).
+    TaskStatus { op: OpId, task: TaskView },
+    /// An event of a `subscriptions/listen` operation.
+    Subscription { op: OpId, event: SubscriptionEvent },
+    /// Something the host should know but that does not fail a call (dropped tools, ...).
+    Warn { message: String },
+    /// The operation finished. For listen operations this is the end of the subscription.
+    Done {
+        op: OpId,
+        outcome: Result<Output, Error>,
+    },
+}
+
+/// Where an input request comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AskScope {
+    /// An MRTR round of a request (`input_required` result).
+    Request,
+    /// A task's `inputRequests`.
+    Task,
+}
+
+impl AskScope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AskScope::Request => "request",
+            AskScope::Task => "task",
+        }
+    }
+}
+
+/// An input request for the host's handlers.
+#[derive(Clone, Debug)]
+pub struct Ask {
+    pub id: u64,
+    pub kind: InputKind,
+    /// The input request's params as the server sent them.
+    pub params: Map<String, Value>,
+    pub scope: AskScope,
+    pub task_id: Option<String>,
+    /// The `inputRequests` key.
+    pub key: String,
+    /// The method that asked (`tools/call`, `prompts/get`, `resources/read`, `tasks/get`).
+    pub method: String,
+    /// URL-mode elicitation: the URL's origin, host and whether it is punycode.
+    pub url: Option<UrlFacts>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct UrlFacts {
+    pub url: String,
+    pub origin: String,
+    pub host: String,
+    pub is_punycode: bool,
+}
+
+/// A task as the host sees it.
+#[derive(Clone, Debug)]
+pub struct TaskView {
+    pub task: Task,
+    /// `input_required`: the outstanding requests, as sent.
+    pub input_requests: Option<Value>,
+    /// `completed`: the result, raw.
+    pub result: Option<Box<RawValue>>,
+    /// `failed`: the error.
+    pub error: Option<RpcError>,
+    /// True for a task made locally from a synchronous answer.
+    pub local: bool,
+}
+
+/// An event of a subscription.
+#[derive(Debug)]
+pub enum SubscriptionEvent {
+    /// The server acknowledged; `granted` is the filter it agreed to honour.
+    Acknowledged {
+        granted: Value,
+        subscription_id: Value,
+    },
+    /// A notification of the subscription.
+    Notification { method: String, params: Value },
+    /// The stream dropped; the engine re-listens after `delay_ms` (attempt `attempt`).
+    Reconnecting {
+        attempt: u32,
+        delay_ms: u64,
+        reason: String,
+    },
+}
+
+/// What a finished operation produced.
+#[derive(Debug)]
+pub enum Output {
+    /// A result as the server sent it (raw JSON text of the result object).
+    Raw(Box<RawValue>),
+    /// A value the engine built or rewrote (e.g. a filtered tools page, a list of all pages).
+    Value(Value),
+    /// A task.
+    Task(TaskView),
+    /// Nothing (acks, a gracefully closed subscription).
+    Empty,
+}
+
+impl Output {
+    /// The output as a JSON value (tests and non-JS drivers).
+    pub fn to_value(&self) -> Value {
+        match self {
+            Output::Raw(r) => serde_json::from_str(r.get()).unwrap_or(Value::Null),
+            Output::Value(v) => v.clone(),
+            Output::Task(t) => t.to_value(),
+            Output::Empty => Value::Null,
+        }
+    }
+}
+
+impl TaskView {
+    /// The DetailedTask wire shape (plus `isLocal` when local).
+    pub fn to_value(&self) -> Value {
+        let mut m = self.task.to_value();
+        if let Some(ir) = &self.input_requests {
+            m.insert("inputRequests".into(), ir.clone());
+        }
+        if let Some(r) = &self.result {
+            m.insert(
+                "result".into(),
+                serde_json::from_str(r.get()).unwrap_or(Value::Null),
+            );
+        }
+        if let Some(e) = &self.error {
+            m.insert(
+                "error".into(),
+                serde_json::to_value(e).unwrap_or(Value::Null),
+            );
+        }
+        Value::Object(m)
+    }
+}
+
+/// Options of one operation.
+#[derive(Clone, Debug, Default)]
+pub struct OpOptions {
+    /// Budget of server time (ms); `None` = the client's default.
+    pub timeout_ms: Option<u64>,
+    /// Reset the budget when progress arrives.
+    pub reset_timeout_on_progress: bool,
+    /// Hard maximum of wall time, human time included.
+    pub max_total_timeout_ms: Option<u64>,
+    /// For task waits: budget of the wait (`None` = until the task ends or its TTL passes).
+    pub task_timeout_ms: Option<u64>,
+    /// Ask for progress notifications (a `progressToken` is sent).
+    pub progress: bool,
+    /// Skip the cache lookup (the fresh result is still stored).
+    pub no_cache: bool,
+    /// Per-request log level (`_meta` `io.modelcontextprotocol/logLevel`).
+    pub log_level: Option<String>,
+    /// Host-provided `_meta` entries for the request.
+    pub meta: Option<Map<String, Value>>,
+}
+
+/// A deadline helper: `now + ms`, saturating.
+pub fn after(now: Millis, ms: u64) -> Millis {
+    now.saturating_add(ms)
+}

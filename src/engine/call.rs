@@ -1,0 +1,610 @@
+//! One logical request, start to finish: the first POST, its multi round-trip (MRTR)
+//! rounds, a re-issue when the response stream breaks, a protocol-version retry, and its
+//! time budget.
+//!
+//! MRTR (spec `basic/patterns/mrtr.mdx`): an `input_required` result carries
+//! `inputRequests` (answered by the host's handlers, concurrently, keyed like the
+//! requests) and/or an opaque `requestState`. The client retries the same method with the
+//! same params plus `inputResponses` and `requestState` echoed byte-exact, under a new
+//! id. Both belong to that retry only.
+//!
+//! Time: the budget counts the time the client waits on the server. While handlers wait
+//! on a person the clock is paused; an optional hard deadline still applies.
+
+use crate::engine::actions::{Action, Ask, AskScope, UrlFacts};
+use crate::engine::config::Config;
+use crate::engine::shared::{Owner, Shared};
+use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::protocol::codes::{from_rpc, UNSUPPORTED_PROTOCOL_VERSION};
+use crate::protocol::input::{decode_input_required, InputKind, InputRequest};
+use crate::protocol::is_modern_version;
+use crate::protocol::jsonrpc::RpcError;
+use crate::protocol::result::{peek_result_type, ResultType};
+use crate::schema::{answers, elicitation};
+use crate::time::Millis;
+use serde_json::value::RawValue;
+use serde_json::{json, Map, Value};
+use std::collections::{HashMap, VecDeque};
+
+/// How one call behaves.
+#[derive(Clone, Debug)]
+pub struct CallPolicy {
+    /// The method may answer `input_required` (tools/call, prompts/get, resources/read).
+    pub allow_input: bool,
+    /// The method may answer `resultType: "task"` (tools/call with the tasks extension declared).
+    pub allow_task: bool,
+    /// Budget of server time.
+    pub timeout_ms: u64,
+    pub reset_on_progress: bool,
+    /// Absolute hard deadline (wall time, human time included).
+    pub hard_deadline: Option<Millis>,
+    /// Send a progress token.
+    pub progress: bool,
+    pub log_level: Option<String>,
+    /// Re-issue once when the response stream closes before the response.
+    pub reissue_on_drop: bool,
+}
+
+/// Inputs of a call.
+pub enum CallInput<'a> {
+    Response(Box<RawValue>),
+    RpcError(RpcError, u16),
+    /// The exchange failed (HTTP error, protocol error, network failure before a response).
+    Failed(Error),
+    /// The response stream ended before the response.
+    StreamClosed,
+    Progress(&'a Map<String, Value>),
+    Answer(u64, std::result::Result<Value, Error>),
+    Timer,
+}
+
+/// What a finished call produced.
+#[derive(Debug)]
+pub enum CallOutcome {
+    Complete(Box<RawValue>),
+    /// A `CreateTaskResult` (raw).
+    Task(Box<RawValue>),
+}
+
+/// The time budget of a call.
+#[derive(Clone, Debug)]
+struct Budget {
+    timeout: u64,
+    used: u64,
+    active_since: Option<Millis>,
+    hard: Option<Millis>,
+}
+
+impl Budget {
+    fn deadline(&self) -> Option<Millis> {
+        let soft = self
+            .active_since
+            .map(|s| s.saturating_add(self.timeout.saturating_sub(self.used)));
+        match (soft, self.hard) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+    fn pause(&mut self, now: Millis) {
+        if let Some(s) = self.active_since.take() {
+            self.used = self.used.saturating_add(now.saturating_sub(s));
+        }
+    }
+    fn resume(&mut self, now: Millis) {
+        if self.active_since.is_none() {
+            self.active_since = Some(now);
+        }
+    }
+    fn reset(&mut self, now: Millis) {
+        self.used = 0;
+        if self.active_since.is_some() {
+            self.active_since = Some(now);
+        }
+    }
+}
+
+/// The state of an MRTR round.
+struct Round {
+    request_state: Option<Box<RawValue>>,
+    queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
+    asking: HashMap<u64, String>,
+    requests: HashMap<String, InputRequest>,
+    answers: Map<String, Value>,
+}
+
+/// One logical request.
+pub struct Call {
+    pub method: String,
+    params: Map<String, Value>,
+    extra_headers: Vec<(String, String)>,
+    pub policy: CallPolicy,
+    budget: Budget,
+    progress_token: Option<Value>,
+    xfer: Option<u64>,
+    rounds: u32,
+    reissued: bool,
+    version_retried: bool,
+    round: Option<Round>,
+    finished: bool,
+}
+
+/// Checks that an input request is of a kind the client declared (spec mrtr.mdx: servers
+/// MUST NOT send undeclared kinds; the client refuses them and calls no handler).
+pub fn check_declared(cfg: &Config, req: &InputRequest) -> Result<Option<UrlFacts>> {
+    let undeclared = |what: &str| {
+        Error::new(
+            ErrorKind::InputRequired,
+            format!("the server asked for {what}, which this client did not declare"),
+        )
+        .with_data(json!({"key": req.key, "method": req.kind.method(), "reason": "undeclared"}))
+    };
+    match req.kind {
+        InputKind::Elicitation => {
+            let Some(modes) = cfg.elicitation else {
+                return Err(undeclared("elicitation"));
+            };
+            match req.params.get("mode") {
+                None | Some(Value::Null) => {
+                    if !modes.form {
+                        return Err(undeclared("form-mode elicitation"));
+                    }
+                    Ok(None)
+                }
+                Some(Value::String(m)) if m == "form" => {
+                    if !modes.form {
+                        return Err(undeclared("form-mode elicitation"));
+                    }
+                    Ok(None)
+                }
+                Some(Value::String(m)) if m == "url" => {
+                    if !modes.url {
+                        return Err(undeclared("URL-mode elicitation"));
+                    }
+                    let url = req
+                        .params
+                        .get("url")
+                        .and_then(Value::as_str)
+                        .ok_or_else(|| {
+                            Error::invalid_result("URL-mode elicitation without a url")
+                        })?;
+                    let info = elicitation::check_url(url)?;
+                    Ok(Some(UrlFacts {
+                        url: info.url,
+                        origin: info.origin,
+                        host: info.host,
+                        is_punycode: info.is_punycode,
+                    }))
+                }
+                Some(other) => Err(Error::invalid_result(format!(
+                    "unknown elicitation mode {}",
+                    sanitize(&other.to_string(), 40)
+                ))),
+            }
+        }
+        InputKind::Sampling => {
+            let Some(s) = cfg.sampling else {
+                return Err(undeclared("sampling"));
+            };
+            let has_tools =
+                matches!(req.params.get("tools"), Some(Value::Array(a)) if !a.is_empty());
+            if has_tools && !s.tools {
+                return Err(undeclared("sampling with tools"));
+            }
+            let ctx = req.params.get("includeContext").and_then(Value::as_str);
+            if matches!(ctx, Some("thisServer" | "allServers")) && !s.context {
+                return Err(undeclared("sampling with includeContext"));
+            }
+            Ok(None)
+        }
+        InputKind::Roots => {
+            if !cfg.roots {
+                return Err(undeclared("roots"));
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// Checks a host's answer to an input request before it is sent (elicitation answers
+/// against `requestedSchema`, sampling and roots results for shape).
+pub fn check_answer(req: &InputRequest, answer: &Value) -> Result<Value> {
+    match req.kind {
+        InputKind::Elicitation => {
+            if req.params.get("mode").and_then(Value::as_str) == Some("url") {
+                elicitation::check_url_answer(answer)
+            } else {
+                let schema = req
+                    .params
+                    .get("requestedSchema")
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                elicitation::check_form_answer(&schema, answer)
+            }
+        }
+        InputKind::Sampling => answers::check_sampling_result(answer),
+        InputKind::Roots => answers::check_roots_result(answer),
+    }
+}
+
+impl Call {
+    pub fn new(
+        method: &str,
+        params: Map<String, Value>,
+        extra_headers: Vec<(String, String)>,
+        policy: CallPolicy,
+    ) -> Call {
+        let budget = Budget {
+            timeout: policy.timeout_ms,
+            used: 0,
+            active_since: None,
+            hard: policy.hard_deadline,
+        };
+        Call {
+            method: method.to_string(),
+            params,
+            extra_headers,
+            policy,
+            budget,
+            progress_token: None,
+            xfer: None,
+            rounds: 0,
+            reissued: false,
+            version_retried: false,
+            round: None,
+            finished: false,
+        }
+    }
+
+    /// The request's params (without `_meta`, `inputResponses`, `requestState`).
+    pub fn params(&self) -> &Map<String, Value> {
+        &self.params
+    }
+
+    pub fn set_extra_headers(&mut self, h: Vec<(String, String)>) {
+        self.extra_headers = h;
+    }
+
+    /// Sends the first request.
+    pub fn start(&mut self, sh: &mut Shared, owner: &Owner) {
+        if self.policy.progress && self.progress_token.is_none() {
+            self.progress_token = Some(sh.new_progress_token(owner.clone()));
+        }
+        self.budget.resume(sh.now);
+        self.send(sh, owner);
+    }
+
+    /// Starts over (a new id, the same params, no MRTR state): after a header-mismatch re-list.
+    pub fn restart(&mut self, sh: &mut Shared, owner: &Owner) {
+        self.round = None;
+        self.rounds = 0;
+        self.reissued = false;
+        self.finished = false;
+        self.budget.resume(sh.now);
+        self.send(sh, owner);
+    }
+
+    fn send(&mut self, sh: &mut Shared, owner: &Owner) {
+        if let Some(x) = self.xfer.take() {
+            sh.cancel_exchange(x);
+        }
+        let mut params = self.params.clone();
+        let mut state = None;
+        if let Some(r) = &self.round {
+            if !r.answers.is_empty() {
+                params.insert("inputResponses".into(), Value::Object(r.answers.clone()));
+            }
+            state = r.request_state.as_deref();
+        }
+        let (xfer, _id) = sh.send_request(
+            owner.clone(),
+            &self.method,
+            &params,
+            &self.extra_headers,
+            state,
+            self.progress_token.as_ref(),
+            self.policy.log_level.as_deref(),
+        );
+        self.xfer = Some(xfer);
+    }
+
+    /// The next time this call needs a timer event.
+    pub fn deadline(&self) -> Option<Millis> {
+        if self.finished {
+            None
+        } else {
+            self.budget.deadline()
+        }
+    }
+
+    /// True while a handler of this call waits on the host.
+    pub fn awaiting_host(&self) -> bool {
+        self.round.as_ref().is_some_and(|r| !r.asking.is_empty())
+    }
+
+    /// Stops everything in flight (exchange, asks) and releases the progress token.
+    pub fn cancel(&mut self, sh: &mut Shared) {
+        if let Some(x) = self.xfer.take() {
+            sh.cancel_exchange(x);
+        }
+        if let Some(r) = &mut self.round {
+            for (ask, _) in r.asking.drain() {
+                sh.asks.remove(&ask);
+                sh.push(Action::CancelAsk(ask));
+            }
+        }
+        sh.drop_progress_token(&self.progress_token);
+        self.finished = true;
+    }
+
+    fn finish(&mut self, sh: &mut Shared, r: Result<CallOutcome>) -> Option<Result<CallOutcome>> {
+        self.cancel(sh);
+        Some(r)
+    }
+
+    /// Feeds an input. Returns the outcome once the call is over.
+    pub fn handle(
+        &mut self,
+        sh: &mut Shared,
+        owner: &Owner,
+        input: CallInput,
+    ) -> Option<Result<CallOutcome>> {
+        if self.finished {
+            return None;
+        }
+        match input {
+            CallInput::Response(raw) => {
+                self.xfer = None;
+                match peek_result_type(&raw) {
+                    Err(e) => self.finish(sh, Err(e)),
+                    Ok(ResultType::Complete) => self.finish(sh, Ok(CallOutcome::Complete(raw))),
+                    Ok(ResultType::InputRequired) => self.on_input_required(sh, owner, &raw),
+                    Ok(ResultType::Task) => {
+                        if self.policy.allow_task {
+                            self.finish(sh, Ok(CallOutcome::Task(raw)))
+                        } else {
+                            let why = if self.method == "tools/call" {
+                                "the tasks extension was not declared"
+                            } else {
+                                "only tools/call may create a task"
+                            };
+                            self.finish(
+                                sh,
+                                Err(Error::invalid_result(format!(
+                                    "{} answered resultType \"task\", but {why}",
+                                    self.method
+                                ))),
+                            )
+                        }
+                    }
+                    Ok(ResultType::Other(s)) => self.finish(
+                        sh,
+                        Err(Error::invalid_result(format!(
+                            "unknown resultType {:?}",
+                            sanitize(&s, 60)
+                        ))),
+                    ),
+                }
+            }
+            CallInput::RpcError(e, status) => {
+                self.xfer = None;
+                if e.code == UNSUPPORTED_PROTOCOL_VERSION && !self.version_retried {
+                    let current = sh.version.clone();
+                    let pick = e
+                        .data
+                        .as_ref()
+                        .and_then(|d| d.get("supported"))
+                        .and_then(Value::as_array)
+                        .and_then(|a| {
+                            a.iter()
+                                .filter_map(Value::as_str)
+                                .find(|v| is_modern_version(v) && *v != current)
+                                .map(str::to_string)
+                        });
+                    if let Some(v) = pick {
+                        self.version_retried = true;
+                        sh.version = v;
+                        self.send(sh, owner);
+                        return None;
+                    }
+                }
+                let mut err = from_rpc(&e);
+                if status != 0 {
+                    err.status = Some(status);
+                }
+                self.finish(sh, Err(err))
+            }
+            CallInput::Failed(e) => {
+                self.xfer = None;
+                self.finish(sh, Err(e))
+            }
+            CallInput::StreamClosed => {
+                self.xfer = None;
+                if self.policy.reissue_on_drop && !self.reissued {
+                    // 2026-07-28 streams are not resumable: a broken stream is re-sent as a
+                    // new request with a new id (streamable-http.mdx "Receiving Messages").
+                    self.reissued = true;
+                    self.send(sh, owner);
+                    None
+                } else {
+                    self.finish(
+                        sh,
+                        Err(Error::network(format!(
+                            "the response stream of {} closed before its response{}",
+                            self.method,
+                            if self.policy.reissue_on_drop {
+                                " (the request was re-issued once)"
+                            } else {
+                                ""
+                            }
+                        ))
+                        .with_data(json!({"reason": "stream-closed"}))),
+                    )
+                }
+            }
+            CallInput::Progress(p) => {
+                if self.policy.reset_on_progress {
+                    self.budget.reset(sh.now);
+                }
+                if let Owner::Op(op) = owner {
+                    let progress = p.get("progress").and_then(Value::as_f64);
+                    if let Some(progress) = progress {
+                        sh.push(Action::Progress {
+                            op: *op,
+                            progress,
+                            total: p.get("total").and_then(Value::as_f64),
+                            message: p
+                                .get("message")
+                                .and_then(Value::as_str)
+                                .map(|s| sanitize(s, 500)),
+                        });
+                    }
+                }
+                None
+            }
+            CallInput::Answer(ask, answer) => self.on_answer(sh, owner, ask, answer),
+            CallInput::Timer => {
+                let Some(d) = self.budget.deadline() else {
+                    return None;
+                };
+                if sh.now < d {
+                    return None;
+                }
+                let hard = self.budget.hard.is_some_and(|h| sh.now >= h);
+                let msg = if hard {
+                    format!("{} exceeded its maximum total time", self.method)
+                } else {
+                    format!("{} timed out after {} ms", self.method, self.budget.timeout)
+                };
+                self.finish(sh, Err(Error::timeout(msg)))
+            }
+        }
+    }
+
+    fn on_input_required(
+        &mut self,
+        sh: &mut Shared,
+        owner: &Owner,
+        raw: &RawValue,
+    ) -> Option<Result<CallOutcome>> {
+        if !self.policy.allow_input {
+            return self.finish(
+                sh,
+                Err(Error::invalid_result(format!(
+                    "{} may not answer input_required",
+                    self.method
+                ))),
+            );
+        }
+        self.rounds += 1;
+        let max = sh.cfg.limits.max_input_rounds;
+        if self.rounds > max {
+            return self.finish(
+                sh,
+                Err(Error::new(
+                    ErrorKind::InputRequired,
+                    format!("the server still asks for input after {max} rounds"),
+                )
+                .with_data(json!({"rounds": max}))),
+            );
+        }
+        let ir = match decode_input_required(raw) {
+            Ok(ir) => ir,
+            Err(e) => return self.finish(sh, Err(e)),
+        };
+        if ir.input_requests.len() > sh.cfg.limits.max_input_requests {
+            return self.finish(
+                sh,
+                Err(Error::invalid_result(format!(
+                    "the server asked for {} inputs at once (limit {})",
+                    ir.input_requests.len(),
+                    sh.cfg.limits.max_input_requests
+                ))),
+            );
+        }
+        let mut queued = VecDeque::new();
+        for req in ir.input_requests {
+            match check_declared(&sh.cfg, &req) {
+                Ok(url) => queued.push_back((req, url)),
+                Err(e) => return self.finish(sh, Err(e)),
+            }
+        }
+        self.budget.pause(sh.now);
+        let requests = queued
+            .iter()
+            .map(|(r, _)| (r.key.clone(), r.clone()))
+            .collect();
+        self.round = Some(Round {
+            request_state: ir.request_state,
+            queued,
+            asking: HashMap::new(),
+            requests,
+            answers: Map::new(),
+        });
+        self.present(sh, owner);
+        self.maybe_retry(sh, owner);
+        None
+    }
+
+    fn present(&mut self, sh: &mut Shared, owner: &Owner) {
+        let cap = sh.cfg.limits.max_concurrent_inputs;
+        let Some(r) = &mut self.round else { return };
+        while r.asking.len() < cap {
+            let Some((req, url)) = r.queued.pop_front() else {
+                break;
+            };
+            let id = sh.next_id();
+            r.asking.insert(id, req.key.clone());
+            sh.asks.insert(id, owner.clone());
+            sh.push(Action::Ask(Ask {
+                id,
+                kind: req.kind,
+                params: req.params.clone(),
+                scope: AskScope::Request,
+                task_id: None,
+                key: req.key.clone(),
+                method: self.method.clone(),
+                url,
+            }));
+        }
+    }
+
+    fn maybe_retry(&mut self, sh: &mut Shared, owner: &Owner) {
+        let ready = self
+            .round
+            .as_ref()
+            .is_some_and(|r| r.asking.is_empty() && r.queued.is_empty());
+        if ready {
+            self.budget.resume(sh.now);
+            self.send(sh, owner);
+        }
+    }
+
+    fn on_answer(
+        &mut self,
+        sh: &mut Shared,
+        owner: &Owner,
+        ask: u64,
+        answer: std::result::Result<Value, Error>,
+    ) -> Option<Result<CallOutcome>> {
+        let Some(r) = &mut self.round else {
+            return None;
+        };
+        let Some(key) = r.asking.remove(&ask) else {
+            return None; // stale: the ask was cancelled
+        };
+        sh.asks.remove(&ask);
+        let checked = answer.and_then(|v| match r.requests.get(&key) {
+            Some(req) => check_answer(req, &v),
+            None => Err(Error::invalid_result("answer for an unknown input request")),
+        });
+        match checked {
+            Err(e) => self.finish(sh, Err(e)),
+            Ok(v) => {
+                r.answers.insert(key, v);
+                self.present(sh, owner);
+                self.maybe_retry(sh, owner);
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! What the host configured, and the client capabilities derived from it.
+//!
+//! Capabilities are declared on every request in 2026-07-28 (`_meta`
+//! `io.modelcontextprotocol/clientCapabilities`) and follow exactly what the host set up:
+//! a handler that is not there is a capability that is not declared (spec
+//! `basic/index.mdx` "Capabilities"; protocol notes §2.5).
+
+use crate::error::{Error, Result};
+use crate::protocol::TASKS_EXTENSION;
+use serde_json::{json, Map, Value};
+
+/// How `structuredContent` is checked against a tool's `outputSchema`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValidateOutput {
+    /// A violation rejects the call with `OutputValidationError` (default).
+    Strict,
+    /// A violation is reported through the log callback; the result is returned.
+    Warn,
+    Off,
+}
+
+/// Which protocol revision to speak.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VersionChoice {
+    /// Detect the server's era (modern first, then legacy handshake, then HTTP+SSE).
+    Auto,
+    /// Speak exactly this revision.
+    Pinned(String),
+}
+
+/// Bounds on what a peer can make the client hold or do. Each is configurable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Limits {
+    /// Largest SSE event (bytes of data) accepted.
+    pub max_event_bytes: usize,
+    /// Largest JSON response body accepted.
+    pub max_body_bytes: usize,
+    /// Input requests of one call presented to the host at the same time; more wait their turn.
+    pub max_concurrent_inputs: usize,
+    /// MRTR rounds per call, and input rounds per task.
+    pub max_input_rounds: u32,
+    /// Entries of one `inputRequests` map accepted.
+    pub max_input_requests: usize,
+    /// Reconnection attempts of a dropped `subscriptions/listen` stream before giving up.
+    pub listen_max_retries: u32,
+    /// First reconnection delay of a listen stream (doubles each attempt).
+    pub listen_backoff_ms: u64,
+    /// Longest reconnection delay of a listen stream.
+    pub listen_max_backoff_ms: u64,
+    /// How long to wait for `notifications/subscriptions/acknowledged`.
+    pub listen_ack_timeout_ms: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_event_bytes: 16 * 1024 * 1024,
+            max_body_bytes: 64 * 1024 * 1024,
+            max_concurrent_inputs: 8,
+            max_input_rounds: 10,
+            max_input_requests: 64,
+            listen_max_retries: 8,
+            listen_backoff_ms: 500,
+            listen_max_backoff_ms: 30_000,
+            listen_ack_timeout_ms: 30_000,
+        }
+    }
+}
+
+/// The client's configuration, as the engine needs it.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The MCP endpoint.
+    pub url: String,
+    pub version: VersionChoice,
+    /// `Implementation` sent as `io.modelcontextprotocol/clientInfo`.
+    pub client_info: Value,
+    /// Extra headers for every request (e.g. `Authorization`).
+    pub headers: Vec<(String, String)>,
+    /// Elicitation modes the host handles (`None` = no elicitation handler).
+    pub elicitation: Option<ElicitationModes>,
+    /// Sampling, when the host has a handler.
+    pub sampling: Option<SamplingSupport>,
+    /// True when the host configured roots.
+    pub roots: bool,
+    /// Declared extensions: identifier → settings object.
+    pub extensions: Map<String, Value>,
+    /// Default budget of one call's server time.
+    pub request_timeout_ms: u64,
+    /// Optional hard maximum of one call's wall time (human time included).
+    pub max_total_timeout_ms: Option<u64>,
+    /// `_meta` log level asked on every request (deprecated logging, spec `server/utilities/logging.mdx`).
+    pub log_level: Option<String>,
+    pub validate_output: ValidateOutput,
+    pub limits: Limits,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ElicitationModes {
+    pub form: bool,
+    pub url: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct SamplingSupport {
+    /// Tool use in sampling (`sampling.tools`).
+    pub tools: bool,
+    /// The deprecated `includeContext` values (`sampling.context`).
+    pub context: bool,
+}
+
+/// Log levels of `io.modelcontextprotocol/logLevel` (spec `LoggingLevel`).
+pub const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// Header names the client sets itself; a host header with one of these names is refused.
+const RESERVED_HEADERS: [&str; 6] = [
+    "content-type",
+    "accept",
+    "mcp-protocol-version",
+    "mcp-method",
+    "mcp-name",
+    "mcp-session-id",
+];
+
+impl Config {
+    /// A configuration with defaults for everything but the URL.
+    pub fn new(url: impl Into<String>) -> Config {
+        Config {
+            url: url.into(),
+            version: VersionChoice::Auto,
+            client_info: json!({"name": "mcp-wasm-client", "version": env!("CARGO_PKG_VERSION")}),
+            headers: Vec::new(),
+            elicitation: None,
+            sampling: None,
+            roots: false,
+            extensions: Map::new(),
+            request_timeout_ms: 60_000,
+            max_total_timeout_ms: None,
+            log_level: None,
+            validate_output: ValidateOutput::Strict,
+            limits: Limits::default(),
+        }
+    }
+
+    /// Checks what the host passed; errors are `ConfigError`s naming the option.
+    pub fn validate(&self) -> Result<()> {
+        let u = self.url.to_ascii_lowercase();
+        if !(u.starts_with("http://") || u.starts_with("https://")) {
+            return Err(Error::config("server URL must be an http: or https: URL"));
+        }
+        if self.url.chars().any(|c| c.is_control() || c == ' ') {
+            return Err(Error::config(
+                "server URL contains spaces or control characters",
+            ));
+        }
+        for (name, value) in &self.headers {
+            if !crate::http::encoding::is_token(name) {
+                return Err(Error::config(format!(
+                    "header name {name:?} is not a valid HTTP token"
+                )));
+            }
+            if value.chars().any(|c| c == '\r' || c == '\n' || c == '\0') {
+                return Err(Error::config(format!(
+                    "header {name} has a CR, LF or NUL in its value"
+                )));
+            }
+            let lower = name.to_ascii_lowercase();
+            if RESERVED_HEADERS.contains(&lower.as_str()) || lower.starts_with("mcp-param-") {
+                return Err(Error::config(format!(
+                    "header {name} is set by the client itself and cannot be configured"
+                )));
+            }
+        }
+        if let Some(level) = &self.log_level {
+            if !LOG_LEVELS.contains(&level.as_str()) {
+                return Err(Error::config(format!(
+                    "logLevel must be one of {}",
+                    LOG_LEVELS.join(", ")
+                )));
+            }
+        }
+        if let Some(m) = self.elicitation {
+            if !m.form && !m.url {
+                return Err(Error::config(
+                    "elicitation must enable at least one of form and url",
+                ));
+            }
+        }
+        if self.limits.max_concurrent_inputs == 0 {
+            return Err(Error::config("maxConcurrentInputs must be at least 1"));
+        }
+        Ok(())
+    }
+
+    /// True when the tasks extension is declared.
+    pub fn tasks_enabled(&self) -> bool {
+        self.extensions.contains_key(TASKS_EXTENSION)
+    }
+
+    /// The `Authorization` header in use, the key of `private` cache entries.
+    pub fn authorization(&self) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("authorization"))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `ClientCapabilities` for the modern era, exactly what the host configured.
+    pub fn client_capabilities(&self) -> Value {
+        let mut caps = Map::new();
+        if let Some(m) = self.elicitation {
+            let mut e = Map::new();
+            if m.form {
+                e.insert("form".into(), json!({}));
+            }
+            if m.url {
+                e.insert("url".into(), json!({}));
+            }
+            caps.insert("elicitation".into(), Value::Object(e));
+        }
+        if let Some(s) = self.sampling {
+            let mut m = Map::new();
+            if s.tools {
+                m.insert("tools".into(), json!({}));
+            }
+            if s.context {
+                m.insert("context".into(), json!({}));
+            }
+            caps.insert("sampling".into(), Value::Object(m));
+        }
+        if self.roots {
+            caps.insert("roots".into(), json!({}));
+        }
+        if !self.extensions.is_empty() {
+            caps.insert("extensions".into(), Value::Object(self.extensions.clone()));
+        }
+        Value::Object(caps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capabilities_follow_configuration_exactly() {
+        let mut c = Config::new("http://localhost/mcp");
+        assert_eq!(c.client_capabilities(), json!({}));
+        c.elicitation = Some(ElicitationModes {
+            form: true,
+            url: false,
+        });
+        c.sampling = Some(SamplingSupport {
+            tools: true,
+            context: false,
+        });
+        c.roots = true;
+        c.extensions.insert(TASKS_EXTENSION.into(), json!({}));
+        assert_eq!(
+            c.client_capabilities(),
+            json!({"elicitation":{"form":{}},"sampling":{"tools":{}},"roots":{},
+                   "extensions":{"io.modelcontextprotocol/tasks":{}}})
+        );
+        assert!(c.tasks_enabled());
+    }
+
+    #[test]
+    fn validation_refuses_bad_options() {
+        let mut c = Config::new("ftp://x");
+        assert!(c.validate().is_err());
+        c.url = "https://x/mcp".into();
+        assert!(c.validate().is_ok());
+        c.headers = vec![("Authorization".into(), "Bearer a\r\nX: y".into())];
+        assert!(c.validate().is_err());
+        c.headers = vec![("Mcp-Method".into(), "x".into())];
+        assert!(c.validate().is_err());
+        c.headers = vec![("Bad Name".into(), "x".into())];
+        assert!(c.validate().is_err());
+        c.headers = vec![("Authorization".into(), "Bearer t".into())];
+        assert!(c.validate().is_ok());
+        assert_eq!(c.authorization(), Some("Bearer t"));
+        c.log_level = Some("loud".into());
+        assert!(c.validate().is_err());
+    }
+}

@@ -1,0 +1,345 @@
+//! One HTTP exchange, response side: head, body chunks, end. Turns bytes into JSON-RPC
+//! messages (a JSON body or SSE `message` events) or a typed failure, within the
+//! configured bounds. It knows nothing of what the messages mean; the engine routes them.
+
+use crate::error::{sanitize, Error, ErrorKind};
+use crate::http::response::{classify_content_type, http_error, is_success, BodyKind};
+use crate::protocol::jsonrpc::{decode, Message};
+use crate::sse::SseParser;
+
+/// What an exchange produced from the bytes fed to it.
+#[derive(Debug)]
+pub enum Output {
+    /// A JSON-RPC message (with the HTTP status it came with).
+    Message(Message, u16),
+    /// The exchange failed; nothing more will come from it.
+    Failed(Error),
+    /// An SSE event's `id`/`retry` (legacy resumability).
+    SseMeta {
+        id: Option<String>,
+        retry: Option<u64>,
+    },
+}
+
+enum Body {
+    AwaitHead,
+    Json(Vec<u8>),
+    Sse(SseParser),
+    /// A non-2xx answer that is not JSON: kept (bounded) for the error message.
+    ErrorBody(Vec<u8>, String),
+    /// 2xx with an unusable content type, or a finished exchange.
+    Done,
+}
+
+/// Bounds for an exchange.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    pub max_body_bytes: usize,
+    pub max_event_bytes: usize,
+}
+
+/// The response side of one HTTP exchange.
+pub struct Exchange {
+    body: Body,
+    status: u16,
+    bounds: Bounds,
+    /// Bytes of body received so far.
+    received: usize,
+    /// True once at least one message came out (used to tell a dropped stream from an empty one).
+    pub produced: bool,
+}
+
+const ERROR_BODY_KEEP: usize = 64 * 1024;
+
+impl Exchange {
+    pub fn new(bounds: Bounds) -> Exchange {
+        Exchange {
+            body: Body::AwaitHead,
+            status: 0,
+            bounds,
+            received: 0,
+            produced: false,
+        }
+    }
+
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+
+    /// True when the body is an SSE stream.
+    pub fn is_stream(&self) -> bool {
+        matches!(self.body, Body::Sse(_))
+    }
+
+    /// The response head arrived.
+    pub fn on_head(&mut self, status: u16, content_type: Option<&str>, out: &mut Vec<Output>) {
+        self.status = status;
+        let kind = classify_content_type(content_type);
+        self.body = match (is_success(status), kind) {
+            (_, BodyKind::Json) => Body::Json(Vec::new()),
+            (true, BodyKind::Sse) => Body::Sse(SseParser::new(self.bounds.max_event_bytes)),
+            (true, BodyKind::Other(ct)) => {
+                if status == 202 || status == 204 {
+                    // Accepted without a body: what a notification or response POST gets.
+                    Body::Done
+                } else {
+                    out.push(Output::Failed(Error::protocol(format!(
+                        "unexpected response content type {:?} (HTTP {status}); expected application/json or text/event-stream",
+                        sanitize(&ct, 60)
+                    ))));
+                    Body::Done
+                }
+            }
+            (false, BodyKind::Sse) => Body::ErrorBody(Vec::new(), "text/event-stream".into()),
+            (false, BodyKind::Other(ct)) => Body::ErrorBody(Vec::new(), ct),
+        };
+    }
+
+    /// A chunk of the body arrived.
+    pub fn on_chunk(&mut self, chunk: &[u8], out: &mut Vec<Output>) {
+        self.received = self.received.saturating_add(chunk.len());
+        match &mut self.body {
+            Body::Json(buf) => {
+                if self.received > self.bounds.max_body_bytes {
+                    self.body = Body::Done;
+                    out.push(Output::Failed(Error::protocol(format!(
+                        "response body exceeds the limit of {} bytes",
+                        self.bounds.max_body_bytes
+                    ))));
+                    return;
+                }
+                buf.extend_from_slice(chunk);
+            }
+            Body::Sse(parser) => {
+                let mut events = Vec::new();
+                let res = parser.feed(chunk, &mut events);
+                for ev in events {
+                    if ev.id.is_some() || ev.retry.is_some() {
+                        out.push(Output::SseMeta {
+                            id: ev.id.clone(),
+                            retry: ev.retry,
+                        });
+                    }
+                    let is_message = match ev.event.as_deref() {
+                        None | Some("message") => true,
+                        _ => false,
+                    };
+                    if !is_message || ev.data.is_empty() {
+                        continue;
+                    }
+                    match decode(&ev.data) {
+                        Ok(m) => {
+                            self.produced = true;
+                            out.push(Output::Message(m, self.status));
+                        }
+                        Err(e) => {
+                            self.body = Body::Done;
+                            out.push(Output::Failed(e.with_kind(ErrorKind::Protocol)));
+                            return;
+                        }
+                    }
+                }
+                if let Err(e) = res {
+                    self.body = Body::Done;
+                    out.push(Output::Failed(e));
+                }
+            }
+            Body::ErrorBody(buf, _) => {
+                let room = ERROR_BODY_KEEP.saturating_sub(buf.len());
+                buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            }
+            Body::AwaitHead | Body::Done => {}
+        }
+    }
+
+    /// The body ended (normally). Returns the last outputs.
+    pub fn on_end(&mut self, out: &mut Vec<Output>) {
+        let body = std::mem::replace(&mut self.body, Body::Done);
+        match body {
+            Body::Json(buf) => {
+                if buf.iter().all(|b| b.is_ascii_whitespace()) {
+                    if is_success(self.status) {
+                        if self.status != 202 && self.status != 204 {
+                            out.push(Output::Failed(Error::protocol(format!(
+                                "empty application/json response (HTTP {})",
+                                self.status
+                            ))));
+                        }
+                    } else {
+                        out.push(Output::Failed(http_error(
+                            self.status,
+                            "application/json",
+                            &[],
+                        )));
+                    }
+                    return;
+                }
+                let text = match std::str::from_utf8(&buf) {
+                    Ok(t) => t,
+                    Err(_) => {
+                        out.push(Output::Failed(if is_success(self.status) {
+                            Error::protocol("response body is not valid UTF-8")
+                        } else {
+                            http_error(self.status, "application/json", &buf)
+                        }));
+                        return;
+                    }
+                };
+                match decode(text) {
+                    Ok(m) => {
+                        self.produced = true;
+                        out.push(Output::Message(m, self.status));
+                    }
+                    Err(e) if is_success(self.status) => out.push(Output::Failed(e)),
+                    // A JSON body that is not JSON-RPC on an error status: an HTTP error.
+                    Err(_) => out.push(Output::Failed(http_error(
+                        self.status,
+                        "application/json",
+                        &buf,
+                    ))),
+                }
+            }
+            Body::Sse(mut parser) => {
+                parser.finish();
+            }
+            Body::ErrorBody(buf, ct) => {
+                out.push(Output::Failed(http_error(self.status, &ct, &buf)))
+            }
+            Body::AwaitHead | Body::Done => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::jsonrpc::RequestId;
+
+    fn bounds() -> Bounds {
+        Bounds {
+            max_body_bytes: 1000,
+            max_event_bytes: 1000,
+        }
+    }
+
+    fn run(status: u16, ct: Option<&str>, chunks: &[&[u8]]) -> Vec<Output> {
+        let mut x = Exchange::new(bounds());
+        let mut out = Vec::new();
+        x.on_head(status, ct, &mut out);
+        for c in chunks {
+            x.on_chunk(c, &mut out);
+        }
+        x.on_end(&mut out);
+        out
+    }
+
+    fn failed_kind(out: &[Output]) -> Option<(ErrorKind, Option<u16>)> {
+        out.iter().find_map(|o| match o {
+            Output::Failed(e) => Some((e.kind, e.status)),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn json_response_in_pieces() {
+        let out = run(
+            200,
+            Some("application/json"),
+            &[b"{\"jsonrpc\":\"2.0\",", b"\"id\":1,\"result\":{}}"],
+        );
+        match &out[..] {
+            [Output::Message(Message::Response { id, .. }, 200)] => {
+                assert_eq!(*id, RequestId::Number(1))
+            }
+            o => panic!("{o:?}"),
+        }
+    }
+
+    #[test]
+    fn sse_response_with_notifications() {
+        let out = run(
+            200,
+            Some("text/event-stream"),
+            &[b": keepalive\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\n",
+              b"data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"],
+        );
+        assert_eq!(out.len(), 2);
+        assert!(matches!(
+            out[0],
+            Output::Message(Message::Notification { .. }, _)
+        ));
+        assert!(matches!(
+            out[1],
+            Output::Message(Message::Response { .. }, _)
+        ));
+    }
+
+    #[test]
+    fn error_status_with_jsonrpc_body_is_a_message_with_status() {
+        let out = run(
+            404,
+            Some("application/json"),
+            &[br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"nope"}}"#],
+        );
+        assert!(matches!(
+            out[..],
+            [Output::Message(Message::Error { .. }, 404)]
+        ));
+    }
+
+    #[test]
+    fn bad_bodies_are_typed_failures() {
+        assert_eq!(
+            failed_kind(&run(200, Some("application/json"), &[b"{oops"])),
+            Some((ErrorKind::Protocol, None))
+        );
+        assert_eq!(
+            failed_kind(&run(200, Some("application/json"), &[b"\xff\xfe"])),
+            Some((ErrorKind::Protocol, None))
+        );
+        assert_eq!(
+            failed_kind(&run(200, Some("text/html"), &[b"<html>"])),
+            Some((ErrorKind::Protocol, None))
+        );
+        assert_eq!(
+            failed_kind(&run(502, Some("text/html"), &[b"<html>bad gateway</html>"])),
+            Some((ErrorKind::Http, Some(502)))
+        );
+        assert_eq!(
+            failed_kind(&run(
+                500,
+                Some("application/json"),
+                &[b"{\"detail\":\"x\"}"]
+            )),
+            Some((ErrorKind::Http, Some(500)))
+        );
+        assert_eq!(
+            failed_kind(&run(200, Some("application/json"), &[b""])),
+            Some((ErrorKind::Protocol, None))
+        );
+        assert_eq!(
+            failed_kind(&run(
+                200,
+                Some("text/event-stream"),
+                &[b"data: not json\n\n"]
+            )),
+            Some((ErrorKind::Protocol, None))
+        );
+        let big = vec![b' '; 2000];
+        assert_eq!(
+            failed_kind(&run(200, Some("application/json"), &[&big])),
+            Some((ErrorKind::Protocol, None))
+        );
+        assert_eq!(failed_kind(&run(202, None, &[])), None);
+    }
+
+    #[test]
+    fn non_message_events_are_ignored() {
+        let out = run(
+            200,
+            Some("text/event-stream"),
+            &[b"event: ping\ndata: hello\n\n"],
+        );
+        assert!(out.is_empty());
+    }
+}

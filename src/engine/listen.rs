@@ -1,0 +1,354 @@
+//! `subscriptions/listen` (spec `basic/patterns/subscriptions.mdx`): a long-lived request
+//! whose SSE response carries the change notifications the client opted in to. The first
+//! message is `notifications/subscriptions/acknowledged` with the granted filter; every
+//! message carries `_meta["io.modelcontextprotocol/subscriptionId"]` = the listen
+//! request's id. A final JSON-RPC response is a graceful end; a stream that closes
+//! without one dropped, and the engine listens again (new id) after a bounded back-off.
+
+use crate::engine::actions::{Action, OpId, Output, SubscriptionEvent};
+use crate::engine::ops::{Ctx, Step};
+use crate::engine::shared::Owner;
+use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::http::request::META_SUBSCRIPTION_ID;
+use crate::protocol::codes::from_rpc;
+use crate::protocol::jsonrpc::{RequestId, RpcError};
+use crate::protocol::tasks::decode_detailed_task;
+use crate::protocol::TASKS_EXTENSION;
+use crate::time::Millis;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+enum State {
+    /// Waiting for the acknowledgement.
+    Connecting,
+    Open,
+    /// Waiting to listen again.
+    Backoff,
+    Closed,
+}
+
+/// One subscription.
+pub struct ListenOp {
+    filter: Map<String, Value>,
+    state: State,
+    /// Consecutive failed attempts.
+    attempts: u32,
+    sub_id: Option<RequestId>,
+    xfer: Option<u64>,
+    next_attempt: Option<Millis>,
+    ack_deadline: Option<Millis>,
+    acknowledged_once: bool,
+}
+
+/// Checks a listen filter (spec `SubscriptionFilter`; `taskIds` is the tasks extension's).
+pub fn check_filter(filter: &Value, tasks_declared: bool) -> Result<Map<String, Value>> {
+    let Value::Object(m) = filter else {
+        return Err(Error::config("listen filter must be an object"));
+    };
+    for key in [
+        "toolsListChanged",
+        "promptsListChanged",
+        "resourcesListChanged",
+    ] {
+        if let Some(v) = m.get(key) {
+            if !v.is_boolean() {
+                return Err(Error::config(format!(
+                    "listen filter {key} must be a boolean"
+                )));
+            }
+        }
+    }
+    for key in ["resourceSubscriptions", "taskIds"] {
+        if let Some(v) = m.get(key) {
+            let ok = v.as_array().is_some_and(|a| a.iter().all(Value::is_string));
+            if !ok {
+                return Err(Error::config(format!(
+                    "listen filter {key} must be an array of strings"
+                )));
+            }
+        }
+    }
+    let wants_tasks = m
+        .get("taskIds")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty());
+    if wants_tasks && !tasks_declared {
+        // Rule 22: task notifications need the declared extension.
+        return Err(Error::new(
+            ErrorKind::Capability,
+            format!("listening for task notifications needs the {TASKS_EXTENSION} extension to be declared"),
+        ));
+    }
+    Ok(m.clone())
+}
+
+impl ListenOp {
+    pub fn start(cx: &mut Ctx, op: OpId, filter: Map<String, Value>) -> ListenOp {
+        let mut l = ListenOp {
+            filter,
+            state: State::Connecting,
+            attempts: 0,
+            sub_id: None,
+            xfer: None,
+            next_attempt: None,
+            ack_deadline: None,
+            acknowledged_once: false,
+        };
+        l.connect(cx, op);
+        l
+    }
+
+    fn connect(&mut self, cx: &mut Ctx, op: OpId) {
+        let mut params = Map::new();
+        params.insert("notifications".into(), Value::Object(self.filter.clone()));
+        let (xfer, id) = cx.sh.send_request(
+            Owner::Op(op),
+            "subscriptions/listen",
+            &params,
+            &[],
+            None,
+            None,
+            None,
+        );
+        self.xfer = Some(xfer);
+        self.sub_id = Some(id);
+        self.state = State::Connecting;
+        self.next_attempt = None;
+        self.ack_deadline = Some(
+            cx.sh
+                .now
+                .saturating_add(cx.sh.cfg.limits.listen_ack_timeout_ms),
+        );
+    }
+
+    pub fn deadline(&self) -> Option<Millis> {
+        match self.state {
+            State::Connecting => self.ack_deadline,
+            State::Backoff => self.next_attempt,
+            State::Open | State::Closed => None,
+        }
+    }
+
+    /// The current subscription id.
+    pub fn subscription_id(&self) -> Option<&RequestId> {
+        self.sub_id.as_ref()
+    }
+
+    /// The stream dropped (or the attempt failed): listen again after a back-off, or give up.
+    fn dropped(&mut self, cx: &mut Ctx, op: OpId, reason: String) -> Step {
+        if let Some(x) = self.xfer.take() {
+            cx.sh.cancel_exchange(x);
+        }
+        let limits = &cx.sh.cfg.limits;
+        if !self.acknowledged_once || self.attempts >= limits.listen_max_retries {
+            self.state = State::Closed;
+            let msg = if self.acknowledged_once {
+                format!(
+                    "subscription lost after {} reconnection attempts: {reason}",
+                    self.attempts
+                )
+            } else {
+                format!("subscriptions/listen failed: {reason}")
+            };
+            return Step::Done(Err(Error::network(msg)));
+        }
+        self.attempts += 1;
+        let exp = (self.attempts - 1).min(20);
+        let delay = limits
+            .listen_backoff_ms
+            .saturating_mul(1u64 << exp)
+            .min(limits.listen_max_backoff_ms);
+        self.state = State::Backoff;
+        self.next_attempt = Some(cx.sh.now.saturating_add(delay));
+        cx.sh.push(Action::Subscription {
+            op,
+            event: SubscriptionEvent::Reconnecting {
+                attempt: self.attempts,
+                delay_ms: delay,
+                reason,
+            },
+        });
+        Step::Pending
+    }
+
+    pub fn on_timer(&mut self, cx: &mut Ctx, op: OpId) -> Step {
+        match self.state {
+            State::Connecting if self.ack_deadline.is_some_and(|d| cx.sh.now >= d) => {
+                if !self.acknowledged_once {
+                    if let Some(x) = self.xfer.take() {
+                        cx.sh.cancel_exchange(x);
+                    }
+                    self.state = State::Closed;
+                    return Step::Done(Err(Error::timeout(
+                        "the server did not acknowledge subscriptions/listen in time",
+                    )));
+                }
+                self.dropped(cx, op, "no acknowledgement".into())
+            }
+            State::Backoff if self.next_attempt.is_some_and(|t| cx.sh.now >= t) => {
+                self.connect(cx, op);
+                Step::Pending
+            }
+            _ => Step::Pending,
+        }
+    }
+
+    /// The listen request's response: a graceful end (spec "Graceful Closure").
+    pub fn on_response(&mut self, cx: &mut Ctx, _raw: Box<RawValue>) -> Step {
+        if let Some(x) = self.xfer.take() {
+            cx.sh.cancel_exchange(x);
+        }
+        self.state = State::Closed;
+        Step::Done(Ok(Output::Empty))
+    }
+
+    pub fn on_error(&mut self, cx: &mut Ctx, op: OpId, e: RpcError, status: u16) -> Step {
+        self.xfer = None;
+        if !self.acknowledged_once {
+            self.state = State::Closed;
+            let mut err = from_rpc(&e);
+            if status != 0 {
+                err.status = Some(status);
+            }
+            return Step::Done(Err(err));
+        }
+        self.dropped(
+            cx,
+            op,
+            format!("error {}: {}", e.code, sanitize(&e.message, 200)),
+        )
+    }
+
+    pub fn on_failed(&mut self, cx: &mut Ctx, op: OpId, e: Error) -> Step {
+        self.xfer = None;
+        if !self.acknowledged_once {
+            self.state = State::Closed;
+            return Step::Done(Err(e));
+        }
+        self.dropped(cx, op, e.message)
+    }
+
+    pub fn on_stream_closed(&mut self, cx: &mut Ctx, op: OpId) -> Step {
+        self.xfer = None;
+        self.dropped(cx, op, "the stream closed without a final response".into())
+    }
+
+    /// A notification on the listen stream.
+    pub fn on_notification(&mut self, cx: &mut Ctx, op: OpId, method: &str, params: Value) -> Step {
+        let tagged = params
+            .get("_meta")
+            .and_then(|m| m.get(META_SUBSCRIPTION_ID));
+        if let (Some(tag), Some(id)) = (tagged, &self.sub_id) {
+            if RequestId::from_value(tag).as_ref() != Some(id) {
+                cx.sh.push(Action::Warn {
+                    message: format!(
+                        "dropped {} for another subscription ({})",
+                        sanitize(method, 80),
+                        sanitize(&tag.to_string(), 60)
+                    ),
+                });
+                return Step::Pending;
+            }
+        }
+        match method {
+            "notifications/subscriptions/acknowledged" => {
+                let granted = params
+                    .get("notifications")
+                    .cloned()
+                    .unwrap_or(Value::Object(Map::new()));
+                self.state = State::Open;
+                self.ack_deadline = None;
+                self.attempts = 0;
+                self.acknowledged_once = true;
+                let subscription_id = self
+                    .sub_id
+                    .as_ref()
+                    .map(RequestId::to_value)
+                    .unwrap_or(Value::Null);
+                cx.sh.push(Action::Subscription {
+                    op,
+                    event: SubscriptionEvent::Acknowledged {
+                        granted,
+                        subscription_id,
+                    },
+                });
+                Step::Pending
+            }
+            "notifications/cancelled" => {
+                // cancellation.mdx: a server may end a subscription this way.
+                if let Some(x) = self.xfer.take() {
+                    cx.sh.cancel_exchange(x);
+                }
+                self.state = State::Closed;
+                Step::Done(Ok(Output::Empty))
+            }
+            _ => {
+                if matches!(self.state, State::Connecting) {
+                    cx.sh.push(Action::Warn {
+                        message: format!(
+                            "dropped {} sent before the acknowledgement",
+                            sanitize(method, 80)
+                        ),
+                    });
+                    return Step::Pending;
+                }
+                apply_notification(cx, method, &params);
+                cx.sh.push(Action::Subscription {
+                    op,
+                    event: SubscriptionEvent::Notification {
+                        method: method.to_string(),
+                        params: params.clone(),
+                    },
+                });
+                cx.sh.push(Action::Notify {
+                    method: method.to_string(),
+                    params,
+                });
+                Step::Pending
+            }
+        }
+    }
+
+    pub fn cancel(&mut self, cx: &mut Ctx) {
+        if let Some(x) = self.xfer.take() {
+            cx.sh.cancel_exchange(x);
+        }
+        self.state = State::Closed;
+    }
+}
+
+/// What a change notification means for the client's own state: cache entries and the
+/// tool registry are dropped; `notifications/tasks` feeds the task drivers (rule 22).
+pub fn apply_notification(cx: &mut Ctx, method: &str, params: &Value) {
+    match method {
+        "notifications/tools/list_changed" => {
+            cx.sh.cache.invalidate_method("tools/list");
+            cx.sh.tools.invalidate();
+        }
+        "notifications/prompts/list_changed" => cx.sh.cache.invalidate_method("prompts/list"),
+        "notifications/resources/list_changed" => {
+            cx.sh.cache.invalidate_method("resources/list");
+            cx.sh.cache.invalidate_method("resources/templates/list");
+        }
+        "notifications/resources/updated" => {
+            if let Some(uri) = params.get("uri").and_then(Value::as_str) {
+                cx.sh.cache.invalidate_uri(uri);
+            }
+        }
+        "notifications/tasks" => {
+            let Ok(raw) = serde_json::value::to_raw_value(params) else {
+                return;
+            };
+            match decode_detailed_task(&raw, None, true) {
+                Ok(dt) => {
+                    let notes = cx.tasks.on_notification(cx.sh, dt);
+                    cx.notes.extend(notes);
+                }
+                Err(e) => cx.sh.push(Action::Warn {
+                    message: format!("dropped a malformed notifications/tasks: {}", e.message),
+                }),
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,262 @@
+//! State every machine of one client shares: configuration, the negotiated era and
+//! version, id allocation, the action queue, exchanges in flight, and who owns what.
+
+use crate::engine::actions::{Action, OpId};
+use crate::engine::cache::Cache;
+use crate::engine::config::Config;
+use crate::engine::exchange::{Bounds, Exchange};
+use crate::engine::tools::ToolRegistry;
+use crate::http::request::{
+    add_modern_meta, add_progress_token, legacy_post_headers, modern_post_headers, HttpMethod,
+    HttpRequest, RequestMeta,
+};
+use crate::protocol::jsonrpc::{encode_request, RequestId};
+use crate::protocol::LATEST_PROTOCOL_VERSION;
+use crate::time::Millis;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use std::collections::{BTreeSet, HashMap, VecDeque};
+
+/// Who an exchange, an ask or a timer belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Owner {
+    Op(OpId),
+    /// A task driver's exchange (or its asks, under `Part::Poll`), by task id.
+    Task(String, crate::engine::task::Part),
+}
+
+/// Which protocol era the client speaks with the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Era {
+    /// 2026-07-28: per-request `_meta`, no handshake.
+    Modern,
+    /// 2025-03-26 … 2025-11-25 Streamable HTTP after `initialize`.
+    Legacy,
+    /// 2024-11-05 HTTP+SSE.
+    HttpSse,
+}
+
+/// An exchange in flight.
+pub struct Slot {
+    pub owner: Owner,
+    /// The JSON-RPC id the POST carries, if it is a request.
+    pub rpc_id: Option<RequestId>,
+    pub exchange: Exchange,
+    /// True once this exchange's own response (or failure) was delivered.
+    pub settled: bool,
+}
+
+/// Shared state.
+pub struct Shared {
+    pub cfg: Config,
+    pub now: Millis,
+    pub era: Era,
+    /// The protocol version in use (modern: sent on every request; legacy: negotiated).
+    pub version: String,
+    /// Legacy era: the session id the server assigned.
+    pub session_id: Option<String>,
+    /// HTTP+SSE: the URL to POST to (from the `endpoint` event).
+    pub post_url: Option<String>,
+    next_id: u64,
+    pub actions: VecDeque<Action>,
+    pub slots: HashMap<u64, Slot>,
+    /// In-flight JSON-RPC ids → the exchange carrying them.
+    pub pending: HashMap<RequestId, u64>,
+    pub asks: HashMap<u64, Owner>,
+    /// Progress tokens in use → owner.
+    pub progress: HashMap<String, Owner>,
+    /// Deadlines: (time, owner). One entry per owner at most (see `owner_deadline`).
+    pub timers: BTreeSet<(Millis, Owner)>,
+    pub owner_deadline: HashMap<Owner, Millis>,
+    pub cache: Cache,
+    pub tools: ToolRegistry,
+    /// `server/discover` capabilities once known.
+    pub server_capabilities: Option<Value>,
+}
+
+impl Shared {
+    pub fn new(cfg: Config, now: Millis) -> Shared {
+        let version = match &cfg.version {
+            crate::engine::config::VersionChoice::Pinned(v) => v.clone(),
+            crate::engine::config::VersionChoice::Auto => LATEST_PROTOCOL_VERSION.to_string(),
+        };
+        Shared {
+            cfg,
+            now,
+            era: Era::Modern,
+            version,
+            session_id: None,
+            post_url: None,
+            next_id: 1,
+            actions: VecDeque::new(),
+            slots: HashMap::new(),
+            pending: HashMap::new(),
+            asks: HashMap::new(),
+            progress: HashMap::new(),
+            timers: BTreeSet::new(),
+            owner_deadline: HashMap::new(),
+            cache: Cache::default(),
+            tools: ToolRegistry::default(),
+            server_capabilities: None,
+        }
+    }
+
+    /// A fresh id (ops, exchanges, asks and JSON-RPC ids share one counter, so a JSON-RPC
+    /// id never collides with one still in flight).
+    pub fn next_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    pub fn push(&mut self, a: Action) {
+        self.actions.push_back(a);
+    }
+
+    pub fn bounds(&self) -> Bounds {
+        Bounds {
+            max_body_bytes: self.cfg.limits.max_body_bytes,
+            max_event_bytes: self.cfg.limits.max_event_bytes,
+        }
+    }
+
+    /// Sends a JSON-RPC request for `owner`, framed for the current era. Returns the
+    /// exchange id and the JSON-RPC id.
+    #[allow(clippy::too_many_arguments)]
+    pub fn send_request(
+        &mut self,
+        owner: Owner,
+        method: &str,
+        params: &Map<String, Value>,
+        extra_headers: &[(String, String)],
+        request_state: Option<&RawValue>,
+        progress_token: Option<&Value>,
+        log_level: Option<&str>,
+    ) -> (u64, RequestId) {
+        let rpc_id = RequestId::Number(self.next_id() as i64);
+        let mut p = params.clone();
+        let (url, headers) = match self.era {
+            Era::Modern => {
+                let caps = self.cfg.client_capabilities();
+                add_modern_meta(
+                    &mut p,
+                    &RequestMeta {
+                        protocol_version: &self.version,
+                        capabilities: &caps,
+                        client_info: &self.cfg.client_info,
+                        log_level: log_level.or(self.cfg.log_level.as_deref()),
+                        progress_token,
+                    },
+                );
+                let h = modern_post_headers(
+                    method,
+                    &p,
+                    &self.version,
+                    extra_headers,
+                    &self.cfg.headers,
+                );
+                (self.cfg.url.clone(), h)
+            }
+            Era::Legacy | Era::HttpSse => {
+                if let Some(t) = progress_token {
+                    add_progress_token(&mut p, t);
+                }
+                let version = if method == "initialize" {
+                    None
+                } else {
+                    Some(self.version.as_str())
+                };
+                let h = legacy_post_headers(version, self.session_id.as_deref(), &self.cfg.headers);
+                let url = self
+                    .post_url
+                    .clone()
+                    .unwrap_or_else(|| self.cfg.url.clone());
+                (url, h)
+            }
+        };
+        let body = encode_request(&rpc_id, method, &p, request_state);
+        let xfer = self.next_id();
+        self.slots.insert(
+            xfer,
+            Slot {
+                owner,
+                rpc_id: Some(rpc_id.clone()),
+                exchange: Exchange::new(self.bounds()),
+                settled: false,
+            },
+        );
+        self.pending.insert(rpc_id.clone(), xfer);
+        self.push(Action::Send(HttpRequest {
+            id: xfer,
+            method: HttpMethod::Post,
+            url,
+            headers,
+            body: Some(body),
+        }));
+        (xfer, rpc_id)
+    }
+
+    /// Sends a raw HTTP request that carries no JSON-RPC request (GET streams, DELETE,
+    /// notification and response POSTs).
+    pub fn send_raw(&mut self, owner: Owner, req: HttpRequest) -> u64 {
+        let xfer = req.id;
+        self.slots.insert(
+            xfer,
+            Slot {
+                owner,
+                rpc_id: None,
+                exchange: Exchange::new(self.bounds()),
+                settled: false,
+            },
+        );
+        self.push(Action::Send(req));
+        xfer
+    }
+
+    /// Aborts an exchange (if still in flight) and forgets it.
+    pub fn cancel_exchange(&mut self, xfer: u64) {
+        if let Some(slot) = self.slots.remove(&xfer) {
+            if let Some(id) = slot.rpc_id {
+                if self.pending.get(&id) == Some(&xfer) {
+                    self.pending.remove(&id);
+                }
+            }
+            self.push(Action::Cancel(xfer));
+        }
+    }
+
+    /// Forgets an exchange that ended by itself (no cancel action).
+    pub fn forget_exchange(&mut self, xfer: u64) {
+        if let Some(slot) = self.slots.remove(&xfer) {
+            if let Some(id) = slot.rpc_id {
+                if self.pending.get(&id) == Some(&xfer) {
+                    self.pending.remove(&id);
+                }
+            }
+        }
+    }
+
+    /// Records an owner's next deadline (or none).
+    pub fn set_deadline(&mut self, owner: &Owner, at: Option<Millis>) {
+        if let Some(old) = self.owner_deadline.remove(owner) {
+            self.timers.remove(&(old, owner.clone()));
+        }
+        if let Some(t) = at {
+            self.timers.insert((t, owner.clone()));
+            self.owner_deadline.insert(owner.clone(), t);
+        }
+    }
+
+    /// A new progress token for `owner`.
+    pub fn new_progress_token(&mut self, owner: Owner) -> Value {
+        let t = format!("p-{}", self.next_id());
+        self.progress.insert(t.clone(), owner);
+        Value::String(t)
+    }
+
+    pub fn drop_progress_token(&mut self, token: &Option<Value>) {
+        if let Some(Value::String(t)) = token {
+            self.progress.remove(t);
+        }
+    }
+}

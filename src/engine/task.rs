@@ -1,0 +1,784 @@
+//! Driving tasks (tasks extension, `ext-tasks/specification/draft/tasks.md`): polling
+//! `tasks/get` at the server's `pollIntervalMs`, presenting `inputRequests` to the host
+//! once per key for the task's whole life, sending answers with `tasks/update`, the TTL
+//! backstop, and the terminal statuses.
+//!
+//! One [`Driver`] per task id, shared by everything that waits on that task (a
+//! transparent `callTool`, `waitForTask`, `getTaskResult`): two waits on one task poll
+//! once, and a key presented to one of them is never presented to the other. A driver
+//! polls only while someone waits; its bookkeeping (presented, answered, acknowledged
+//! keys) outlives the waits so that a later wait never asks the person again.
+//!
+//! The rule numbers in comments are those of the tasks issue ("Rules").
+
+use crate::engine::actions::{Action, Ask, AskScope, OpId, TaskView, UrlFacts};
+use crate::engine::call::{check_answer, check_declared, Call, CallInput, CallOutcome, CallPolicy};
+use crate::engine::shared::{Owner, Shared};
+use crate::engine::tools::OutputCheck;
+use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::protocol::codes::{INTERNAL_ERROR, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY};
+use crate::protocol::input::InputRequest;
+use crate::protocol::tasks::{decode_detailed_task, DetailedTask, Task, TaskStatus};
+use crate::time::Millis;
+use serde_json::{json, Map, Value};
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// Which exchange of a driver an owner names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Part {
+    Poll,
+    Update,
+}
+
+/// Default poll interval when the server gives none (rule 5).
+pub const DEFAULT_POLL_MS: u64 = 1000;
+/// Shortest poll interval, so `pollIntervalMs: 0` never busy-loops (rule 5).
+pub const MIN_POLL_MS: u64 = 50;
+/// Longest back-off after repeated transient poll failures.
+const MAX_BACKOFF_MS: u64 = 30_000;
+
+/// What a driver tells the waiters.
+#[derive(Debug)]
+pub enum Note {
+    /// The task changed.
+    Status(Vec<OpId>, TaskView),
+    /// The waiters are done: the task is terminal (or gone), or the wait failed.
+    Final(Vec<OpId>, Result<TaskView>),
+}
+
+struct Waiter {
+    op: OpId,
+    deadline: Option<Millis>,
+}
+
+/// The driver of one task.
+pub struct Driver {
+    id: String,
+    last: Option<Task>,
+    last_inputs: Option<Value>,
+    /// The terminal outcome, once known (kept: terminal statuses never change).
+    done: Option<Result<TaskView>>,
+    check: OutputCheck,
+    /// Keys presented to the host, ever (rule 7).
+    presented: HashSet<String>,
+    /// Answers not yet acknowledged by a `tasks/update` (rule 8).
+    answered: Map<String, Value>,
+    update_keys: Vec<String>,
+    /// Keys whose answers the server acknowledged (or stopped asking for).
+    acked: HashSet<String>,
+    asking: HashMap<u64, String>,
+    queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
+    outstanding: HashMap<String, InputRequest>,
+    rounds: u32,
+    waiters: Vec<Waiter>,
+    poll: Option<Call>,
+    next_poll: Option<Millis>,
+    update: Option<Call>,
+    transient_streak: u32,
+}
+
+/// All task drivers of a client.
+#[derive(Default)]
+pub struct TaskBook {
+    drivers: HashMap<String, Driver>,
+}
+
+fn owner(id: &str, part: Part) -> Owner {
+    Owner::Task(id.to_string(), part)
+}
+
+fn inputs_value(reqs: &[InputRequest]) -> Value {
+    let mut m = Map::new();
+    for r in reqs {
+        let mut e = Map::new();
+        e.insert("method".into(), r.kind.method().into());
+        e.insert("params".into(), Value::Object(r.params.clone()));
+        m.insert(r.key.clone(), Value::Object(e));
+    }
+    Value::Object(m)
+}
+
+/// Maps an error of a `tasks/*` request (rule 14): `-32602` is "not found", or "expired"
+/// when the TTL already passed; the code decides, not the message.
+pub fn map_task_error(e: Error, task_id: &str, last: Option<&Task>, now: Millis) -> Error {
+    if e.kind == ErrorKind::Mcp && e.code == Some(INVALID_PARAMS) {
+        let expired = last
+            .and_then(Task::expires_at_ms)
+            .is_some_and(|t| (now as i64) >= t);
+        let kind = if expired {
+            ErrorKind::TaskExpired
+        } else {
+            ErrorKind::TaskNotFound
+        };
+        let what = if expired {
+            "has expired"
+        } else {
+            "is not known to the server"
+        };
+        let msg = format!("task {:?} {what}: {}", sanitize(task_id, 100), e.message);
+        let mut out = e.with_kind(kind);
+        out.message = msg;
+        return out;
+    }
+    e
+}
+
+impl Driver {
+    fn new(id: String, seed: Option<Task>, check: OutputCheck) -> Driver {
+        Driver {
+            id,
+            last: seed,
+            last_inputs: None,
+            done: None,
+            check,
+            presented: HashSet::new(),
+            answered: Map::new(),
+            update_keys: Vec::new(),
+            acked: HashSet::new(),
+            asking: HashMap::new(),
+            queued: VecDeque::new(),
+            outstanding: HashMap::new(),
+            rounds: 0,
+            waiters: Vec::new(),
+            poll: None,
+            next_poll: None,
+            update: None,
+            transient_streak: 0,
+        }
+    }
+
+    fn waiter_ops(&self) -> Vec<OpId> {
+        self.waiters.iter().map(|w| w.op).collect()
+    }
+
+    fn view(&self) -> Option<TaskView> {
+        self.last.as_ref().map(|t| TaskView {
+            task: t.clone(),
+            input_requests: self.last_inputs.clone(),
+            result: None,
+            error: None,
+            local: false,
+        })
+    }
+
+    /// Ends every wait with `r`; `terminal` keeps it for later waits.
+    fn finish(
+        &mut self,
+        sh: &mut Shared,
+        r: Result<TaskView>,
+        terminal: bool,
+        notes: &mut Vec<Note>,
+    ) {
+        let ops = self.waiter_ops();
+        self.waiters.clear();
+        self.stop_activity(sh);
+        if terminal {
+            // Nothing the host is still answering matters now.
+            self.done = Some(clone_result(&r));
+        }
+        if !ops.is_empty() {
+            notes.push(Note::Final(ops, r));
+        }
+    }
+
+    /// Stops polling and withdraws open asks (their keys go back to "not presented",
+    /// since the person never answered them).
+    fn stop_activity(&mut self, sh: &mut Shared) {
+        if let Some(mut c) = self.poll.take() {
+            c.cancel(sh);
+        }
+        self.next_poll = None;
+        for (ask, key) in self.asking.drain() {
+            sh.asks.remove(&ask);
+            sh.push(Action::CancelAsk(ask));
+            self.presented.remove(&key);
+        }
+        for (req, _) in self.queued.drain(..) {
+            self.presented.remove(&req.key);
+        }
+    }
+
+    /// The longest remaining wait budget, for each poll's own timeout (rule 15).
+    fn poll_timeout(&self, sh: &Shared) -> u64 {
+        let base = sh.cfg.request_timeout_ms;
+        let longest = self
+            .waiters
+            .iter()
+            .map(|w| w.deadline.map(|d| d.saturating_sub(sh.now)))
+            .try_fold(0u64, |acc, d| d.map(|d| acc.max(d)));
+        match longest {
+            Some(rem) => base.min(rem.max(1)),
+            None => base,
+        }
+    }
+
+    fn start_poll(&mut self, sh: &mut Shared) {
+        self.next_poll = None;
+        let mut params = Map::new();
+        params.insert("taskId".into(), self.id.clone().into());
+        let policy = CallPolicy {
+            allow_input: false,
+            allow_task: false,
+            timeout_ms: self.poll_timeout(sh),
+            reset_on_progress: false,
+            hard_deadline: None,
+            progress: false,
+            log_level: None,
+            reissue_on_drop: true,
+        };
+        let mut c = Call::new("tasks/get", params, Vec::new(), policy);
+        c.start(sh, &owner(&self.id, Part::Poll));
+        self.poll = Some(c);
+    }
+
+    /// Schedules the next poll at the latest `pollIntervalMs` (rule 5), backing off after
+    /// transient failures, never past the TTL backstop.
+    fn schedule_poll(&mut self, sh: &Shared, retry_after: Option<u64>) {
+        if self.waiters.is_empty() || self.poll.is_some() || self.done.is_some() {
+            self.next_poll = None;
+            return;
+        }
+        let interval = self
+            .last
+            .as_ref()
+            .and_then(|t| t.poll_interval_ms)
+            .unwrap_or(DEFAULT_POLL_MS)
+            .max(MIN_POLL_MS);
+        let mut delay = if self.transient_streak > 0 {
+            let factor = 1u64 << self.transient_streak.min(10);
+            interval
+                .saturating_mul(factor)
+                .min(MAX_BACKOFF_MS.max(interval))
+        } else {
+            interval
+        };
+        if let Some(ra) = retry_after {
+            delay = delay.max(ra);
+        }
+        let mut at = sh.now.saturating_add(delay);
+        if let Some(exp) = self.last.as_ref().and_then(Task::expires_at_ms) {
+            let exp = exp.max(0) as u64;
+            if exp > sh.now {
+                at = at.min(exp);
+            }
+        }
+        self.next_poll = Some(at);
+    }
+
+    fn deadline(&self, part: Part) -> Option<Millis> {
+        match part {
+            Part::Poll => match &self.poll {
+                Some(c) => c.deadline(),
+                None => self.next_poll,
+            },
+            Part::Update => self.update.as_ref().and_then(Call::deadline),
+        }
+    }
+
+    /// A new observation of the task (a `tasks/get` answer or `notifications/tasks`).
+    fn observe(&mut self, sh: &mut Shared, dt: DetailedTask, notes: &mut Vec<Note>) {
+        if self.done.is_some() {
+            if !dt.task.status.is_terminal() {
+                sh.push(Action::Warn {
+                    message: format!(
+                        "task {:?} went back to {} after a terminal status; ignored",
+                        sanitize(&self.id, 100),
+                        dt.task.status.as_str()
+                    ),
+                });
+            }
+            return;
+        }
+        // Rule 10: the TTL backstop is checked before any handler runs.
+        if !dt.task.status.is_terminal() {
+            if let Some(exp) = dt.task.expires_at_ms() {
+                if (sh.now as i64) >= exp {
+                    self.last = Some(dt.task.clone());
+                    let e = Error::new(
+                        ErrorKind::TaskExpired,
+                        format!(
+                            "task {:?} passed its TTL without finishing",
+                            sanitize(&self.id, 100)
+                        ),
+                    )
+                    .with_data(Value::Object(dt.task.to_value()));
+                    self.finish(sh, Err(e), true, notes);
+                    return;
+                }
+            }
+        }
+        let inputs =
+            (dt.task.status == TaskStatus::InputRequired).then(|| inputs_value(&dt.input_requests));
+        let changed = match &self.last {
+            None => true,
+            Some(prev) => {
+                prev.status != dt.task.status
+                    || prev.status_message != dt.task.status_message
+                    || prev.last_updated_at != dt.task.last_updated_at
+                    || self.last_inputs != inputs
+            }
+        };
+        self.last = Some(dt.task.clone());
+        self.last_inputs = inputs;
+        if changed {
+            if let Some(v) = self.view() {
+                let ops = self.waiter_ops();
+                if !ops.is_empty() {
+                    notes.push(Note::Status(ops, v));
+                }
+            }
+        }
+        match dt.task.status {
+            TaskStatus::Completed => {
+                let Some(result) = dt.result else { return };
+                // Rule 11: checked against the outputSchema of the tool as it was when called.
+                let outcome = match crate::engine::ops::check_tool_result(sh, &self.check, &result)
+                {
+                    Ok(()) => Ok(TaskView {
+                        task: dt.task,
+                        input_requests: None,
+                        result: Some(result),
+                        error: None,
+                        local: false,
+                    }),
+                    Err(e) => Err(e),
+                };
+                self.finish(sh, outcome, true, notes);
+            }
+            TaskStatus::Failed => {
+                // Rule 12: the task's JSON-RPC error, as an McpError.
+                let e = dt.error.unwrap_or(crate::protocol::jsonrpc::RpcError {
+                    code: INTERNAL_ERROR,
+                    message: String::new(),
+                    data: None,
+                });
+                let err = Error::rpc(e.code, &e.message, e.data);
+                self.finish(sh, Err(err), true, notes);
+            }
+            TaskStatus::Cancelled => {
+                // Rule 13.
+                let err = Error::new(
+                    ErrorKind::TaskCancelled,
+                    format!("task {:?} was cancelled", sanitize(&self.id, 100)),
+                )
+                .with_data(Value::Object(dt.task.to_value()));
+                self.finish(sh, Err(err), true, notes);
+            }
+            TaskStatus::InputRequired => {
+                self.on_inputs(sh, dt.input_requests, notes);
+                self.schedule_poll(sh, None);
+            }
+            TaskStatus::Working => {
+                self.on_inputs(sh, Vec::new(), notes);
+                self.schedule_poll(sh, None);
+            }
+        }
+    }
+
+    fn on_inputs(&mut self, sh: &mut Shared, reqs: Vec<InputRequest>, notes: &mut Vec<Note>) {
+        self.outstanding = reqs.iter().map(|r| (r.key.clone(), r.clone())).collect();
+        // Asks whose keys the server no longer lists are moot.
+        let moot: Vec<u64> = self
+            .asking
+            .iter()
+            .filter(|(_, k)| !self.outstanding.contains_key(*k))
+            .map(|(a, _)| *a)
+            .collect();
+        for a in moot {
+            self.asking.remove(&a);
+            sh.asks.remove(&a);
+            sh.push(Action::CancelAsk(a));
+        }
+        self.queued
+            .retain(|(r, _)| self.outstanding.contains_key(&r.key));
+        // Answers the server no longer asks for have arrived (a lost ack, rule 8).
+        let delivered: Vec<String> = self
+            .answered
+            .keys()
+            .filter(|k| !self.outstanding.contains_key(*k) && !self.update_keys.contains(k))
+            .cloned()
+            .collect();
+        for k in delivered {
+            self.answered.remove(&k);
+            self.acked.insert(k);
+        }
+        // Rule 7: only keys never presented are presented.
+        let new: Vec<InputRequest> = reqs
+            .into_iter()
+            .filter(|r| {
+                !self.presented.contains(&r.key)
+                    && !self.acked.contains(&r.key)
+                    && !self.answered.contains_key(&r.key)
+            })
+            .collect();
+        if !new.is_empty() {
+            if new.len() > sh.cfg.limits.max_input_requests {
+                let e = Error::invalid_result(format!(
+                    "task asked for {} inputs at once (limit {})",
+                    new.len(),
+                    sh.cfg.limits.max_input_requests
+                ));
+                self.finish(sh, Err(e), false, notes);
+                return;
+            }
+            let mut checked = Vec::with_capacity(new.len());
+            for r in new {
+                match check_declared(&sh.cfg, &r) {
+                    Ok(url) => checked.push((r, url)),
+                    Err(e) => {
+                        self.finish(sh, Err(e), false, notes);
+                        return;
+                    }
+                }
+            }
+            // Rule 9.
+            self.rounds += 1;
+            let max = sh.cfg.limits.max_input_rounds;
+            if self.rounds > max {
+                let e = Error::new(
+                    ErrorKind::InputRequired,
+                    format!(
+                        "task {:?} still asks for input after {max} rounds",
+                        sanitize(&self.id, 100)
+                    ),
+                )
+                .with_data(json!({"rounds": max, "taskId": self.id}));
+                self.finish(sh, Err(e), false, notes);
+                return;
+            }
+            for (r, url) in checked {
+                self.presented.insert(r.key.clone());
+                self.queued.push_back((r, url));
+            }
+        }
+        self.present(sh);
+        if self.update.is_none() && !self.answered.is_empty() {
+            self.send_update(sh);
+        }
+    }
+
+    fn present(&mut self, sh: &mut Shared) {
+        if self.waiters.is_empty() {
+            return;
+        }
+        let cap = sh.cfg.limits.max_concurrent_inputs;
+        while self.asking.len() < cap {
+            let Some((req, url)) = self.queued.pop_front() else {
+                break;
+            };
+            let id = sh.next_id();
+            self.asking.insert(id, req.key.clone());
+            sh.asks.insert(id, owner(&self.id, Part::Poll));
+            sh.push(Action::Ask(Ask {
+                id,
+                kind: req.kind,
+                params: req.params,
+                scope: AskScope::Task,
+                task_id: Some(self.id.clone()),
+                key: req.key,
+                method: "tools/call".into(),
+                url,
+            }));
+        }
+    }
+
+    /// Rule 6: answers go out in `tasks/update {taskId, inputResponses}` (never a requestState).
+    fn send_update(&mut self, sh: &mut Shared) {
+        let mut params = Map::new();
+        params.insert("taskId".into(), self.id.clone().into());
+        params.insert(
+            "inputResponses".into(),
+            Value::Object(self.answered.clone()),
+        );
+        self.update_keys = self.answered.keys().cloned().collect();
+        let policy = CallPolicy {
+            allow_input: false,
+            allow_task: false,
+            timeout_ms: sh.cfg.request_timeout_ms,
+            reset_on_progress: false,
+            hard_deadline: None,
+            progress: false,
+            log_level: None,
+            reissue_on_drop: true,
+        };
+        let mut c = Call::new("tasks/update", params, Vec::new(), policy);
+        c.start(sh, &owner(&self.id, Part::Update));
+        self.update = Some(c);
+    }
+
+    fn on_answer(
+        &mut self,
+        sh: &mut Shared,
+        ask: u64,
+        answer: Result<Value>,
+        notes: &mut Vec<Note>,
+    ) {
+        let Some(key) = self.asking.remove(&ask) else {
+            return;
+        };
+        sh.asks.remove(&ask);
+        let checked = answer.and_then(|v| match self.outstanding.get(&key) {
+            Some(req) => check_answer(req, &v).map(Some),
+            // The server stopped asking meanwhile: nothing to send.
+            None => Ok(None),
+        });
+        match checked {
+            Err(e) => {
+                self.presented.remove(&key);
+                self.finish(sh, Err(e), false, notes);
+            }
+            Ok(None) => self.present(sh),
+            Ok(Some(v)) => {
+                self.answered.insert(key, v);
+                self.present(sh);
+                if self.update.is_none() {
+                    self.send_update(sh);
+                }
+            }
+        }
+    }
+
+    fn on_poll(&mut self, sh: &mut Shared, input: CallInput, notes: &mut Vec<Note>) {
+        let Some(call) = &mut self.poll else { return };
+        let Some(outcome) = call.handle(sh, &owner(&self.id, Part::Poll), input) else {
+            return;
+        };
+        self.poll = None;
+        match outcome {
+            Ok(CallOutcome::Complete(raw)) => {
+                match decode_detailed_task(&raw, Some(&self.id), false) {
+                    Ok(dt) => {
+                        self.transient_streak = 0;
+                        self.observe(sh, dt, notes);
+                    }
+                    Err(e) => self.finish(sh, Err(e), false, notes),
+                }
+            }
+            Ok(CallOutcome::Task(_)) => self.finish(
+                sh,
+                Err(Error::invalid_result("tasks/get answered a new task")),
+                false,
+                notes,
+            ),
+            Err(e) => self.on_poll_error(sh, e, notes),
+        }
+    }
+
+    fn on_poll_error(&mut self, sh: &mut Shared, e: Error, notes: &mut Vec<Note>) {
+        let transient =
+            e.is_transient() || (e.kind == ErrorKind::Mcp && e.code == Some(INTERNAL_ERROR));
+        if transient {
+            // Rule 15: a lost poll is not fatal.
+            self.transient_streak = self.transient_streak.saturating_add(1);
+            let retry_after = if e.status == Some(429) || e.status == Some(503) {
+                e.data
+                    .as_ref()
+                    .and_then(|d| d.get("retryAfterMs"))
+                    .and_then(Value::as_u64)
+            } else {
+                None
+            };
+            self.schedule_poll(sh, retry_after);
+            return;
+        }
+        let terminal = e.code == Some(INVALID_PARAMS) && e.kind == ErrorKind::Mcp;
+        let e = map_task_error(e, &self.id, self.last.as_ref(), sh.now);
+        let e = if e.code == Some(MISSING_REQUIRED_CLIENT_CAPABILITY) {
+            e.with_kind(ErrorKind::MissingRequiredClientCapability)
+        } else {
+            e
+        };
+        self.finish(sh, Err(e), terminal, notes);
+    }
+
+    fn on_update(&mut self, sh: &mut Shared, input: CallInput, notes: &mut Vec<Note>) {
+        let Some(call) = &mut self.update else { return };
+        let Some(outcome) = call.handle(sh, &owner(&self.id, Part::Update), input) else {
+            return;
+        };
+        self.update = None;
+        let keys = std::mem::take(&mut self.update_keys);
+        match outcome {
+            Ok(_) => {
+                for k in &keys {
+                    self.answered.remove(k);
+                    self.acked.insert(k.clone());
+                }
+                // Answers that came in while this update was in flight go out now.
+                if !self.answered.is_empty() {
+                    self.send_update(sh);
+                }
+            }
+            Err(e)
+                if e.is_transient()
+                    || (e.kind == ErrorKind::Mcp && e.code == Some(INTERNAL_ERROR)) =>
+            {
+                // Rule 8: no definite answer; the answers stay pending and go out again
+                // after the next poll, without asking the host again.
+                if !self.answered.keys().all(|k| keys.contains(k)) {
+                    self.send_update(sh);
+                }
+            }
+            Err(e) => {
+                if e.kind == ErrorKind::Mcp && e.code == Some(INVALID_PARAMS) {
+                    let e = map_task_error(e, &self.id, self.last.as_ref(), sh.now);
+                    self.finish(sh, Err(e), true, notes);
+                    return;
+                }
+                // Rule 8: a definite rejection gives the keys back.
+                for k in &keys {
+                    self.answered.remove(k);
+                    self.presented.remove(k);
+                }
+                sh.push(Action::Warn {
+                    message: format!(
+                        "tasks/update for task {:?} was rejected ({}); its inputs will be asked again",
+                        sanitize(&self.id, 100),
+                        e.message
+                    ),
+                });
+            }
+        }
+    }
+}
+
+fn clone_result(r: &Result<TaskView>) -> Result<TaskView> {
+    match r {
+        Ok(v) => Ok(v.clone()),
+        Err(e) => Err(e.clone()),
+    }
+}
+
+impl TaskBook {
+    /// Records a task the server created (the seed is not trusted: rule 4).
+    pub fn register(&mut self, task: &Task, check: OutputCheck) {
+        let d = self.drivers.entry(task.task_id.clone()).or_insert_with(|| {
+            Driver::new(task.task_id.clone(), Some(task.clone()), check.clone())
+        });
+        if d.last.is_none() {
+            d.last = Some(task.clone());
+        }
+    }
+
+    pub fn last(&self, id: &str) -> Option<&Task> {
+        self.drivers.get(id).and_then(|d| d.last.as_ref())
+    }
+
+    /// A wait starts. The first poll goes out at once (rule 4) unless one is in flight.
+    pub fn attach(
+        &mut self,
+        sh: &mut Shared,
+        seed: Option<&Task>,
+        id: &str,
+        op: OpId,
+        deadline: Option<Millis>,
+    ) -> Vec<Note> {
+        let d = self
+            .drivers
+            .entry(id.to_string())
+            .or_insert_with(|| Driver::new(id.to_string(), seed.cloned(), OutputCheck::None));
+        if let Some(done) = &d.done {
+            return vec![Note::Final(vec![op], clone_result(done))];
+        }
+        d.waiters.push(Waiter { op, deadline });
+        if d.poll.is_none() {
+            d.start_poll(sh);
+        }
+        // Inputs withdrawn when the last wait left are presented again by the next poll.
+        Vec::new()
+    }
+
+    /// A wait ended (timed out, aborted, or finished). The task keeps running (rule 16).
+    pub fn detach(&mut self, sh: &mut Shared, id: &str, op: OpId) {
+        let Some(d) = self.drivers.get_mut(id) else {
+            return;
+        };
+        d.waiters.retain(|w| w.op != op);
+        if d.waiters.is_empty() {
+            d.stop_activity(sh);
+        }
+    }
+
+    /// An exchange event of a driver.
+    pub fn on_call(
+        &mut self,
+        sh: &mut Shared,
+        id: &str,
+        part: Part,
+        input: CallInput,
+    ) -> Vec<Note> {
+        let mut notes = Vec::new();
+        if let Some(d) = self.drivers.get_mut(id) {
+            match part {
+                Part::Poll => d.on_poll(sh, input, &mut notes),
+                Part::Update => d.on_update(sh, input, &mut notes),
+            }
+        }
+        notes
+    }
+
+    /// A host answer for one of a driver's asks.
+    pub fn on_answer(
+        &mut self,
+        sh: &mut Shared,
+        id: &str,
+        ask: u64,
+        answer: Result<Value>,
+    ) -> Vec<Note> {
+        let mut notes = Vec::new();
+        if let Some(d) = self.drivers.get_mut(id) {
+            d.on_answer(sh, ask, answer, &mut notes);
+        }
+        notes
+    }
+
+    /// A timer event: a scheduled poll, or a poll/update timeout.
+    pub fn on_timer(&mut self, sh: &mut Shared, id: &str, part: Part) -> Vec<Note> {
+        let mut notes = Vec::new();
+        let Some(d) = self.drivers.get_mut(id) else {
+            return notes;
+        };
+        match part {
+            Part::Poll => {
+                if d.poll.is_some() {
+                    d.on_poll(sh, CallInput::Timer, &mut notes);
+                } else if d.next_poll.is_some_and(|t| t <= sh.now) && !d.waiters.is_empty() {
+                    d.start_poll(sh);
+                }
+            }
+            Part::Update => d.on_update(sh, CallInput::Timer, &mut notes),
+        }
+        notes
+    }
+
+    /// `notifications/tasks` for a task someone waits on (rule 22): used as an observation.
+    pub fn on_notification(&mut self, sh: &mut Shared, dt: DetailedTask) -> Vec<Note> {
+        let mut notes = Vec::new();
+        if let Some(d) = self.drivers.get_mut(&dt.task.task_id) {
+            if !d.waiters.is_empty() {
+                d.observe(sh, dt, &mut notes);
+            }
+        }
+        notes
+    }
+
+    pub fn deadline(&self, id: &str, part: Part) -> Option<Millis> {
+        self.drivers.get(id).and_then(|d| d.deadline(part))
+    }
+
+    /// Drops all task bookkeeping (a legacy session ended: its task ids mean nothing now).
+    pub fn clear(&mut self, sh: &mut Shared) -> Vec<Note> {
+        let mut notes = Vec::new();
+        for (_, mut d) in self.drivers.drain() {
+            let e = Error::new(
+                ErrorKind::TaskNotFound,
+                format!("task {:?} ended with its session", sanitize(&d.id, 100)),
+            );
+            if let Some(mut u) = d.update.take() {
+                u.cancel(sh);
+            }
+            d.finish(sh, Err(e), false, &mut notes);
+        }
+        notes
+    }
+}

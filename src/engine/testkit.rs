@@ -1,0 +1,270 @@
+//! A driver for tests of the engine: it records what the engine asks for, lets a test
+//! answer requests with scripted responses, answer input requests, and move a fake clock.
+//! No sockets, no sleeping.
+
+use crate::engine::actions::{Action, Ask, OpId, Output, SubscriptionEvent, TaskView};
+use crate::engine::config::Config;
+use crate::engine::core::{Core, ResponseHead};
+use crate::error::Error;
+use crate::http::request::HttpRequest;
+use crate::time::Millis;
+use serde_json::{json, Value};
+use std::collections::{HashMap, VecDeque};
+
+/// A request the engine sent, with its body parsed.
+#[derive(Clone, Debug)]
+pub struct Sent {
+    pub req: HttpRequest,
+    pub body: Value,
+}
+
+impl Sent {
+    pub fn xfer(&self) -> u64 {
+        self.req.id
+    }
+    pub fn method(&self) -> &str {
+        self.body["method"].as_str().unwrap_or("")
+    }
+    pub fn id(&self) -> Value {
+        self.body["id"].clone()
+    }
+    pub fn params(&self) -> &Value {
+        &self.body["params"]
+    }
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.req
+            .headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The recorded outcome of an operation.
+pub type Outcome = Result<Value, Error>;
+
+pub struct Harness {
+    pub core: Core,
+    pub now: Millis,
+    /// Requests sent and not yet answered, oldest first.
+    pub outbox: VecDeque<Sent>,
+    /// Every request ever sent.
+    pub history: Vec<Sent>,
+    pub cancelled: Vec<u64>,
+    pub asks: Vec<Ask>,
+    pub cancelled_asks: Vec<u64>,
+    pub done: HashMap<OpId, Outcome>,
+    pub outputs: HashMap<OpId, String>,
+    pub progress: Vec<(OpId, f64, Option<f64>, Option<String>)>,
+    pub logs: Vec<Value>,
+    pub notifications: Vec<(String, Value)>,
+    pub statuses: Vec<(OpId, TaskView)>,
+    pub subs: Vec<(OpId, SubscriptionEvent)>,
+    pub warnings: Vec<String>,
+}
+
+impl Harness {
+    pub fn new(cfg: Config) -> Harness {
+        let now = 1_764_066_600_000; // 2025-11-25T10:30:00Z, the spec examples' createdAt
+        let core = Core::new(cfg, now).expect("valid config");
+        Harness {
+            core,
+            now,
+            outbox: VecDeque::new(),
+            history: Vec::new(),
+            cancelled: Vec::new(),
+            asks: Vec::new(),
+            cancelled_asks: Vec::new(),
+            done: HashMap::new(),
+            outputs: HashMap::new(),
+            progress: Vec::new(),
+            logs: Vec::new(),
+            notifications: Vec::new(),
+            statuses: Vec::new(),
+            subs: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// A harness with a default modern configuration for `http://mcp.test/mcp`.
+    pub fn modern() -> Harness {
+        let mut cfg = Config::new("http://mcp.test/mcp");
+        cfg.version = crate::engine::config::VersionChoice::Pinned("2026-07-28".into());
+        Harness::new(cfg)
+    }
+
+    /// Drains the engine's actions.
+    pub fn pump(&mut self) {
+        while let Some(a) = self.core.poll_action() {
+            match a {
+                Action::Send(req) => {
+                    let body = req
+                        .body
+                        .as_deref()
+                        .map(|b| serde_json::from_str(b).expect("engine sends valid JSON"))
+                        .unwrap_or(Value::Null);
+                    let s = Sent { req, body };
+                    self.history.push(s.clone());
+                    self.outbox.push_back(s);
+                }
+                Action::Cancel(x) => {
+                    self.cancelled.push(x);
+                    self.outbox.retain(|s| s.xfer() != x);
+                }
+                Action::Ask(a) => self.asks.push(a),
+                Action::CancelAsk(id) => self.cancelled_asks.push(id),
+                Action::Progress {
+                    op,
+                    progress,
+                    total,
+                    message,
+                } => self.progress.push((op, progress, total, message)),
+                Action::Log { params, .. } => self.logs.push(params),
+                Action::Notify { method, params } => self.notifications.push((method, params)),
+                Action::TaskStatus { op, task } => self.statuses.push((op, task)),
+                Action::Subscription { op, event } => self.subs.push((op, event)),
+                Action::Warn { message } => self.warnings.push(message),
+                Action::Done { op, outcome } => {
+                    if let Ok(Output::Raw(r)) = &outcome {
+                        self.outputs.insert(op, r.get().to_string());
+                    }
+                    self.done.insert(op, outcome.map(|o| o.to_value()));
+                }
+            }
+        }
+    }
+
+    /// The oldest unanswered request (panics in tests when there is none).
+    pub fn take(&mut self) -> Sent {
+        self.pump();
+        self.outbox.pop_front().expect("a request was sent")
+    }
+
+    /// The oldest unanswered request, if any.
+    pub fn try_take(&mut self) -> Option<Sent> {
+        self.pump();
+        self.outbox.pop_front()
+    }
+
+    pub fn head(&mut self, xfer: u64, status: u16, ct: Option<&str>) {
+        self.core.on_head(
+            xfer,
+            ResponseHead {
+                status,
+                content_type: ct,
+                ..Default::default()
+            },
+            self.now,
+        );
+        self.pump();
+    }
+
+    pub fn chunk(&mut self, xfer: u64, bytes: &[u8]) {
+        self.core.on_chunk(xfer, bytes, self.now);
+        self.pump();
+    }
+
+    pub fn end(&mut self, xfer: u64) {
+        self.core.on_end(xfer, self.now);
+        self.pump();
+    }
+
+    pub fn fail(&mut self, xfer: u64, e: Error) {
+        self.core.on_fail(xfer, e, self.now);
+        self.pump();
+    }
+
+    /// Answers a request with a JSON body.
+    pub fn reply(&mut self, s: &Sent, status: u16, body: Value) {
+        self.head(s.xfer(), status, Some("application/json"));
+        self.chunk(s.xfer(), body.to_string().as_bytes());
+        self.end(s.xfer());
+    }
+
+    /// Answers with `{"jsonrpc":"2.0","id":<id>,"result":result}`.
+    pub fn result(&mut self, s: &Sent, result: Value) {
+        let body = json!({"jsonrpc":"2.0","id":s.id(),"result":result});
+        self.reply(s, 200, body);
+    }
+
+    /// Answers with a JSON-RPC error at `status`.
+    pub fn error(&mut self, s: &Sent, status: u16, code: i64, message: &str, data: Option<Value>) {
+        let mut err = json!({"code":code,"message":message});
+        if let Some(d) = data {
+            err["data"] = d;
+        }
+        let body = json!({"jsonrpc":"2.0","id":s.id(),"error":err});
+        self.reply(s, status, body);
+    }
+
+    /// Answers with an SSE stream of these messages; `end` closes it.
+    pub fn sse(&mut self, s: &Sent, messages: &[Value], end: bool) {
+        self.head(s.xfer(), 200, Some("text/event-stream"));
+        for m in messages {
+            self.chunk(
+                s.xfer(),
+                format!("event: message\ndata: {m}\n\n").as_bytes(),
+            );
+        }
+        if end {
+            self.end(s.xfer());
+        }
+    }
+
+    /// Moves the clock and fires due timers.
+    pub fn advance(&mut self, ms: u64) {
+        self.now += ms;
+        self.core.on_timer(self.now);
+        self.pump();
+    }
+
+    /// Moves the clock to the engine's next deadline and fires it.
+    pub fn advance_to_deadline(&mut self) -> Option<Millis> {
+        let d = self.core.next_deadline()?;
+        if d > self.now {
+            self.now = d;
+        }
+        self.core.on_timer(self.now);
+        self.pump();
+        Some(d)
+    }
+
+    pub fn answer(&mut self, ask: u64, v: Result<Value, Error>) {
+        self.core.answer(ask, v, self.now);
+        self.pump();
+    }
+
+    /// The outcome of an op, if done.
+    pub fn outcome(&mut self, op: OpId) -> Option<&Outcome> {
+        self.pump();
+        self.done.get(&op)
+    }
+
+    pub fn ok(&mut self, op: OpId) -> Value {
+        match self.outcome(op) {
+            Some(Ok(v)) => v.clone(),
+            other => panic!("op {op} not ok: {other:?}"),
+        }
+    }
+
+    pub fn err(&mut self, op: OpId) -> Error {
+        match self.outcome(op) {
+            Some(Err(e)) => e.clone(),
+            other => panic!("op {op} did not fail: {other:?}"),
+        }
+    }
+}
+
+/// A tool definition.
+pub fn tool(name: &str) -> Value {
+    json!({"name": name, "inputSchema": {"type": "object"}})
+}
+
+/// A `tools/list` result.
+pub fn tools_page(tools: Vec<Value>, next: Option<&str>) -> Value {
+    let mut v = json!({"resultType":"complete","tools": tools, "ttlMs": 0, "cacheScope": "public"});
+    if let Some(n) = next {
+        v["nextCursor"] = json!(n);
+    }
+    v
+}

@@ -1,0 +1,4 @@
+//! Engine tests: scripted peers, a fake clock, no I/O.
+
+mod mrtr;
+mod spine;

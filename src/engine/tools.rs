@@ -1,0 +1,193 @@
+//! What the client remembers of the server's tools: the `x-mcp-header` parameters to
+//! mirror into `Mcp-Param-*` headers, and the `outputSchema` to check results against.
+//!
+//! Tools from `tools/list` are checked here: a tool that is not an object with a string
+//! `name` and an object `inputSchema`, or whose `x-mcp-header` annotations break the
+//! spec's rules, is dropped from what the host sees, with a warning (spec
+//! `basic/transports/streamable-http.mdx` "Custom Headers from Tool Parameters": clients
+//! MUST exclude such tools).
+
+use crate::error::{sanitize, Error, Result};
+use crate::http::x_mcp_header::{header_params, HeaderParam};
+use crate::schema::output::OutputSchema;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A compiled output schema, shared by the calls and tasks that use it.
+#[derive(Clone)]
+pub enum OutputCheck {
+    None,
+    Schema(Rc<OutputSchema>),
+    /// The schema could not be compiled (reason); results are not checked.
+    Unusable(Rc<str>),
+}
+
+/// One remembered tool.
+#[derive(Clone)]
+pub struct ToolEntry {
+    pub name: String,
+    pub header_params: Vec<HeaderParam>,
+    output_schema: Option<Value>,
+    compiled: Option<OutputCheck>,
+    /// 2025-11-25: `execution.taskSupport` (`forbidden` | `optional` | `required`).
+    pub task_support: Option<String>,
+}
+
+/// The registry of one client.
+#[derive(Default)]
+pub struct ToolRegistry {
+    tools: HashMap<String, ToolEntry>,
+    /// True once a listing filled the registry (and nothing invalidated it since).
+    pub filled: bool,
+}
+
+/// Checks one tool of a `tools/list` page. `Ok(entry)` or `Err(reason)` to drop it.
+fn check_tool(tool: &Value, check_headers: bool) -> std::result::Result<ToolEntry, String> {
+    let Value::Object(t) = tool else {
+        return Err("a tool is not an object".into());
+    };
+    let name = match t.get("name") {
+        Some(Value::String(n)) if !n.is_empty() => n.clone(),
+        _ => return Err("a tool has no name".into()),
+    };
+    let shown = sanitize(&name, 100);
+    let schema = match t.get("inputSchema") {
+        Some(s @ Value::Object(_)) => s,
+        _ => return Err(format!("tool {shown:?} has no inputSchema object")),
+    };
+    let header_params = if check_headers {
+        header_params(schema).map_err(|reason| format!("tool {shown:?}: {reason}"))?
+    } else {
+        Vec::new()
+    };
+    let output_schema = match t.get("outputSchema") {
+        None | Some(Value::Null) => None,
+        Some(s @ (Value::Object(_) | Value::Bool(_))) => Some(s.clone()),
+        Some(_) => {
+            return Err(format!(
+                "tool {shown:?} has an outputSchema that is not a schema"
+            ))
+        }
+    };
+    let task_support = t
+        .get("execution")
+        .and_then(|e| e.get("taskSupport"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    Ok(ToolEntry {
+        name,
+        header_params,
+        output_schema,
+        compiled: None,
+        task_support,
+    })
+}
+
+impl ToolRegistry {
+    /// Checks a `tools/list` result page: records the valid tools, drops the others
+    /// (their reasons are pushed to `warnings`), and returns the page as the host sees it.
+    /// `check_headers` is false outside Streamable HTTP's modern era.
+    pub fn ingest_page(
+        &mut self,
+        raw: &RawValue,
+        check_headers: bool,
+        warnings: &mut Vec<String>,
+    ) -> Result<Value> {
+        let mut page: Map<String, Value> = serde_json::from_str(raw.get())
+            .map_err(|_| Error::invalid_result("tools/list result is not a JSON object"))?;
+        let tools = match page.remove("tools") {
+            Some(Value::Array(a)) => a,
+            _ => {
+                return Err(Error::invalid_result(
+                    "tools/list result has no tools array",
+                ))
+            }
+        };
+        let mut kept = Vec::with_capacity(tools.len());
+        for tool in tools {
+            match check_tool(&tool, check_headers) {
+                Ok(entry) => {
+                    self.tools.insert(entry.name.clone(), entry);
+                    kept.push(tool);
+                }
+                Err(reason) => warnings.push(format!("dropped a tool from tools/list: {reason}")),
+            }
+        }
+        page.insert("tools".into(), Value::Array(kept));
+        Ok(Value::Object(page))
+    }
+
+    pub fn get(&self, name: &str) -> Option<&ToolEntry> {
+        self.tools.get(name)
+    }
+
+    /// The output check of a tool, compiling its schema on first use.
+    pub fn output_check(&mut self, name: &str) -> OutputCheck {
+        let Some(entry) = self.tools.get_mut(name) else {
+            return OutputCheck::None;
+        };
+        if let Some(c) = &entry.compiled {
+            return c.clone();
+        }
+        let check = match &entry.output_schema {
+            None => OutputCheck::None,
+            Some(s) => match OutputSchema::compile(s) {
+                Ok(c) => OutputCheck::Schema(Rc::new(c)),
+                Err(reason) => OutputCheck::Unusable(Rc::from(reason.as_str())),
+            },
+        };
+        entry.compiled = Some(check.clone());
+        check
+    }
+
+    /// Forgets everything (the server's tool list changed).
+    pub fn invalidate(&mut self) {
+        self.tools.clear();
+        self.filled = false;
+    }
+
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn malformed_tools_are_dropped_with_warnings() {
+        let mut r = ToolRegistry::default();
+        let page = json!({"tools":[
+            {"name":"ok","inputSchema":{"type":"object"}},
+            {"name":"","inputSchema":{"type":"object"}},
+            {"inputSchema":{"type":"object"}},
+            {"name":"noschema"},
+            "junk",
+            {"name":"badout","inputSchema":{"type":"object"},"outputSchema":5}
+        ],"nextCursor":"c"});
+        let raw = RawValue::from_string(page.to_string()).unwrap();
+        let mut w = Vec::new();
+        let out = r.ingest_page(&raw, true, &mut w).unwrap();
+        assert_eq!(out["tools"].as_array().unwrap().len(), 1);
+        assert_eq!(out["nextCursor"], "c");
+        assert_eq!(w.len(), 5);
+        assert!(r.get("ok").is_some());
+    }
+
+    #[test]
+    fn a_page_without_tools_is_invalid() {
+        let mut r = ToolRegistry::default();
+        for p in [r#"{"tools":{}}"#, r#"{}"#, r#"[]"#] {
+            let raw = RawValue::from_string(p.into()).unwrap();
+            assert!(r.ingest_page(&raw, true, &mut Vec::new()).is_err(), "{p}");
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Request framing for Streamable HTTP: the per-request `_meta` (2026-07-28 has no
+//! handshake, so every request carries protocol version, capabilities and client info:
+//! spec `basic/index.mdx` "_meta") and the standard headers (spec
+//! `basic/transports/streamable-http.mdx` "Request Metadata").
+
+use crate::http::encoding::encode_header_value;
+use serde_json::{Map, Value};
+
+/// An HTTP request for the shell to perform.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpRequest {
+    /// The engine's handle on this exchange; every response event names it.
+    pub id: u64,
+    pub method: HttpMethod,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HttpMethod {
+    Post,
+    Get,
+    Delete,
+}
+
+impl HttpMethod {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HttpMethod::Post => "POST",
+            HttpMethod::Get => "GET",
+            HttpMethod::Delete => "DELETE",
+        }
+    }
+}
+
+pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+pub const META_RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+pub const PROGRESS_TOKEN: &str = "progressToken";
+
+/// The `Accept` every POST sends: both response shapes (spec "Sending Messages" 2).
+pub const ACCEPT_BOTH: &str = "application/json, text/event-stream";
+
+/// What a modern request's `_meta` carries besides the host's own entries.
+pub struct RequestMeta<'a> {
+    pub protocol_version: &'a str,
+    pub capabilities: &'a Value,
+    pub client_info: &'a Value,
+    pub log_level: Option<&'a str>,
+    pub progress_token: Option<&'a Value>,
+}
+
+/// Adds the modern `_meta` to `params`, keeping any entries the host put there itself
+/// (the client's reserved keys win).
+pub fn add_modern_meta(params: &mut Map<String, Value>, meta: &RequestMeta) {
+    let mut m = match params.remove("_meta") {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    m.insert(META_PROTOCOL_VERSION.into(), meta.protocol_version.into());
+    m.insert(META_CLIENT_CAPABILITIES.into(), meta.capabilities.clone());
+    m.insert(META_CLIENT_INFO.into(), meta.client_info.clone());
+    if let Some(level) = meta.log_level {
+        m.insert(META_LOG_LEVEL.into(), level.into());
+    }
+    if let Some(t) = meta.progress_token {
+        m.insert(PROGRESS_TOKEN.into(), t.clone());
+    }
+    params.insert("_meta".into(), Value::Object(m));
+}
+
+/// Adds only a progress token (legacy eras: no per-request capabilities).
+pub fn add_progress_token(params: &mut Map<String, Value>, token: &Value) {
+    let entry = params
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(m) = entry {
+        m.insert(PROGRESS_TOKEN.into(), token.clone());
+    }
+}
+
+/// The body field mirrored into `Mcp-Name`, for the methods that require it:
+/// `params.name` for `tools/call` and `prompts/get`, `params.uri` for `resources/read`,
+/// `params.taskId` for `tasks/get|update|cancel` (tasks extension "Routing Headers").
+pub fn mcp_name<'a>(method: &str, params: &'a Map<String, Value>) -> Option<&'a str> {
+    let field = match method {
+        "tools/call" | "prompts/get" => "name",
+        "resources/read" => "uri",
+        "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
+        _ => return None,
+    };
+    params.get(field).and_then(Value::as_str)
+}
+
+/// The headers of a modern POST: content negotiation, protocol version, `Mcp-Method`,
+/// `Mcp-Name` (base64-sentinel encoded when needed), then `extra` (e.g. `Mcp-Param-*`),
+/// then the host's headers.
+pub fn modern_post_headers(
+    method: &str,
+    params: &Map<String, Value>,
+    protocol_version: &str,
+    extra: &[(String, String)],
+    host: &[(String, String)],
+) -> Vec<(String, String)> {
+    let mut h = Vec::with_capacity(6 + extra.len() + host.len());
+    h.push(("Content-Type".into(), "application/json".into()));
+    h.push(("Accept".into(), ACCEPT_BOTH.into()));
+    h.push(("MCP-Protocol-Version".into(), protocol_version.into()));
+    h.push(("Mcp-Method".into(), encode_header_value(method)));
+    if let Some(name) = mcp_name(method, params) {
+        h.push(("Mcp-Name".into(), encode_header_value(name)));
+    }
+    h.extend(extra.iter().cloned());
+    h.extend(host.iter().cloned());
+    h
+}
+
+/// The headers of a legacy (2025 era) POST: no `Mcp-Method`/`Mcp-Name`; the protocol
+/// version only after initialization; the session id once the server assigned one.
+pub fn legacy_post_headers(
+    protocol_version: Option<&str>,
+    session_id: Option<&str>,
+    host: &[(String, String)],
+) -> Vec<(String, String)> {
+    let mut h = Vec::with_capacity(4 + host.len());
+    h.push(("Content-Type".into(), "application/json".into()));
+    h.push(("Accept".into(), ACCEPT_BOTH.into()));
+    if let Some(v) = protocol_version {
+        h.push(("MCP-Protocol-Version".into(), v.into()));
+    }
+    if let Some(s) = session_id {
+        h.push(("Mcp-Session-Id".into(), s.into()));
+    }
+    h.extend(host.iter().cloned());
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obj(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn meta_is_added_and_host_entries_kept() {
+        let mut p = obj(
+            json!({"name":"t","_meta":{"custom/x":1,"io.modelcontextprotocol/protocolVersion":"bogus"}}),
+        );
+        let caps = json!({"elicitation":{"form":{}}});
+        let info = json!({"name":"c","version":"1"});
+        add_modern_meta(
+            &mut p,
+            &RequestMeta {
+                protocol_version: "2026-07-28",
+                capabilities: &caps,
+                client_info: &info,
+                log_level: Some("debug"),
+                progress_token: Some(&json!("p-1")),
+            },
+        );
+        let m = &p["_meta"];
+        assert_eq!(m["custom/x"], 1);
+        assert_eq!(m[META_PROTOCOL_VERSION], "2026-07-28");
+        assert_eq!(m[META_CLIENT_CAPABILITIES], caps);
+        assert_eq!(m[META_CLIENT_INFO], info);
+        assert_eq!(m[META_LOG_LEVEL], "debug");
+        assert_eq!(m[PROGRESS_TOKEN], "p-1");
+    }
+
+    #[test]
+    fn mcp_name_per_method() {
+        let p = obj(json!({"name":"n","uri":"u","taskId":"t"}));
+        assert_eq!(mcp_name("tools/call", &p), Some("n"));
+        assert_eq!(mcp_name("prompts/get", &p), Some("n"));
+        assert_eq!(mcp_name("resources/read", &p), Some("u"));
+        assert_eq!(mcp_name("tasks/update", &p), Some("t"));
+        assert_eq!(mcp_name("tools/list", &p), None);
+        assert_eq!(mcp_name("server/discover", &p), None);
+    }
+
+    #[test]
+    fn modern_headers_in_order() {
+        let p = obj(json!({"name":"get_weather"}));
+        let h = modern_post_headers(
+            "tools/call",
+            &p,
+            "2026-07-28",
+            &[("Mcp-Param-Region".into(), "us-west1".into())],
+            &[("Authorization".into(), "Bearer x".into())],
+        );
+        let names: Vec<_> = h.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Content-Type",
+                "Accept",
+                "MCP-Protocol-Version",
+                "Mcp-Method",
+                "Mcp-Name",
+                "Mcp-Param-Region",
+                "Authorization"
+            ]
+        );
+        assert_eq!(h[4].1, "get_weather");
+    }
+}

@@ -1,0 +1,98 @@
+//! Response classification: status × content type × body (spec
+//! `basic/transports/streamable-http.mdx` "Sending Messages" 6: a request is answered
+//! with `application/json` or `text/event-stream`, and the client must support both).
+
+use crate::error::{sanitize, Error};
+
+/// How a response body is to be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BodyKind {
+    /// `application/json`: one JSON-RPC message.
+    Json,
+    /// `text/event-stream`: JSON-RPC messages in SSE `message` events.
+    Sse,
+    /// Anything else (HTML error pages, `text/plain`, none).
+    Other(String),
+}
+
+/// Classifies a `Content-Type` header value (parameters such as `charset` are ignored;
+/// `application/*+json` counts as JSON).
+pub fn classify_content_type(ct: Option<&str>) -> BodyKind {
+    let Some(ct) = ct else {
+        return BodyKind::Other(String::new());
+    };
+    let essence = ct
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    if essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
+    {
+        BodyKind::Json
+    } else if essence == "text/event-stream" {
+        BodyKind::Sse
+    } else {
+        BodyKind::Other(essence)
+    }
+}
+
+/// True for a 2xx status.
+pub fn is_success(status: u16) -> bool {
+    (200..300).contains(&status)
+}
+
+/// The error for an HTTP failure whose body is not a JSON-RPC message: an `HttpError`
+/// with the status and the start of the body (sanitized) for diagnosis.
+pub fn http_error(status: u16, content_type: &str, body: &[u8]) -> Error {
+    let snippet = String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
+    let mut msg = format!("HTTP {status}");
+    if !content_type.is_empty() {
+        msg.push_str(&format!(" ({})", sanitize(content_type, 60)));
+    }
+    let snippet = snippet.trim();
+    if !snippet.is_empty() {
+        msg.push_str(": ");
+        msg.push_str(&sanitize(snippet, 200));
+    }
+    Error::http(status, msg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_types() {
+        assert_eq!(
+            classify_content_type(Some("application/json")),
+            BodyKind::Json
+        );
+        assert_eq!(
+            classify_content_type(Some("Application/JSON; charset=utf-8")),
+            BodyKind::Json
+        );
+        assert_eq!(
+            classify_content_type(Some("application/vnd.x+json")),
+            BodyKind::Json
+        );
+        assert_eq!(
+            classify_content_type(Some("text/event-stream")),
+            BodyKind::Sse
+        );
+        assert_eq!(
+            classify_content_type(Some("text/html")),
+            BodyKind::Other("text/html".into())
+        );
+        assert_eq!(classify_content_type(None), BodyKind::Other(String::new()));
+    }
+
+    #[test]
+    fn http_errors_carry_status_and_a_clean_snippet() {
+        let e = http_error(502, "text/html", b"<html>\n<h1>Bad gateway</h1></html>");
+        assert_eq!(e.status, Some(502));
+        assert!(e.message.contains("HTTP 502 (text/html)"));
+        assert!(!e.message.contains('\n'));
+    }
+}
