@@ -886,6 +886,7 @@ def main(argv: list[str] | None = None) -> int:
         timeout_graceful_shutdown=args.graceful_timeout,
         lifespan="on",
         access_log=args.verbose,
+        log_config=None,  # uvicorn's default config logs access lines to stdout; stdout carries only READY
     )
     server = Server(config)
     server.mcp = mcp
