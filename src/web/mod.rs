@@ -1,1 +1,13 @@
-//! The wasm32 shell (placeholder while the engine is written).
+//! The wasm32 shell: performs the engine's actions with web platform APIs (global
+//! `fetch`, `ReadableStream`, `AbortController`, timers) and exposes the JS API. No
+//! protocol decisions live here: those are in the engine.
+
+mod asks;
+mod client;
+mod convert;
+mod driver;
+mod fetch;
+mod js;
+mod options;
+mod task;
+mod types;

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Builds the npm package into pkg/: release wasm, wasm-bindgen (ES module), wasm-opt -Oz,
+# the auto-initialising entry, types, package.json and README.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+log() { printf '\033[1;34m[build]\033[0m %s\n' "$*"; }
+
+PROFILE=${PROFILE:-release}
+log "cargo build --target wasm32-unknown-unknown --$PROFILE"
+cargo build --quiet --lib --target wasm32-unknown-unknown --profile "$PROFILE"
+WASM="target/wasm32-unknown-unknown/$PROFILE/mcp_wasm_client.wasm"
+
+OUT=pkg
+rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"
+log "wasm-bindgen --target web"
+wasm-bindgen --target web --out-dir "$OUT.tmp" --out-name mcp_wasm_client "$WASM"
+
+if [ "$PROFILE" = release ]; then
+  log "wasm-opt -Oz"
+  node_modules/.bin/wasm-opt -Oz "$OUT.tmp/mcp_wasm_client_bg.wasm" -o "$OUT.tmp/mcp_wasm_client_bg.opt.wasm"
+  mv "$OUT.tmp/mcp_wasm_client_bg.opt.wasm" "$OUT.tmp/mcp_wasm_client_bg.wasm"
+fi
+
+cp src/web/package/index.js src/web/package/index.d.ts "$OUT.tmp/"
+[ -d src/web/package/dialog ] && cp -r src/web/package/dialog "$OUT.tmp/"
+cp README.md "$OUT.tmp/README.md" 2>/dev/null || true
+cp LICENSE "$OUT.tmp/LICENSE" 2>/dev/null || true
+VERSION=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+node -e '
+const [version] = process.argv.slice(1);
+const fs = require("fs");
+const files = fs.readdirSync(process.argv[2] || "pkg.tmp");
+const pkg = {
+  name: "mcp-wasm-client",
+  version,
+  description: "An MCP (Model Context Protocol 2026-07-28) client for browsers, workers, Node and edge runtimes: Rust compiled to WebAssembly.",
+  license: "Apache-2.0",
+  type: "module",
+  main: "./index.js",
+  module: "./index.js",
+  types: "./index.d.ts",
+  exports: {
+    ".": { types: "./index.d.ts", default: "./index.js" },
+    ...(fs.existsSync("pkg.tmp/dialog") ? { "./dialog": { types: "./dialog/index.d.ts", default: "./dialog/index.js" } } : {}),
+    "./raw": { types: "./mcp_wasm_client.d.ts", default: "./mcp_wasm_client.js" },
+    "./package.json": "./package.json"
+  },
+  files: ["*.js", "*.d.ts", "*.wasm", "snippets/", "dialog/", "README.md", "LICENSE"],
+  sideEffects: ["./index.js"],
+  engines: { node: ">=20" },
+  keywords: ["mcp", "model-context-protocol", "wasm", "browser", "client", "agent"]
+};
+fs.writeFileSync("pkg.tmp/package.json", JSON.stringify(pkg, null, 2) + "\n");
+' "$VERSION"
+
+rm -rf "$OUT" && mv "$OUT.tmp" "$OUT"
+WASM_BYTES=$(stat -c %s "$OUT/mcp_wasm_client_bg.wasm")
+GZ=$(gzip -9 -c "$OUT/mcp_wasm_client_bg.wasm" | wc -c)
+log "pkg/ ready: wasm ${WASM_BYTES} B (${GZ} B gzip -9)"

@@ -1,0 +1,551 @@
+//! The JS `McpClient` class: each method starts an engine operation and returns a
+//! Promise settled when the operation finishes.
+
+use crate::engine::actions::{OpId, OpOptions};
+use crate::engine::core::{Core, TaskRef};
+use crate::engine::ops::Want;
+use crate::engine::shared::Era;
+use crate::error::Error;
+use crate::time::Millis;
+use crate::web::convert::{error_to_js, from_js, to_js};
+use crate::web::driver::{abort_closure, now, pump, register, Driver, Handle, Kind, Pending};
+use crate::web::js::Subscription;
+use crate::web::options::{call_options, client_options, get};
+use crate::web::task::Task;
+use js_sys::{Function, Promise, Reflect};
+use serde_json::{Map, Value};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// An MCP client for one server.
+#[wasm_bindgen]
+pub struct McpClient {
+    h: Handle,
+}
+
+fn reject(e: &Error) -> Promise {
+    Promise::reject(&error_to_js(e, JsValue::UNDEFINED))
+}
+
+fn params_object(v: &JsValue, what: &str) -> Result<Map<String, Value>, Error> {
+    match from_js(v)? {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::Object(m)) => Ok(m),
+        Some(_) => Err(Error::config(format!("{what} must be an object"))),
+    }
+}
+
+/// A task reference from a `Task`, a stored task JSON, or a task id.
+fn task_ref(v: &JsValue) -> Result<TaskRef, Error> {
+    if let Some(id) = v.as_string() {
+        return Ok(TaskRef {
+            task_id: id,
+            seed: None,
+        });
+    }
+    if !v.is_object() {
+        return Err(Error::config("expected a Task or a task id"));
+    }
+    let json = match Reflect::get(v, &JsValue::from_str("toJSON"))
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+    {
+        Some(f) => f
+            .call0(v)
+            .map_err(|_| Error::config("task.toJSON() failed"))?,
+        None => v.clone(),
+    };
+    let value = from_js(&json)?.unwrap_or(Value::Null);
+    match Task::parse(&value) {
+        Ok(t) => Ok(TaskRef {
+            task_id: t.view().task.task_id.clone(),
+            seed: Some(t.view().clone()),
+        }),
+        Err(_) => match value.get("taskId").and_then(Value::as_str) {
+            Some(id) => Ok(TaskRef {
+                task_id: id.to_string(),
+                seed: None,
+            }),
+            None => Err(Error::config("expected a Task or a task id")),
+        },
+    }
+}
+
+impl McpClient {
+    /// Starts an operation for a JS call and returns its promise.
+    fn run(
+        &self,
+        opts: &JsValue,
+        start: impl FnOnce(&mut Core, &OpOptions, Millis) -> OpId,
+    ) -> Promise {
+        let copts = match call_options(opts) {
+            Ok(o) => o,
+            Err(e) => return reject(&e),
+        };
+        if self.h.borrow().closed {
+            return reject(&Error::abort("the client is closed"));
+        }
+        let h = self.h.clone();
+        let mut start = Some(start);
+        let mut copts = Some(copts);
+        let promise = Promise::new(&mut |resolve, reject_fn| {
+            let (Some(start), Some(c)) = (start.take(), copts.take()) else {
+                return;
+            };
+            let op = {
+                let mut d = h.borrow_mut();
+                let t = now();
+                start(&mut d.core, &c.opts, t)
+            };
+            let abort = c.signal.map(|s| (s, abort_closure(&h, op)));
+            register(
+                &h,
+                op,
+                Pending {
+                    resolve,
+                    reject: reject_fn,
+                    kind: Kind::Value,
+                    on_progress: c.on_progress,
+                    on_status: c.on_status,
+                    abort,
+                },
+            );
+        });
+        pump(&self.h);
+        promise
+    }
+
+    fn list_page(&self, method: &'static str, params: JsValue, opts: JsValue) -> Promise {
+        let mut p = match params_object(&params, "params") {
+            Ok(p) => p,
+            Err(e) => return reject(&e),
+        };
+        p.retain(|k, _| k == "cursor" || k == "_meta");
+        self.run(&opts, move |core, o, t| core.request(method, p, o, t))
+    }
+}
+
+#[wasm_bindgen]
+impl McpClient {
+    /// A client for the MCP server at `url` (the MCP endpoint, e.g. `https://host/mcp`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        url: String,
+        #[wasm_bindgen(unchecked_param_type = "McpClientOptions")] options: JsValue,
+    ) -> Result<McpClient, JsValue> {
+        let (cfg, handlers) = client_options(url.clone(), &options)
+            .map_err(|e| error_to_js(&e, JsValue::UNDEFINED))?;
+        let core = Core::new(cfg, now()).map_err(|e| error_to_js(&e, JsValue::UNDEFINED))?;
+        Ok(McpClient {
+            h: Rc::new(RefCell::new(Driver::new(core, handlers, url))),
+        })
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn url(&self) -> String {
+        self.h.borrow().url.clone()
+    }
+
+    /// The protocol version in use.
+    #[wasm_bindgen(getter, js_name = protocolVersion)]
+    pub fn protocol_version(&self) -> String {
+        self.h.borrow().core.protocol_version().to_string()
+    }
+
+    /// `modern` (2026-07-28), `legacy` (2025 Streamable HTTP) or `http+sse` (2024-11-05).
+    #[wasm_bindgen(getter, unchecked_return_type = "'modern' | 'legacy' | 'http+sse'")]
+    pub fn era(&self) -> String {
+        match self.h.borrow().core.era() {
+            Era::Modern => "modern",
+            Era::Legacy => "legacy",
+            Era::HttpSse => "http+sse",
+        }
+        .to_string()
+    }
+
+    /// True when the tasks extension is declared.
+    #[wasm_bindgen(getter, js_name = tasksEnabled)]
+    pub fn tasks_enabled(&self) -> bool {
+        self.h.borrow().core.config().tasks_enabled()
+    }
+
+    /// The server's capabilities once `discover()` ran.
+    #[wasm_bindgen(getter, js_name = serverCapabilities, unchecked_return_type = "ServerCapabilities | undefined")]
+    pub fn server_capabilities(&self) -> JsValue {
+        self.h
+            .borrow()
+            .core
+            .server_capabilities()
+            .map(to_js)
+            .unwrap_or(JsValue::UNDEFINED)
+    }
+
+    /// `server/discover`: supported versions, capabilities, server info and instructions.
+    #[wasm_bindgen(unchecked_return_type = "Promise<DiscoverResult>")]
+    pub fn discover(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        self.run(&opts, |core, o, t| core.discover(o, t))
+    }
+
+    /// One page of `tools/list` (tools with invalid `x-mcp-header` annotations are dropped).
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<ListToolsResult>")]
+    pub fn list_tools(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PageParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        self.list_page("tools/list", params, opts)
+    }
+
+    /// Every tool (follows `nextCursor`).
+    #[wasm_bindgen(js_name = listAllTools, unchecked_return_type = "Promise<Tool[]>")]
+    pub fn list_all_tools(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        self.run(&opts, |core, o, t| core.list_all("tools/list", o, t))
+    }
+
+    /// `tools/call`. Input requests go to the handlers; a task is driven to its result.
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "Promise<CallToolResult>")]
+    pub fn call_tool(
+        &self,
+        name: String,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] args: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallToolOptions")] opts: JsValue,
+    ) -> Promise {
+        let args = match from_js(&args) {
+            Ok(a) => a.filter(|v| !v.is_null()),
+            Err(e) => return reject(&e),
+        };
+        self.run(&opts, move |core, o, t| {
+            core.call_tool(&name, args, false, o, t)
+        })
+    }
+
+    /// `tools/call` returning the task handle (a local completed task when the server answered at once).
+    #[wasm_bindgen(js_name = callToolAsTask, unchecked_return_type = "Promise<Task>")]
+    pub fn call_tool_as_task(
+        &self,
+        name: String,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] args: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CallToolOptions")] opts: JsValue,
+    ) -> Promise {
+        let args = match from_js(&args) {
+            Ok(a) => a.filter(|v| !v.is_null()),
+            Err(e) => return reject(&e),
+        };
+        self.run(&opts, move |core, o, t| {
+            core.call_tool(&name, args, true, o, t)
+        })
+    }
+
+    #[wasm_bindgen(js_name = listResources, unchecked_return_type = "Promise<ListResourcesResult>")]
+    pub fn list_resources(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PageParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        self.list_page("resources/list", params, opts)
+    }
+
+    #[wasm_bindgen(js_name = listAllResources, unchecked_return_type = "Promise<Resource[]>")]
+    pub fn list_all_resources(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        self.run(&opts, |core, o, t| core.list_all("resources/list", o, t))
+    }
+
+    #[wasm_bindgen(js_name = listResourceTemplates, unchecked_return_type = "Promise<ListResourceTemplatesResult>")]
+    pub fn list_resource_templates(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PageParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        self.list_page("resources/templates/list", params, opts)
+    }
+
+    #[wasm_bindgen(js_name = listAllResourceTemplates, unchecked_return_type = "Promise<ResourceTemplate[]>")]
+    pub fn list_all_resource_templates(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        self.run(&opts, |core, o, t| {
+            core.list_all("resources/templates/list", o, t)
+        })
+    }
+
+    /// `resources/read` (may ask input).
+    #[wasm_bindgen(js_name = readResource, unchecked_return_type = "Promise<ReadResourceResult>")]
+    pub fn read_resource(
+        &self,
+        uri: String,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        let mut p = Map::new();
+        p.insert("uri".into(), uri.into());
+        self.run(&opts, move |core, o, t| {
+            core.request("resources/read", p, o, t)
+        })
+    }
+
+    #[wasm_bindgen(js_name = listPrompts, unchecked_return_type = "Promise<ListPromptsResult>")]
+    pub fn list_prompts(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PageParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        self.list_page("prompts/list", params, opts)
+    }
+
+    #[wasm_bindgen(js_name = listAllPrompts, unchecked_return_type = "Promise<Prompt[]>")]
+    pub fn list_all_prompts(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        self.run(&opts, |core, o, t| core.list_all("prompts/list", o, t))
+    }
+
+    /// `prompts/get` (may ask input).
+    #[wasm_bindgen(js_name = getPrompt, unchecked_return_type = "Promise<GetPromptResult>")]
+    pub fn get_prompt(
+        &self,
+        name: String,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, string>")] args: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        let mut p = Map::new();
+        p.insert("name".into(), name.into());
+        match from_js(&args) {
+            Ok(Some(Value::Object(a))) => {
+                p.insert("arguments".into(), Value::Object(a));
+            }
+            Ok(None | Some(Value::Null)) => {}
+            Ok(Some(_)) => return reject(&Error::config("prompt arguments must be an object")),
+            Err(e) => return reject(&e),
+        }
+        self.run(&opts, move |core, o, t| {
+            core.request("prompts/get", p, o, t)
+        })
+    }
+
+    /// `completion/complete`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<CompleteResult>")]
+    pub fn complete(
+        &self,
+        #[wasm_bindgen(js_name = ref, unchecked_param_type = "PromptReference | ResourceTemplateReference")]
+        reference: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "{ name: string; value: string }")] argument: JsValue,
+        #[wasm_bindgen(
+            unchecked_param_type = "{ arguments?: Record<string, string> } | undefined"
+        )]
+        context: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        let mut p = Map::new();
+        for (k, v) in [
+            ("ref", &reference),
+            ("argument", &argument),
+            ("context", &context),
+        ] {
+            match from_js(v) {
+                Ok(Some(Value::Object(o))) => {
+                    p.insert(k.into(), Value::Object(o));
+                }
+                Ok(None | Some(Value::Null)) if k == "context" => {}
+                Ok(_) => return reject(&Error::config(format!("complete: {k} must be an object"))),
+                Err(e) => return reject(&e),
+            }
+        }
+        self.run(&opts, move |core, o, t| {
+            core.request("completion/complete", p, o, t)
+        })
+    }
+
+    /// `tasks/get`: the task as the server sees it now.
+    #[wasm_bindgen(js_name = getTask, unchecked_return_type = "Promise<Task>")]
+    pub fn get_task(
+        &self,
+        #[wasm_bindgen(js_name = taskOrId, unchecked_param_type = "Task | TaskJSON | string")] task: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        match task_ref(&task) {
+            Ok(t) => self.run(&opts, move |core, o, now| core.get_task(&t, o, now)),
+            Err(e) => reject(&e),
+        }
+    }
+
+    /// Waits until the task completes (resolves with the completed Task) or fails,
+    /// is cancelled or expires (rejects). A timed-out or aborted wait leaves the task running.
+    #[wasm_bindgen(js_name = waitForTask, unchecked_return_type = "Promise<Task>")]
+    pub fn wait_for_task(
+        &self,
+        #[wasm_bindgen(js_name = taskOrId, unchecked_param_type = "Task | TaskJSON | string")] task: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "WaitOptions")] opts: JsValue,
+    ) -> Promise {
+        match task_ref(&task) {
+            Ok(t) => self.run(&opts, move |core, o, now| {
+                core.wait_task(t, Want::Task, o, now)
+            }),
+            Err(e) => reject(&e),
+        }
+    }
+
+    /// Waits for the task and returns its result (for a tool call, the `CallToolResult`).
+    #[wasm_bindgen(js_name = getTaskResult, unchecked_return_type = "Promise<CallToolResult>")]
+    pub fn get_task_result(
+        &self,
+        #[wasm_bindgen(js_name = taskOrId, unchecked_param_type = "Task | TaskJSON | string")] task: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "WaitOptions")] opts: JsValue,
+    ) -> Promise {
+        match task_ref(&task) {
+            Ok(t) => self.run(&opts, move |core, o, now| {
+                core.wait_task(t, Want::Result, o, now)
+            }),
+            Err(e) => reject(&e),
+        }
+    }
+
+    /// `tasks/update`: answers for a task's input requests, keyed like them.
+    #[wasm_bindgen(js_name = updateTask, unchecked_return_type = "Promise<void>")]
+    pub fn update_task(
+        &self,
+        #[wasm_bindgen(js_name = taskOrId, unchecked_param_type = "Task | TaskJSON | string")] task: JsValue,
+        #[wasm_bindgen(js_name = inputResponses, unchecked_param_type = "InputResponses")]
+        responses: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        let t = match task_ref(&task) {
+            Ok(t) => t,
+            Err(e) => return reject(&e),
+        };
+        let r = match from_js(&responses) {
+            Ok(Some(Value::Object(m))) => m,
+            Ok(_) => return reject(&Error::config("inputResponses must be an object")),
+            Err(e) => return reject(&e),
+        };
+        self.run(&opts, move |core, o, now| core.update_task(&t, r, o, now))
+    }
+
+    /// `tasks/cancel`: asks the server to cancel (an acknowledgement; the task may still complete).
+    #[wasm_bindgen(js_name = cancelTask, unchecked_return_type = "Promise<void>")]
+    pub fn cancel_task(
+        &self,
+        #[wasm_bindgen(js_name = taskOrId, unchecked_param_type = "Task | TaskJSON | string")] task: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        match task_ref(&task) {
+            Ok(t) => self.run(&opts, move |core, o, now| core.cancel_task(&t, o, now)),
+            Err(e) => reject(&e),
+        }
+    }
+
+    /// `subscriptions/listen`: resolves with the Subscription once the server acknowledged.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Subscription>")]
+    pub fn listen(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SubscriptionFilter")] filter: JsValue,
+        #[wasm_bindgen(js_name = onNotification, unchecked_param_type = "((method: string, params: Record<string, unknown>) => void) | undefined")]
+        on_notification: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ListenOptions")] opts: JsValue,
+    ) -> Promise {
+        let filter = match from_js(&filter) {
+            Ok(Some(v)) => v,
+            Ok(None) => Value::Object(Map::new()),
+            Err(e) => return reject(&e),
+        };
+        let copts = match call_options(&opts) {
+            Ok(o) => o,
+            Err(e) => return reject(&e),
+        };
+        if self.h.borrow().closed {
+            return reject(&Error::abort("the client is closed"));
+        }
+        let on_reconnect = get(&opts, "onReconnect");
+        let op_cell = Rc::new(Cell::new(0u64));
+        let weak = Rc::downgrade(&self.h);
+        let cell = op_cell.clone();
+        let close = Closure::wrap(Box::new(move || {
+            let Some(h) = weak.upgrade() else { return };
+            let op = cell.get();
+            let p = h.borrow_mut().pending.remove(&op);
+            if let Some(Pending {
+                kind: Kind::Listen { sub, .. },
+                abort,
+                ..
+            }) = p
+            {
+                if let Some((sig, cb)) = &abort {
+                    let _ = sig
+                        .remove_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
+                }
+                sub.end(JsValue::UNDEFINED);
+            }
+            {
+                let mut d = h.borrow_mut();
+                let t = now();
+                d.core.abort(op, Error::abort("subscription closed"), t);
+            }
+            pump(&h);
+        }) as Box<dyn FnMut()>);
+        let close_fn: Function = close.into_js_value().unchecked_into();
+        let sub = Subscription::new(&close_fn, &on_notification, &on_reconnect);
+        let h = self.h.clone();
+        let mut state = Some((sub, copts));
+        let promise = Promise::new(&mut |resolve, reject_fn| {
+            let Some((sub, c)) = state.take() else { return };
+            let op = {
+                let mut d = h.borrow_mut();
+                let t = now();
+                d.core.listen(&filter, t)
+            };
+            op_cell.set(op);
+            let abort = c.signal.map(|s| (s, abort_closure(&h, op)));
+            register(
+                &h,
+                op,
+                Pending {
+                    resolve,
+                    reject: reject_fn,
+                    kind: Kind::Listen {
+                        sub,
+                        resolved: false,
+                    },
+                    on_progress: None,
+                    on_status: None,
+                    abort,
+                },
+            );
+        });
+        pump(&self.h);
+        promise
+    }
+
+    /// Ends every operation (they reject with `AbortError`) and frees the client.
+    pub fn close(&self) {
+        {
+            let mut d = self.h.borrow_mut();
+            d.closed = true;
+            let t = now();
+            d.core.close(t);
+        }
+        pump(&self.h);
+    }
+}
+
+/// The error classes (`McpError`, `HttpError`, …) for the package entry to export.
+#[wasm_bindgen(js_name = errorClasses, skip_typescript)]
+pub fn error_classes() -> JsValue {
+    crate::web::js::error_classes_js()
+}
+
+/// The package version.
+#[wasm_bindgen(js_name = version)]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

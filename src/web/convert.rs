@@ -1,0 +1,86 @@
+//! Conversions between the engine's JSON and JS values, and of the crate's `Error` to JS
+//! error objects. JSON crosses the boundary as text (`JSON.parse` / `JSON.stringify`):
+//! for results this is the fastest path and keeps the server's key order.
+
+use crate::engine::actions::{Output, TaskView};
+use crate::error::{Error, ErrorKind};
+use crate::web::js::{json_parse, json_stringify, make_error};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+/// A JSON value as a JS value.
+pub fn to_js(v: &Value) -> JsValue {
+    match v {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::String(s) => JsValue::from_str(s),
+        _ => json_parse(&v.to_string()).unwrap_or(JsValue::NULL),
+    }
+}
+
+/// Raw JSON text as a JS value.
+pub fn raw_to_js(text: &str) -> JsValue {
+    json_parse(text).unwrap_or(JsValue::NULL)
+}
+
+/// A JS value as JSON (`undefined` → `None`). Functions, symbols and cycles are refused.
+pub fn from_js(v: &JsValue) -> Result<Option<Value>, Error> {
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    let text = json_stringify(v)
+        .map_err(|e| Error::config(format!("value is not JSON-serializable: {}", describe(&e))))?;
+    let Some(text) = text.as_string() else {
+        return Ok(None);
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| Error::config(format!("value is not JSON: {e}")))
+}
+
+/// A short description of a thrown JS value.
+pub fn describe(v: &JsValue) -> String {
+    if let Some(s) = v.as_string() {
+        return s;
+    }
+    if let Ok(m) = js_sys::Reflect::get(v, &JsValue::from_str("message")) {
+        if let Some(s) = m.as_string() {
+            return s;
+        }
+    }
+    String::from("(non-error value)")
+}
+
+/// The JS error for a crate error (a host error is returned unchanged by the caller).
+pub fn error_to_js(e: &Error, cause: JsValue) -> JsValue {
+    let code = e
+        .code
+        .map(|c| JsValue::from_f64(c as f64))
+        .unwrap_or(JsValue::UNDEFINED);
+    let data = e.data.as_ref().map(to_js).unwrap_or(JsValue::UNDEFINED);
+    let status = e
+        .status
+        .map(|s| JsValue::from_f64(s as f64))
+        .unwrap_or(JsValue::UNDEFINED);
+    make_error(e.kind.js_name(), &e.message, code, data, status, cause)
+}
+
+/// The JS value of a finished operation.
+pub fn output_to_js(o: Output, server_url: &str) -> JsValue {
+    match o {
+        Output::Raw(r) => raw_to_js(r.get()),
+        Output::Value(v) => to_js(&v),
+        Output::Task(t) => crate::web::task::Task::from_view(t, server_url).into(),
+        Output::Empty => JsValue::UNDEFINED,
+    }
+}
+
+/// The JS value of a task view for callbacks (`onTaskStatus`).
+pub fn task_to_js(t: TaskView, server_url: &str) -> JsValue {
+    crate::web::task::Task::from_view(t, server_url).into()
+}
+
+/// The error for a host value that is not what the API expects.
+pub fn bad_arg(msg: impl Into<String>) -> JsValue {
+    error_to_js(&Error::new(ErrorKind::Config, msg), JsValue::UNDEFINED)
+}

@@ -1,0 +1,364 @@
+//! The shell's pump: drains the engine's actions and performs them (fetches, handler
+//! calls, promise settlement, callbacks), keeps one timer for the engine's next deadline,
+//! and feeds results back. No protocol decisions are made here.
+//!
+//! Re-entrancy: the engine is borrowed only while it is fed or drained, never while JS
+//! runs, so a callback may call the client again.
+
+use crate::engine::actions::{Action, OpId, SubscriptionEvent};
+use crate::engine::core::Core;
+use crate::error::Error;
+use crate::time::Millis;
+use crate::web::convert::{error_to_js, output_to_js, task_to_js, to_js};
+use crate::web::js::{console_warn, Subscription};
+use crate::web::options::Handlers;
+use js_sys::{Function, Object, Reflect};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{AbortController, AbortSignal};
+
+pub type Handle = Rc<RefCell<Driver>>;
+
+/// The current time for the engine (wall clock: task TTLs compare with server timestamps).
+pub fn now() -> Millis {
+    let t = js_sys::Date::now();
+    if t.is_finite() && t > 0.0 {
+        t as Millis
+    } else {
+        0
+    }
+}
+
+/// How an operation's promise is settled.
+pub enum Kind {
+    Value,
+    /// `listen()`: resolved at the first acknowledgement; the op lives on until the end.
+    Listen {
+        sub: Subscription,
+        resolved: bool,
+    },
+}
+
+/// A JS call waiting for its operation.
+pub struct Pending {
+    pub resolve: Function,
+    pub reject: Function,
+    pub kind: Kind,
+    pub on_progress: Option<Function>,
+    pub on_status: Option<Function>,
+    pub abort: Option<(AbortSignal, Closure<dyn FnMut()>)>,
+}
+
+pub struct Driver {
+    pub core: Core,
+    pub handlers: Handlers,
+    pub url: String,
+    pub exchanges: HashMap<u64, AbortController>,
+    pub asks: HashMap<u64, AbortController>,
+    pub pending: HashMap<OpId, Pending>,
+    host_errors: HashMap<u32, JsValue>,
+    next_host_ref: u32,
+    timer: Option<gloo_timers::callback::Timeout>,
+    timer_at: Option<Millis>,
+    pub closed: bool,
+}
+
+impl Driver {
+    pub fn new(core: Core, handlers: Handlers, url: String) -> Driver {
+        Driver {
+            core,
+            handlers,
+            url,
+            exchanges: HashMap::new(),
+            asks: HashMap::new(),
+            pending: HashMap::new(),
+            host_errors: HashMap::new(),
+            next_host_ref: 1,
+            timer: None,
+            timer_at: None,
+            closed: false,
+        }
+    }
+
+    /// Keeps a value the host threw, so it can be rethrown unchanged.
+    pub fn keep_host_error(&mut self, v: JsValue) -> u32 {
+        let n = self.next_host_ref;
+        self.next_host_ref = self.next_host_ref.wrapping_add(1).max(1);
+        self.host_errors.insert(n, v);
+        n
+    }
+
+    /// The JS value to reject with for an engine error.
+    pub fn error_value(&mut self, e: &Error) -> JsValue {
+        if let Some(v) = e.host_ref.and_then(|n| self.host_errors.remove(&n)) {
+            return v;
+        }
+        error_to_js(e, JsValue::UNDEFINED)
+    }
+}
+
+/// Registers a JS call for `op` (its promise functions, callbacks and abort signal).
+pub fn register(h: &Handle, op: OpId, p: Pending) {
+    let already_aborted = p.abort.as_ref().map(|(s, _)| s.aborted()).unwrap_or(false);
+    if let Some((sig, cb)) = &p.abort {
+        let _ = sig.add_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
+    }
+    h.borrow_mut().pending.insert(op, p);
+    if already_aborted {
+        abort_op(h, op);
+    }
+}
+
+/// An abort listener for `op`.
+pub fn abort_closure(h: &Handle, op: OpId) -> Closure<dyn FnMut()> {
+    let weak: Weak<RefCell<Driver>> = Rc::downgrade(h);
+    Closure::wrap(Box::new(move || {
+        if let Some(h) = weak.upgrade() {
+            abort_op(&h, op);
+        }
+    }) as Box<dyn FnMut()>)
+}
+
+/// The host's signal fired: the engine aborts the operation.
+pub fn abort_op(h: &Handle, op: OpId) {
+    let reason = {
+        let d = h.borrow();
+        d.pending
+            .get(&op)
+            .and_then(|p| p.abort.as_ref())
+            .map(|(s, _)| s.reason())
+    };
+    let msg = reason
+        .as_ref()
+        .map(crate::web::convert::describe)
+        .filter(|s| !s.is_empty() && s != "(non-error value)")
+        .unwrap_or_else(|| "the operation was aborted".into());
+    {
+        let mut d = h.borrow_mut();
+        let now = now();
+        d.core.abort(op, Error::abort(msg), now);
+    }
+    pump(h);
+}
+
+/// Drains and performs the engine's actions, then sets the timer.
+pub fn pump(h: &Handle) {
+    loop {
+        let actions: Vec<Action> = {
+            let mut d = h.borrow_mut();
+            std::iter::from_fn(|| d.core.poll_action()).collect()
+        };
+        if actions.is_empty() {
+            break;
+        }
+        for a in actions {
+            perform(h, a);
+        }
+    }
+    reschedule(h);
+}
+
+fn reschedule(h: &Handle) {
+    let mut d = h.borrow_mut();
+    let next = d.core.next_deadline();
+    if next == d.timer_at && (next.is_none() || d.timer.is_some()) {
+        return;
+    }
+    d.timer = None;
+    d.timer_at = next;
+    let Some(at) = next else { return };
+    // setTimeout takes at most 2^31-1 ms; a later deadline is re-armed when this one fires.
+    let delay = at.saturating_sub(now()).min(i32::MAX as u64) as u32;
+    let weak = Rc::downgrade(h);
+    d.timer = Some(gloo_timers::callback::Timeout::new(delay, move || {
+        if let Some(h) = weak.upgrade() {
+            {
+                let mut d = h.borrow_mut();
+                d.timer = None;
+                d.timer_at = None;
+                let t = now();
+                d.core.on_timer(t);
+            }
+            pump(&h);
+        }
+    }));
+}
+
+fn call1(f: &Function, a: &JsValue) {
+    if let Err(e) = f.call1(&JsValue::UNDEFINED, a) {
+        report_callback_error(e);
+    }
+}
+
+fn call2(f: &Function, a: &JsValue, b: &JsValue) {
+    if let Err(e) = f.call2(&JsValue::UNDEFINED, a, b) {
+        report_callback_error(e);
+    }
+}
+
+/// A host callback threw: reported on the console (it must not break the pump).
+fn report_callback_error(e: JsValue) {
+    console_warn(&format!(
+        "mcp-wasm-client: a callback threw: {}",
+        crate::web::convert::describe(&e)
+    ));
+}
+
+fn warn(h: &Handle, message: &str) {
+    let f = h.borrow().handlers.on_warning.clone();
+    match f {
+        Some(f) => call1(&f, &JsValue::from_str(message)),
+        None => console_warn(&format!("mcp-wasm-client: {message}")),
+    }
+}
+
+fn perform(h: &Handle, a: Action) {
+    match a {
+        Action::Send(req) => crate::web::fetch::perform(h, req),
+        Action::Cancel(x) => {
+            let c = h.borrow_mut().exchanges.remove(&x);
+            if let Some(c) = c {
+                c.abort();
+            }
+        }
+        Action::Ask(ask) => crate::web::asks::run(h, ask),
+        Action::CancelAsk(id) => {
+            let c = h.borrow_mut().asks.remove(&id);
+            if let Some(c) = c {
+                c.abort();
+            }
+        }
+        Action::Progress {
+            op,
+            progress,
+            total,
+            message,
+        } => {
+            let f = h
+                .borrow()
+                .pending
+                .get(&op)
+                .and_then(|p| p.on_progress.clone());
+            if let Some(f) = f {
+                let o = Object::new();
+                let _ = Reflect::set(&o, &"progress".into(), &JsValue::from_f64(progress));
+                if let Some(t) = total {
+                    let _ = Reflect::set(&o, &"total".into(), &JsValue::from_f64(t));
+                }
+                if let Some(m) = message {
+                    let _ = Reflect::set(&o, &"message".into(), &JsValue::from_str(&m));
+                }
+                call1(&f, &o);
+            }
+        }
+        Action::Log { params, .. } => {
+            let f = h.borrow().handlers.on_log.clone();
+            if let Some(f) = f {
+                call1(&f, &to_js(&params));
+            }
+        }
+        Action::Notify { method, params } => {
+            let f = h.borrow().handlers.on_notification.clone();
+            if let Some(f) = f {
+                call2(&f, &JsValue::from_str(&method), &to_js(&params));
+            }
+        }
+        Action::TaskStatus { op, task } => {
+            let (f, url) = {
+                let d = h.borrow();
+                (
+                    d.pending.get(&op).and_then(|p| p.on_status.clone()),
+                    d.url.clone(),
+                )
+            };
+            if let Some(f) = f {
+                call1(&f, &task_to_js(task, &url));
+            }
+        }
+        Action::Subscription { op, event } => subscription_event(h, op, event),
+        Action::Warn { message } => warn(h, &message),
+        Action::Done { op, outcome } => done(h, op, outcome),
+    }
+}
+
+fn subscription_event(h: &Handle, op: OpId, event: SubscriptionEvent) {
+    let mut d = h.borrow_mut();
+    let Some(p) = d.pending.get_mut(&op) else {
+        return;
+    };
+    let Kind::Listen { sub, resolved } = &mut p.kind else {
+        return;
+    };
+    let sub: Subscription = sub.clone().unchecked_into();
+    match event {
+        SubscriptionEvent::Acknowledged {
+            granted,
+            subscription_id,
+        } => {
+            sub.ack(to_js(&granted), to_js(&subscription_id));
+            let first = !*resolved;
+            *resolved = true;
+            let resolve = p.resolve.clone();
+            drop(d);
+            if first {
+                call1(&resolve, &sub);
+            }
+        }
+        SubscriptionEvent::Notification { method, params } => {
+            drop(d);
+            sub.push(&method, to_js(&params));
+        }
+        SubscriptionEvent::Reconnecting {
+            attempt,
+            delay_ms,
+            reason,
+        } => {
+            drop(d);
+            let o = Object::new();
+            let _ = Reflect::set(&o, &"attempt".into(), &JsValue::from_f64(attempt as f64));
+            let _ = Reflect::set(&o, &"delayMs".into(), &JsValue::from_f64(delay_ms as f64));
+            let _ = Reflect::set(&o, &"reason".into(), &JsValue::from_str(&reason));
+            sub.reconnecting(o.into());
+        }
+    }
+}
+
+fn done(h: &Handle, op: OpId, outcome: crate::error::Result<crate::engine::actions::Output>) {
+    let (p, url) = {
+        let mut d = h.borrow_mut();
+        (d.pending.remove(&op), d.url.clone())
+    };
+    let Some(p) = p else { return };
+    if let Some((sig, cb)) = &p.abort {
+        let _ = sig.remove_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
+    }
+    match p.kind {
+        Kind::Value => match outcome {
+            Ok(o) => call1(&p.resolve, &output_to_js(o, &url)),
+            Err(e) => {
+                let v = h.borrow_mut().error_value(&e);
+                call1(&p.reject, &v);
+            }
+        },
+        Kind::Listen { sub, resolved } => {
+            let err = match outcome {
+                Ok(_) => None,
+                Err(e) => Some(h.borrow_mut().error_value(&e)),
+            };
+            if !resolved {
+                // Ended before the acknowledgement: listen() itself fails.
+                match &err {
+                    Some(e) => call1(&p.reject, e),
+                    None => {
+                        sub.end(JsValue::UNDEFINED);
+                        call1(&p.resolve, &sub);
+                    }
+                }
+            }
+            sub.end(err.unwrap_or(JsValue::UNDEFINED));
+        }
+    }
+}

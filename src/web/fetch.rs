@@ -1,0 +1,178 @@
+//! Performing an HTTP request with `fetch` (the global one, or the host's), streaming the
+//! body with a `ReadableStream` reader, and feeding head, chunks and end to the engine.
+//! Cancellation is an `AbortController` per exchange.
+
+use crate::engine::core::ResponseHead;
+use crate::error::Error;
+use crate::http::request::HttpRequest;
+use crate::web::convert::describe;
+use crate::web::driver::{now, pump, Handle};
+use js_sys::{Function, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, RequestInit, Response};
+
+fn fail(h: &Handle, id: u64, e: Error) {
+    {
+        let mut d = h.borrow_mut();
+        d.exchanges.remove(&id);
+        let t = now();
+        d.core.on_fail(id, e, t);
+    }
+    pump(h);
+}
+
+/// Why a fetch was rejected, as the engine's error. A browser reports CORS refusals and
+/// network failures alike as a `TypeError`; both are network errors here.
+fn fetch_error(e: &JsValue) -> Error {
+    Error::network(format!("fetch failed: {}", describe(e)))
+}
+
+fn build(req: &HttpRequest, signal: &web_sys::AbortSignal) -> Result<RequestInit, Error> {
+    let init = RequestInit::new();
+    init.set_method(req.method.as_str());
+    let headers = Headers::new().map_err(|e| Error::network(describe(&e)))?;
+    for (n, v) in &req.headers {
+        headers
+            .append(n, v)
+            .map_err(|e| Error::config(format!("header {n} could not be set: {}", describe(&e))))?;
+    }
+    init.set_headers(&headers);
+    if let Some(b) = &req.body {
+        init.set_body(&JsValue::from_str(b));
+    }
+    init.set_signal(Some(signal));
+    Ok(init)
+}
+
+/// Starts the request; events go to the engine as they arrive.
+pub fn perform(h: &Handle, req: HttpRequest) {
+    let id = req.id;
+    let controller = match AbortController::new() {
+        Ok(c) => c,
+        Err(e) => {
+            return fail(
+                h,
+                id,
+                Error::network(format!("AbortController unavailable: {}", describe(&e))),
+            )
+        }
+    };
+    let init = match build(&req, &controller.signal()) {
+        Ok(i) => i,
+        Err(e) => return fail(h, id, e),
+    };
+    let custom = {
+        let mut d = h.borrow_mut();
+        d.exchanges.insert(id, controller.clone());
+        d.handlers.fetch.clone()
+    };
+    let global = js_sys::global();
+    let (f, this): (Option<Function>, JsValue) = match custom {
+        Some(f) => (Some(f), JsValue::UNDEFINED),
+        None => (
+            Reflect::get(&global, &JsValue::from_str("fetch"))
+                .ok()
+                .and_then(|f| f.dyn_into::<Function>().ok()),
+            global.clone().into(),
+        ),
+    };
+    let Some(f) = f else {
+        return fail(
+            h,
+            id,
+            Error::network("no fetch function in this environment"),
+        );
+    };
+    let promise = match f.call2(&this, &JsValue::from_str(&req.url), &init) {
+        Ok(p) => js_sys::Promise::resolve(&p),
+        Err(e) => return fail(h, id, fetch_error(&e)),
+    };
+    let h = h.clone();
+    spawn_local(async move {
+        let resp = match JsFuture::from(promise).await {
+            Ok(r) => r,
+            Err(e) => {
+                if !controller.signal().aborted() {
+                    fail(&h, id, fetch_error(&e));
+                }
+                return;
+            }
+        };
+        let Ok(resp) = resp.dyn_into::<Response>() else {
+            return fail(&h, id, Error::network("fetch did not return a Response"));
+        };
+        let hdrs = resp.headers();
+        let ct = hdrs.get("content-type").ok().flatten();
+        let session = hdrs.get("mcp-session-id").ok().flatten();
+        let retry = hdrs.get("retry-after").ok().flatten();
+        {
+            let mut d = h.borrow_mut();
+            let head = ResponseHead {
+                status: resp.status(),
+                content_type: ct.as_deref(),
+                session_id: session.as_deref(),
+                retry_after: retry.as_deref(),
+            };
+            let t = now();
+            d.core.on_head(id, head, t);
+        }
+        pump(&h);
+        let Some(body) = resp.body() else {
+            {
+                let mut d = h.borrow_mut();
+                d.exchanges.remove(&id);
+                let t = now();
+                d.core.on_end(id, t);
+            }
+            pump(&h);
+            return;
+        };
+        let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+        loop {
+            if !h.borrow().exchanges.contains_key(&id) {
+                // Cancelled by the engine (the controller aborted the stream).
+                let _ = reader.cancel();
+                return;
+            }
+            let r = match JsFuture::from(reader.read()).await {
+                Ok(r) => r,
+                Err(e) => {
+                    if !controller.signal().aborted() {
+                        fail(
+                            &h,
+                            id,
+                            Error::network(format!("the response stream broke: {}", describe(&e))),
+                        );
+                    }
+                    return;
+                }
+            };
+            let done = Reflect::get(&r, &JsValue::from_str("done"))
+                .ok()
+                .and_then(|v| v.as_bool())
+                .unwrap_or(true);
+            if done {
+                {
+                    let mut d = h.borrow_mut();
+                    d.exchanges.remove(&id);
+                    let t = now();
+                    d.core.on_end(id, t);
+                }
+                pump(&h);
+                return;
+            }
+            let value = Reflect::get(&r, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
+            if let Some(chunk) = value.dyn_ref::<Uint8Array>() {
+                let bytes = chunk.to_vec();
+                {
+                    let mut d = h.borrow_mut();
+                    let t = now();
+                    d.core.on_chunk(id, &bytes, t);
+                }
+                pump(&h);
+            }
+        }
+    });
+}

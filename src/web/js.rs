@@ -1,0 +1,51 @@
+//! Bindings to the package's own JS pieces (error classes, the Subscription object) and
+//! to the few globals the shell uses. The global scope is reached with
+//! `js_sys::global()`, never `window`: pages, workers, Node and edge runtimes alike.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/src/web/js/errors.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = makeError)]
+    pub fn make_error(
+        name: &str,
+        message: &str,
+        code: JsValue,
+        data: JsValue,
+        status: JsValue,
+        cause: JsValue,
+    ) -> JsValue;
+    #[wasm_bindgen(js_name = errorClasses)]
+    pub fn error_classes_js() -> JsValue;
+}
+
+#[wasm_bindgen(module = "/src/web/js/subscription.js")]
+extern "C" {
+    pub type Subscription;
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        close: &js_sys::Function,
+        on_notification: &JsValue,
+        on_reconnect: &JsValue,
+    ) -> Subscription;
+    #[wasm_bindgen(method, js_name = _ack)]
+    pub fn ack(this: &Subscription, granted: JsValue, subscription_id: JsValue);
+    #[wasm_bindgen(method, js_name = _push)]
+    pub fn push(this: &Subscription, method: &str, params: JsValue);
+    #[wasm_bindgen(method, js_name = _reconnecting)]
+    pub fn reconnecting(this: &Subscription, info: JsValue);
+    #[wasm_bindgen(method, js_name = _end)]
+    pub fn end(this: &Subscription, error: JsValue);
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `JSON.parse` (the fastest way to hand a large result to the host).
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    pub fn json_parse(text: &str) -> Result<JsValue, JsValue>;
+    /// `JSON.stringify`; `undefined` for values JSON cannot express.
+    #[wasm_bindgen(js_namespace = JSON, js_name = stringify, catch)]
+    pub fn json_stringify(v: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = console, js_name = warn)]
+    pub fn console_warn(s: &str);
+}

@@ -1,0 +1,326 @@
+//! Reading the host's option objects (`new McpClient(url, options)` and per-call options).
+
+use crate::engine::actions::OpOptions;
+use crate::engine::config::{
+    Config, ElicitationModes, SamplingSupport, ValidateOutput, VersionChoice,
+};
+use crate::error::Error;
+use crate::protocol::TASKS_EXTENSION;
+use crate::web::convert::from_js;
+use js_sys::{Array, Function, Object, Reflect};
+use serde_json::{json, Map, Value};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The host's callbacks and values the engine does not hold.
+#[derive(Default, Clone)]
+pub struct Handlers {
+    pub on_elicitation: Option<Function>,
+    pub on_sampling: Option<Function>,
+    /// `roots`: an array (answered directly) or a function returning one.
+    pub roots: Option<JsValue>,
+    pub on_log: Option<Function>,
+    pub on_notification: Option<Function>,
+    pub on_warning: Option<Function>,
+    /// A custom `fetch` (otherwise the global one).
+    pub fetch: Option<Function>,
+}
+
+pub fn get(obj: &JsValue, key: &str) -> JsValue {
+    if obj.is_undefined() || obj.is_null() || !obj.is_object() {
+        return JsValue::UNDEFINED;
+    }
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn present(v: &JsValue) -> bool {
+    !v.is_undefined() && !v.is_null()
+}
+
+fn func(obj: &JsValue, key: &str) -> Result<Option<Function>, Error> {
+    let v = get(obj, key);
+    if !present(&v) {
+        return Ok(None);
+    }
+    v.dyn_into::<Function>()
+        .map(Some)
+        .map_err(|_| Error::config(format!("{key} must be a function")))
+}
+
+fn number(obj: &JsValue, key: &str) -> Result<Option<u64>, Error> {
+    let v = get(obj, key);
+    if !present(&v) {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(f) if f.is_finite() && f >= 0.0 => Ok(Some(f.min(u64::MAX as f64) as u64)),
+        Some(f) if f == f64::INFINITY => Ok(Some(u64::MAX)),
+        _ => Err(Error::config(format!(
+            "{key} must be a non-negative number"
+        ))),
+    }
+}
+
+fn boolean(obj: &JsValue, key: &str) -> Result<Option<bool>, Error> {
+    let v = get(obj, key);
+    if !present(&v) {
+        return Ok(None);
+    }
+    v.as_bool()
+        .map(Some)
+        .ok_or_else(|| Error::config(format!("{key} must be a boolean")))
+}
+
+fn string(obj: &JsValue, key: &str) -> Result<Option<String>, Error> {
+    let v = get(obj, key);
+    if !present(&v) {
+        return Ok(None);
+    }
+    v.as_string()
+        .map(Some)
+        .ok_or_else(|| Error::config(format!("{key} must be a string")))
+}
+
+/// `headers`: a plain object, a `Headers`, or an array of `[name, value]` pairs.
+fn headers(v: &JsValue) -> Result<Vec<(String, String)>, Error> {
+    if !present(v) {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    let entries: Array = if Array::is_array(v) {
+        v.clone().unchecked_into()
+    } else if let Ok(it) =
+        Reflect::get(v, &JsValue::from_str("entries")).and_then(|f| f.dyn_into::<Function>())
+    {
+        // Headers (and Map): iterate entries().
+        let iter = it
+            .call0(v)
+            .map_err(|_| Error::config("headers.entries() failed"))?;
+        Array::from(&iter)
+    } else if v.is_object() {
+        Object::entries(v.unchecked_ref())
+    } else {
+        return Err(Error::config(
+            "headers must be an object, a Headers or an array of pairs",
+        ));
+    };
+    for pair in entries.iter() {
+        let pair: Array = pair
+            .dyn_into()
+            .map_err(|_| Error::config("headers entries must be [name, value] pairs"))?;
+        let name = pair
+            .get(0)
+            .as_string()
+            .ok_or_else(|| Error::config("header names must be strings"))?;
+        let value = pair
+            .get(1)
+            .as_string()
+            .ok_or_else(|| Error::config(format!("header {name} must have a string value")))?;
+        out.push((name, value));
+    }
+    Ok(out)
+}
+
+/// `extensions`: an array of identifiers, or an object `{ id: settings }`.
+fn extensions(v: &JsValue) -> Result<Map<String, Value>, Error> {
+    let mut m = Map::new();
+    if !present(v) {
+        return Ok(m);
+    }
+    if Array::is_array(v) {
+        for id in Array::from(v).iter() {
+            let id = id
+                .as_string()
+                .ok_or_else(|| Error::config("extensions must be strings"))?;
+            m.insert(id, json!({}));
+        }
+        return Ok(m);
+    }
+    match from_js(v)? {
+        Some(Value::Object(o)) => {
+            for (k, s) in o {
+                if !s.is_object() {
+                    return Err(Error::config(format!(
+                        "extension {k} settings must be an object"
+                    )));
+                }
+                m.insert(k, s);
+            }
+            Ok(m)
+        }
+        _ => Err(Error::config(
+            "extensions must be an array of identifiers or an object",
+        )),
+    }
+}
+
+/// Reads `new McpClient(url, options)`.
+pub fn client_options(url: String, o: &JsValue) -> Result<(Config, Handlers), Error> {
+    let mut cfg = Config::new(url);
+    let mut h = Handlers::default();
+    if let Some(Value::Object(info)) = from_js(&get(o, "clientInfo"))? {
+        if !info.get("name").is_some_and(Value::is_string)
+            || !info.get("version").is_some_and(Value::is_string)
+        {
+            return Err(Error::config("clientInfo needs string name and version"));
+        }
+        cfg.client_info = Value::Object(info);
+    }
+    match string(o, "protocolVersion")?.as_deref() {
+        None | Some("auto") => cfg.version = VersionChoice::Auto,
+        Some(v) => cfg.version = VersionChoice::Pinned(v.to_string()),
+    }
+    cfg.headers = headers(&get(o, "headers"))?;
+    cfg.extensions = extensions(&get(o, "extensions"))?;
+    if let Some(ms) = number(o, "requestTimeoutMs")? {
+        cfg.request_timeout_ms = ms;
+    }
+    cfg.max_total_timeout_ms = number(o, "maxTotalTimeoutMs")?;
+    cfg.log_level = string(o, "logLevel")?;
+    cfg.validate_output = match string(o, "validateOutput")?.as_deref() {
+        None | Some("strict") => ValidateOutput::Strict,
+        Some("warn") => ValidateOutput::Warn,
+        Some("off") => ValidateOutput::Off,
+        Some(_) => {
+            return Err(Error::config(
+                "validateOutput must be 'strict', 'warn' or 'off'",
+            ))
+        }
+    };
+    h.fetch = func(o, "fetch")?;
+    h.on_log = func(o, "onLog")?;
+    h.on_notification = func(o, "onNotification")?;
+    h.on_warning = func(o, "onWarning")?;
+    h.on_elicitation = func(o, "onElicitation")?;
+    h.on_sampling = func(o, "onSampling")?;
+    let elic = get(o, "elicitation");
+    if h.on_elicitation.is_some() {
+        cfg.elicitation = Some(if present(&elic) {
+            ElicitationModes {
+                form: boolean(&elic, "form")?.unwrap_or(false),
+                url: boolean(&elic, "url")?.unwrap_or(false),
+            }
+        } else {
+            ElicitationModes {
+                form: true,
+                url: false,
+            }
+        });
+    } else if present(&elic) {
+        return Err(Error::config(
+            "elicitation modes are set but there is no onElicitation handler",
+        ));
+    }
+    let samp = get(o, "sampling");
+    if h.on_sampling.is_some() {
+        cfg.sampling = Some(SamplingSupport {
+            tools: boolean(&samp, "tools")?.unwrap_or(false),
+            context: boolean(&samp, "context")?.unwrap_or(false),
+        });
+    } else if present(&samp) {
+        return Err(Error::config(
+            "sampling options are set but there is no onSampling handler",
+        ));
+    }
+    let roots = get(o, "roots");
+    if present(&roots) {
+        if !(Array::is_array(&roots) || roots.is_function()) {
+            return Err(Error::config("roots must be an array or a function"));
+        }
+        cfg.roots = true;
+        h.roots = Some(roots);
+    }
+    if let Some(n) = number(o, "maxInputRounds")? {
+        cfg.limits.max_input_rounds = n.min(u32::MAX as u64) as u32;
+    }
+    let limits = get(o, "limits");
+    if present(&limits) {
+        let l = &mut cfg.limits;
+        if let Some(n) = number(&limits, "maxEventBytes")? {
+            l.max_event_bytes = n as usize;
+        }
+        if let Some(n) = number(&limits, "maxBodyBytes")? {
+            l.max_body_bytes = n as usize;
+        }
+        if let Some(n) = number(&limits, "maxConcurrentInputs")? {
+            l.max_concurrent_inputs = n as usize;
+        }
+        if let Some(n) = number(&limits, "maxInputRequests")? {
+            l.max_input_requests = n as usize;
+        }
+        if let Some(n) = number(&limits, "listenMaxRetries")? {
+            l.listen_max_retries = n.min(u32::MAX as u64) as u32;
+        }
+        if let Some(n) = number(&limits, "listenBackoffMs")? {
+            l.listen_backoff_ms = n;
+        }
+        if let Some(n) = number(&limits, "listenMaxBackoffMs")? {
+            l.listen_max_backoff_ms = n;
+        }
+        if let Some(n) = number(&limits, "listenAckTimeoutMs")? {
+            l.listen_ack_timeout_ms = n;
+        }
+    }
+    let _ = TASKS_EXTENSION;
+    cfg.validate()?;
+    Ok((cfg, h))
+}
+
+/// Per-call options and callbacks.
+pub struct CallOpts {
+    pub opts: OpOptions,
+    pub signal: Option<web_sys::AbortSignal>,
+    pub on_progress: Option<Function>,
+    pub on_status: Option<Function>,
+}
+
+/// Reads per-call options (`{ signal, timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs,
+/// taskTimeoutMs, onProgress, onTaskStatus | onStatus, cache, logLevel, _meta }`).
+pub fn call_options(o: &JsValue) -> Result<CallOpts, Error> {
+    let mut opts = OpOptions {
+        timeout_ms: number(o, "timeoutMs")?,
+        ..Default::default()
+    };
+    opts.reset_timeout_on_progress = boolean(o, "resetTimeoutOnProgress")?.unwrap_or(false);
+    opts.max_total_timeout_ms = number(o, "maxTotalTimeoutMs")?;
+    opts.task_timeout_ms = number(o, "taskTimeoutMs")?;
+    opts.log_level = string(o, "logLevel")?;
+    if let Some(l) = &opts.log_level {
+        if !crate::engine::config::LOG_LEVELS.contains(&l.as_str()) {
+            return Err(Error::config("logLevel is not a logging level"));
+        }
+    }
+    match string(o, "cache")?.as_deref() {
+        None | Some("default") => {}
+        Some("no-cache") => opts.no_cache = true,
+        Some(_) => return Err(Error::config("cache must be 'default' or 'no-cache'")),
+    }
+    match from_js(&get(o, "_meta"))? {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(m)) => opts.meta = Some(m),
+        Some(_) => return Err(Error::config("_meta must be an object")),
+    }
+    let signal = {
+        let s = get(o, "signal");
+        if present(&s) {
+            Some(
+                s.dyn_into::<web_sys::AbortSignal>()
+                    .map_err(|_| Error::config("signal must be an AbortSignal"))?,
+            )
+        } else {
+            None
+        }
+    };
+    let on_progress = func(o, "onProgress")?;
+    opts.progress = on_progress.is_some();
+    let on_status = match func(o, "onTaskStatus")? {
+        Some(f) => Some(f),
+        None => func(o, "onStatus")?,
+    };
+    Ok(CallOpts {
+        opts,
+        signal,
+        on_progress,
+        on_status,
+    })
+}

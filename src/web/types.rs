@@ -1,0 +1,193 @@
+//! TypeScript declarations for the JS API's option objects and results (wasm-bindgen
+//! appends them to the generated `.d.ts`; the classes' signatures refer to them).
+//! Names follow the spec's `schema.ts`.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** Any JSON value. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** `Implementation` (clientInfo / serverInfo). */
+export interface Implementation { name: string; version: string; title?: string; description?: string; websiteUrl?: string; icons?: Icon[]; [key: string]: unknown }
+export interface Icon { src: string; mimeType?: string; sizes?: string[]; theme?: 'light' | 'dark' }
+
+export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** The context passed to input handlers. */
+export interface InputContext {
+  /** Fires when the call is aborted, times out, or the question becomes moot. */
+  signal: AbortSignal;
+  /** `request`: an MRTR round of a call; `task`: a task's input request. */
+  scope: 'request' | 'task';
+  taskId?: string;
+  /** The input request's key. */
+  key: string;
+  /** The method that asked (`tools/call`, `prompts/get`, `resources/read`). */
+  method: string;
+  serverUrl: string;
+  /** URL-mode elicitation: the URL, its origin and host, and whether the host is punycode (xn--). */
+  url?: string;
+  origin?: string;
+  host?: string;
+  isPunycode?: boolean;
+}
+
+export interface ElicitRequestFormParams { mode?: 'form'; message: string; requestedSchema: { type: 'object'; properties: Record<string, PrimitiveSchemaDefinition>; required?: string[] }; _meta?: JsonObject }
+export interface ElicitRequestURLParams { mode: 'url'; message: string; url: string; elicitationId?: string; _meta?: JsonObject }
+export type ElicitRequestParams = ElicitRequestFormParams | ElicitRequestURLParams;
+export type PrimitiveSchemaDefinition =
+  | { type: 'string'; title?: string; description?: string; minLength?: number; maxLength?: number; format?: 'email' | 'uri' | 'date' | 'date-time'; default?: string; enum?: string[]; enumNames?: string[]; oneOf?: { const: string; title: string }[] }
+  | { type: 'number' | 'integer'; title?: string; description?: string; minimum?: number; maximum?: number; default?: number }
+  | { type: 'boolean'; title?: string; description?: string; default?: boolean }
+  | { type: 'array'; title?: string; description?: string; minItems?: number; maxItems?: number; items: { type?: 'string'; enum?: string[]; anyOf?: { const: string; title: string }[] }; default?: string[] };
+export interface ElicitResult { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]> }
+
+export interface SamplingMessage { role: 'user' | 'assistant'; content: SamplingContent | SamplingContent[]; _meta?: JsonObject }
+export type SamplingContent = TextContent | ImageContent | AudioContent | { type: 'tool_use'; id: string; name: string; input: JsonObject } | { type: 'tool_result'; toolUseId: string; content: ContentBlock[]; structuredContent?: JsonValue; isError?: boolean };
+export interface CreateMessageRequestParams {
+  messages: SamplingMessage[]; maxTokens: number; systemPrompt?: string; temperature?: number; stopSequences?: string[];
+  modelPreferences?: { hints?: { name?: string }[]; costPriority?: number; speedPriority?: number; intelligencePriority?: number };
+  includeContext?: 'none' | 'thisServer' | 'allServers'; metadata?: JsonObject; tools?: Tool[]; toolChoice?: { mode?: 'auto' | 'required' | 'none' };
+}
+export interface CreateMessageResult { role: 'assistant' | 'user'; content: SamplingContent | SamplingContent[]; model: string; stopReason?: 'endTurn' | 'stopSequence' | 'maxTokens' | 'toolUse' | string }
+export interface Root { uri: string; name?: string }
+export interface ListRootsResult { roots: Root[] }
+
+/** Options of `new McpClient(url, options)`. */
+export interface McpClientOptions {
+  clientInfo?: Implementation;
+  /** `'auto'` (default) detects the server's era; a version pins it. */
+  protocolVersion?: 'auto' | '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26' | '2024-11-05' | (string & {});
+  /** Sent on every request (e.g. `Authorization`). */
+  headers?: Record<string, string> | Headers | [string, string][];
+  /** Extensions to declare, e.g. `['io.modelcontextprotocol/tasks']` or `{ id: settings }`. */
+  extensions?: string[] | Record<string, JsonObject>;
+  /** Default time budget of a request in ms (server time; paused while a person answers). Default 60 000. */
+  requestTimeoutMs?: number;
+  /** Hard maximum of a call's wall time, human time included. */
+  maxTotalTimeoutMs?: number;
+  /** A custom fetch (default: the global one). */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** `notifications/message` log lines the server sent. */
+  onLog?: (params: { level: LoggingLevel; logger?: string; data: unknown }) => void;
+  /** Server notifications (list changes, resource updates, tasks). */
+  onNotification?: (method: string, params: Record<string, unknown>) => void;
+  /** Non-fatal problems (dropped tools, ignored messages). Default: console.warn. */
+  onWarning?: (message: string) => void;
+  /** Log level asked on every request (`_meta` `io.modelcontextprotocol/logLevel`). */
+  logLevel?: LoggingLevel;
+  /** `structuredContent` vs `outputSchema`: reject (default), warn, or skip. */
+  validateOutput?: 'strict' | 'warn' | 'off';
+  onElicitation?: (request: ElicitRequestParams, ctx: InputContext) => ElicitResult | Promise<ElicitResult>;
+  /** Elicitation modes declared (default `{ form: true }` when a handler is given). */
+  elicitation?: { form?: boolean; url?: boolean };
+  onSampling?: (request: CreateMessageRequestParams, ctx: InputContext) => CreateMessageResult | Promise<CreateMessageResult>;
+  sampling?: { tools?: boolean; context?: boolean };
+  roots?: Root[] | ((ctx: InputContext) => Root[] | Promise<Root[]>);
+  /** MRTR rounds per call and input rounds per task. Default 10. */
+  maxInputRounds?: number;
+  limits?: {
+    maxEventBytes?: number; maxBodyBytes?: number; maxConcurrentInputs?: number; maxInputRequests?: number;
+    listenMaxRetries?: number; listenBackoffMs?: number; listenMaxBackoffMs?: number; listenAckTimeoutMs?: number;
+  };
+}
+
+/** Options of one request. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Time budget in ms (server time); default: the client's `requestTimeoutMs`. */
+  timeoutMs?: number;
+  resetTimeoutOnProgress?: boolean;
+  maxTotalTimeoutMs?: number;
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /** `'no-cache'` skips the cache lookup (the fresh result is still cached). */
+  cache?: 'default' | 'no-cache';
+  logLevel?: LoggingLevel;
+  _meta?: JsonObject;
+}
+export interface CallToolOptions extends RequestOptions {
+  /** Called when the task behind the call changes. */
+  onTaskStatus?: (task: Task) => void;
+  /** Budget of the wait for a task (default: until it ends or its TTL passes). */
+  taskTimeoutMs?: number;
+}
+export interface WaitOptions {
+  signal?: AbortSignal;
+  /** Budget of the wait; an elapsed budget sends nothing. The task keeps running. */
+  timeoutMs?: number;
+  maxTotalTimeoutMs?: number;
+  onStatus?: (task: Task) => void;
+}
+export interface ListenOptions { signal?: AbortSignal; onReconnect?: (info: { attempt: number; delayMs: number; reason: string }) => void }
+export interface PageParams { cursor?: string }
+
+export interface Annotations { audience?: ('user' | 'assistant')[]; priority?: number; lastModified?: string }
+export interface TextContent { type: 'text'; text: string; annotations?: Annotations; _meta?: JsonObject }
+export interface ImageContent { type: 'image'; data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject }
+export interface AudioContent { type: 'audio'; data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject }
+export interface ResourceLink { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string; size?: number; annotations?: Annotations; _meta?: JsonObject }
+export interface TextResourceContents { uri: string; mimeType?: string; text: string; _meta?: JsonObject }
+export interface BlobResourceContents { uri: string; mimeType?: string; blob: string; _meta?: JsonObject }
+export interface EmbeddedResource { type: 'resource'; resource: TextResourceContents | BlobResourceContents; annotations?: Annotations; _meta?: JsonObject }
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+
+export interface ToolAnnotations { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean }
+export interface Tool { name: string; title?: string; description?: string; icons?: Icon[]; inputSchema: JsonObject & { type: 'object' }; outputSchema?: JsonObject; annotations?: ToolAnnotations; _meta?: JsonObject }
+export interface CacheHints { ttlMs?: number; cacheScope?: 'public' | 'private' }
+export interface ListToolsResult extends CacheHints { tools: Tool[]; nextCursor?: string; _meta?: JsonObject }
+export interface CallToolResult { content: ContentBlock[]; structuredContent?: JsonValue; isError?: boolean; _meta?: JsonObject }
+export interface Resource { uri: string; name: string; title?: string; description?: string; mimeType?: string; size?: number; icons?: Icon[]; annotations?: Annotations; _meta?: JsonObject }
+export interface ResourceTemplate { uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string; icons?: Icon[]; annotations?: Annotations; _meta?: JsonObject }
+export interface ListResourcesResult extends CacheHints { resources: Resource[]; nextCursor?: string }
+export interface ListResourceTemplatesResult extends CacheHints { resourceTemplates: ResourceTemplate[]; nextCursor?: string }
+export interface ReadResourceResult extends CacheHints { contents: (TextResourceContents | BlobResourceContents)[]; _meta?: JsonObject }
+export interface PromptArgument { name: string; title?: string; description?: string; required?: boolean }
+export interface Prompt { name: string; title?: string; description?: string; arguments?: PromptArgument[]; icons?: Icon[]; _meta?: JsonObject }
+export interface ListPromptsResult extends CacheHints { prompts: Prompt[]; nextCursor?: string }
+export interface PromptMessage { role: 'user' | 'assistant'; content: ContentBlock }
+export interface GetPromptResult { description?: string; messages: PromptMessage[]; _meta?: JsonObject }
+export interface PromptReference { type: 'ref/prompt'; name: string }
+export interface ResourceTemplateReference { type: 'ref/resource'; uri: string }
+export interface CompleteResult { completion: { values: string[]; total?: number; hasMore?: boolean } }
+export interface ServerCapabilities {
+  experimental?: Record<string, JsonObject>; logging?: JsonObject; completions?: JsonObject;
+  prompts?: { listChanged?: boolean }; resources?: { subscribe?: boolean; listChanged?: boolean };
+  tools?: { listChanged?: boolean }; extensions?: Record<string, JsonObject>;
+}
+export interface DiscoverResult extends CacheHints {
+  supportedVersions: string[]; capabilities: ServerCapabilities; serverInfo?: Implementation; instructions?: string; _meta?: JsonObject;
+}
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+export interface InputRequest { method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list'; params?: JsonObject }
+export type InputRequests = Record<string, InputRequest>;
+export type InputResponses = Record<string, ElicitResult | CreateMessageResult | ListRootsResult>;
+export interface JsonRpcErrorObject { code: number; message: string; data?: JsonValue }
+/** What `Task#toJSON` gives and `Task.fromJSON` takes. */
+export interface TaskJSON {
+  taskId: string; status: TaskStatus; statusMessage?: string; createdAt: string; lastUpdatedAt: string;
+  ttlMs: number | null; pollIntervalMs?: number; inputRequests?: InputRequests; result?: CallToolResult;
+  error?: JsonRpcErrorObject; isLocal?: boolean; serverUrl?: string;
+}
+
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+  /** Tasks extension: `notifications/tasks` for these tasks. */
+  taskIds?: string[];
+}
+/** A `subscriptions/listen` stream. Also an async iterator of `{ method, params }`. */
+export interface Subscription extends AsyncIterableIterator<{ method: string; params: Record<string, unknown> }> {
+  /** The filter the server agreed to honour (compare with what you asked). */
+  readonly acknowledged: SubscriptionFilter;
+  readonly subscriptionId: string | number;
+  /** Reconnections so far (a dropped stream is listened to again). */
+  readonly reconnects: number;
+  /** Resolves when the subscription ends gracefully (or is closed); rejects when it is lost. */
+  readonly closed: Promise<void>;
+  close(): void;
+}
+"#;
