@@ -15,6 +15,7 @@ pub mod input;
 pub mod jsonrpc;
 pub mod legacy;
 pub mod meta;
+pub mod notifications;
 pub mod prompts;
 pub mod resources;
 pub mod result;
