@@ -27,6 +27,6 @@ pub mod sse;
 pub mod time;
 
 #[cfg(target_arch = "wasm32")]
-mod web;
+pub mod web;
 
 pub use error::{Error, ErrorKind, Result};

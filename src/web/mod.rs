@@ -11,3 +11,6 @@ mod js;
 mod options;
 mod task;
 mod types;
+
+pub use client::McpClient;
+pub use task::Task;
