@@ -11,6 +11,10 @@
 //! URL-mode URL parser). Why each is written by hand, and what the alternatives cost in
 //! wasm, is in `SIZE.md` beside this file.
 
+// The API returns the crate's `Error` (~128 bytes) by design, like the rest of the crate;
+// shrinking it (boxing `data`) is a crate-wide decision for `error.rs`.
+#![allow(clippy::result_large_err)]
+
 pub mod answers;
 pub mod elicitation;
 mod formats;

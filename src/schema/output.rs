@@ -95,6 +95,13 @@ impl Ann {
     }
 }
 
+/// Records that item/property `i` was evaluated.
+fn mark(seen: &mut [bool], i: usize) {
+    if let Some(s) = seen.get_mut(i) {
+        *s = true;
+    }
+}
+
 /// JSON equality as JSON Schema defines it: numbers by value (`1 == 1.0`), objects
 /// regardless of key order.
 pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
@@ -420,7 +427,7 @@ impl<'a> Run<'a> {
                         false,
                         None,
                     ) {
-                        ann.props[i] = true;
+                        mark(&mut ann.props, i);
                     } else {
                         fail!(
                             "unevaluatedProperties",
@@ -442,7 +449,7 @@ impl<'a> Run<'a> {
                         collect,
                         None,
                     ) {
-                        ann.items[i] = true;
+                        mark(&mut ann.items, i);
                     } else if !collect {
                         return false;
                     } else {
@@ -559,9 +566,9 @@ impl<'a> Run<'a> {
                         sub: &'a Value,
                         seg: &[Seg<'a>],
                         ann: &mut Ann| {
-            for i in from..to.min(n) {
-                if run.sub(sub, seg, &a[i], Some(Seg::Idx(i)), collect, None) {
-                    ann.items[i] = true;
+            for (i, item) in a.iter().enumerate().take(to).skip(from) {
+                if run.sub(sub, seg, item, Some(Seg::Idx(i)), collect, None) {
+                    mark(&mut ann.items, i);
                 } else {
                     good = false;
                     if !collect {
@@ -596,7 +603,7 @@ impl<'a> Run<'a> {
                 for (i, item) in a.iter().enumerate() {
                     if self.sub(v, &[Seg::Key(kw)], item, Some(Seg::Idx(i)), false, None) {
                         hits += 1;
-                        ann.items[i] = true;
+                        mark(&mut ann.items, i);
                     }
                 }
                 let min = obj
@@ -636,8 +643,9 @@ impl<'a> Run<'a> {
                 true
             }
             ("uniqueItems", Value::Bool(true)) => {
-                let dup =
-                    (1..n).find_map(|j| (0..j).find(|&i| json_eq(&a[i], &a[j])).map(|i| (i, j)));
+                let dup = a.iter().enumerate().find_map(|(j, y)| {
+                    a.iter().take(j).position(|x| json_eq(x, y)).map(|i| (i, j))
+                });
                 if let Some((i, j)) = dup {
                     good = false;
                     if collect {
@@ -701,7 +709,7 @@ impl<'a> Run<'a> {
                                     collect,
                                     None,
                                 ) {
-                                    ann.props[i] = true;
+                                    mark(&mut ann.props, i);
                                 } else {
                                     good = false;
                                     if !collect {
@@ -722,7 +730,7 @@ impl<'a> Run<'a> {
                         &[Seg::Key(kw)]
                     };
                     if self.sub(s, segs, val, Some(Seg::Key(k)), collect, None) {
-                        ann.props[i] = true;
+                        mark(&mut ann.props, i);
                     } else {
                         good = false;
                         if !collect {
