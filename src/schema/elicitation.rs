@@ -355,5 +355,4 @@ pub fn check_url_answer(answer: &Value) -> Result<Value, Error> {
 }
 
 #[cfg(test)]
-#[path = "elicitation_tests.rs"]
 mod tests;

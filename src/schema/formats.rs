@@ -3,6 +3,10 @@
 //! lines, while a format crate would bring IDNA and regex tables into the wasm.
 //!
 //! Only elicitation asserts formats; for tool `outputSchema` they stay annotations.
+//!
+//! Letters are ASCII-checked and any non-ASCII character is let through (an
+//! internationalized address): `char::is_alphanumeric` and friends would link core's
+//! Unicode tables, ~15 KB of wasm.
 
 /// A pragmatic RFC 5321-style address: one `@`, a non-empty local part without spaces or
 /// specials, a domain of non-empty dot-separated labels that has a dot (or is `localhost`).
@@ -14,7 +18,7 @@ pub(crate) fn is_email(s: &str) -> bool {
         && local.len() <= 64
         && !local.starts_with('.')
         && !local.ends_with('.')
-        && !local.contains("..")
+        && !local.as_bytes().windows(2).any(|w| w == b"..")
         && local
             .chars()
             .all(|c| !c.is_whitespace() && !c.is_control() && !"()<>[]:;@\\,\"".contains(c));
@@ -24,7 +28,8 @@ pub(crate) fn is_email(s: &str) -> bool {
                 && l.len() <= 63
                 && !l.starts_with('-')
                 && !l.ends_with('-')
-                && l.chars().all(|c| c.is_alphanumeric() || c == '-')
+                && l.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || !c.is_ascii())
         });
     local_ok && labels_ok && (domain.contains('.') || domain.eq_ignore_ascii_case("localhost"))
 }

@@ -301,7 +301,12 @@ impl Index {
     pub(crate) fn build(root: &Value, legacy: bool) -> Result<Index, String> {
         let mut ix = Index::default();
         let base = match root.get("$id").and_then(Value::as_str) {
-            Some(id) => resolve(DEFAULT_BASE, id),
+            Some(id) => {
+                let uri = resolve(DEFAULT_BASE, id);
+                uri.split_once('#')
+                    .map_or(uri.as_str(), |(u, _)| u)
+                    .to_string()
+            }
             None => DEFAULT_BASE.to_string(),
         };
         ix.resources.push(Resource {

@@ -9,13 +9,13 @@ fn fixture(text: &str) -> Value {
 fn form() -> Value {
     let mut props = Map::new();
     for (name, text) in [
-        ("color", include_str!("../../tests/fixtures/spec/2026-07-28/examples/UntitledSingleSelectEnumSchema/color-select-schema.json")),
-        ("hex", include_str!("../../tests/fixtures/spec/2026-07-28/examples/TitledSingleSelectEnumSchema/titled-color-select-schema.json")),
-        ("colors", include_str!("../../tests/fixtures/spec/2026-07-28/examples/UntitledMultiSelectEnumSchema/color-multi-select-schema.json")),
-        ("hexes", include_str!("../../tests/fixtures/spec/2026-07-28/examples/TitledMultiSelectEnumSchema/titled-color-multi-select-schema.json")),
-        ("email", include_str!("../../tests/fixtures/spec/2026-07-28/examples/StringSchema/email-input-schema.json")),
-        ("n", include_str!("../../tests/fixtures/spec/2026-07-28/examples/NumberSchema/number-input-schema.json")),
-        ("flag", include_str!("../../tests/fixtures/spec/2026-07-28/examples/BooleanSchema/boolean-input-schema.json")),
+        ("color", include_str!("../../../tests/fixtures/spec/2026-07-28/examples/UntitledSingleSelectEnumSchema/color-select-schema.json")),
+        ("hex", include_str!("../../../tests/fixtures/spec/2026-07-28/examples/TitledSingleSelectEnumSchema/titled-color-select-schema.json")),
+        ("colors", include_str!("../../../tests/fixtures/spec/2026-07-28/examples/UntitledMultiSelectEnumSchema/color-multi-select-schema.json")),
+        ("hexes", include_str!("../../../tests/fixtures/spec/2026-07-28/examples/TitledMultiSelectEnumSchema/titled-color-multi-select-schema.json")),
+        ("email", include_str!("../../../tests/fixtures/spec/2026-07-28/examples/StringSchema/email-input-schema.json")),
+        ("n", include_str!("../../../tests/fixtures/spec/2026-07-28/examples/NumberSchema/number-input-schema.json")),
+        ("flag", include_str!("../../../tests/fixtures/spec/2026-07-28/examples/BooleanSchema/boolean-input-schema.json")),
     ] {
         props.insert(name.into(), fixture(text));
     }
@@ -54,25 +54,25 @@ fn paths(e: &Error) -> Vec<String> {
 
 #[test]
 fn spec_examples_pass() {
-    let multi = fixture(include_str!("../../tests/fixtures/spec/2026-07-28/examples/ElicitRequestFormParams/elicit-multiple-fields.json"));
+    let multi = fixture(include_str!("../../../tests/fixtures/spec/2026-07-28/examples/ElicitRequestFormParams/elicit-multiple-fields.json"));
     let answer = fixture(include_str!(
-        "../../tests/fixtures/spec/2026-07-28/examples/ElicitResult/input-multiple-fields.json"
+        "../../../tests/fixtures/spec/2026-07-28/examples/ElicitResult/input-multiple-fields.json"
     ));
     assert_eq!(
         check_form_answer(&multi["requestedSchema"], &answer).unwrap(),
         answer
     );
-    let single = fixture(include_str!("../../tests/fixtures/spec/2026-07-28/examples/ElicitRequestFormParams/elicit-single-field.json"));
+    let single = fixture(include_str!("../../../tests/fixtures/spec/2026-07-28/examples/ElicitRequestFormParams/elicit-single-field.json"));
     let answer = fixture(include_str!(
-        "../../tests/fixtures/spec/2026-07-28/examples/ElicitResult/input-single-field.json"
+        "../../../tests/fixtures/spec/2026-07-28/examples/ElicitResult/input-single-field.json"
     ));
     assert_eq!(
         check_form_answer(&single["requestedSchema"], &answer).unwrap(),
         answer
     );
-    let url_answer = fixture(include_str!("../../tests/fixtures/spec/2026-07-28/examples/ElicitResult/accept-url-mode-no-content.json"));
+    let url_answer = fixture(include_str!("../../../tests/fixtures/spec/2026-07-28/examples/ElicitResult/accept-url-mode-no-content.json"));
     assert_eq!(check_url_answer(&url_answer).unwrap(), url_answer);
-    let url = fixture(include_str!("../../tests/fixtures/spec/2026-07-28/examples/ElicitRequestURLParams/elicit-sensitive-data.json"));
+    let url = fixture(include_str!("../../../tests/fixtures/spec/2026-07-28/examples/ElicitRequestURLParams/elicit-sensitive-data.json"));
     assert_eq!(
         check_url(url["url"].as_str().unwrap()).unwrap().host,
         "mcp.example.com"
