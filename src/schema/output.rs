@@ -163,7 +163,9 @@ impl<'a> Run<'a> {
     fn err(&mut self, kw: &'a str, msg: String) {
         if self.errors.len() < MAX_ERRORS {
             let mut sp = path_of(&self.spath);
-            push_token(&mut sp, kw);
+            if !kw.is_empty() {
+                push_token(&mut sp, kw);
+            }
             self.errors.push((path_of(&self.ipath), sp, msg));
         }
     }

@@ -452,10 +452,18 @@ fn unevaluated_keywords() {
     });
     assert!(ok(props.clone(), json!({"a": 1, "b": 1, "c": 1})));
     assert!(ok(props.clone(), json!({"b": 1, "d": 1})));
-    // `c` belongs to a failed anyOf branch only when `c` is present but the branch fails.
-    let (path, _, _) = fail_at(props.clone(), json!({"d": 1, "e": 1}));
-    assert_eq!(path, "");
-    assert!(!ok(props, json!({"d": 1, "e": 1})));
+    // `e` is evaluated by nothing; `c` only by an anyOf branch that failed.
+    let (path, spath, _) = fail_at(props.clone(), json!({"d": 1, "e": 1}));
+    assert_eq!(
+        (path.as_str(), spath.as_str()),
+        ("", "/unevaluatedProperties")
+    );
+    let branch = json!({
+        "anyOf": [{"properties": {"c": {"type": "string"}}, "required": ["c"]}, {"properties": {"d": true}, "required": ["d"]}],
+        "unevaluatedProperties": false
+    });
+    assert!(ok(branch.clone(), json!({"d": 1, "c": "x"})));
+    assert!(!ok(branch, json!({"d": 1, "c": 5})));
     let cond = json!({"if": {"properties": {"kind": {"const": "a"}}}, "then": {"properties": {"x": true}}, "properties": {"kind": true}, "unevaluatedProperties": false});
     assert!(ok(cond.clone(), json!({"kind": "a", "x": 1})));
     assert!(!ok(cond, json!({"kind": "b", "x": 1})));
