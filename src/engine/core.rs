@@ -14,6 +14,7 @@ use crate::engine::listen::{apply_notification, check_filter, ListenOp};
 use crate::engine::ops::{Ctx, Op, Pager, PagesOp, Purpose, RpcOp, Step, ToolOp, WaitOp, Want};
 use crate::engine::shared::{Era, Owner, Shared};
 use crate::engine::task::{Note, Part, TaskBook};
+use crate::engine::tools::OutputCheck;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::http::response::is_success;
 use crate::protocol::jsonrpc::{Message, RequestId, RpcError};
@@ -358,6 +359,11 @@ impl Core {
         if let Err(e) = self.task_preflight(t) {
             return self.fail_now(e, now);
         }
+        // What the host's handle knows (createdAt, ttlMs) tells "expired" from "not found"
+        // when the server answers -32602 (rule 14).
+        if let Some(seed) = t.seed.as_ref().filter(|s| s.task.task_id == t.task_id) {
+            self.tasks.register(&seed.task, OutputCheck::None);
+        }
         let mut params = Map::new();
         params.insert("taskId".into(), t.task_id.clone().into());
         if let Some((k, v)) = extra {
@@ -484,16 +490,24 @@ impl Core {
             notes: Vec::new(),
         };
         let mut cancel_task = None;
+        let mut detached = None;
         match o {
             Op::Rpc(mut r) => r.cancel(&mut cx),
             Op::Pages(mut p) => p.pager.cancel(cx.sh),
             Op::Tool(mut t) => cancel_task = t.cancel(&mut cx, op),
-            Op::Wait(w) => cx.tasks.detach(cx.sh, &w.task_id, op),
+            Op::Wait(w) => {
+                cx.tasks.detach(cx.sh, &w.task_id, op);
+                detached = Some(w.task_id);
+            }
             Op::Listen(mut l) => l.cancel(&mut cx),
         }
         let notes = cx.notes;
         self.done(op, Err(reason));
         self.deliver_notes(notes);
+        if let Some(task_id) = detached {
+            // The driver may have stopped polling: drop its timer (rule 24).
+            self.refresh_task(&task_id);
+        }
         if let Some(task_id) = cancel_task {
             self.refresh_task(&task_id);
             let t = TaskRef {
@@ -836,31 +850,50 @@ impl Core {
                 self.sh.push(Action::Log { op, params });
             }
             _ => {
-                if let Some(Owner::Op(id)) = owner {
-                    if let Some(Op::Listen(mut l)) = self.ops.remove(&id) {
-                        let mut cx = Ctx {
-                            sh: &mut self.sh,
-                            tasks: &mut self.tasks,
-                            notes: Vec::new(),
-                        };
-                        let step = l.on_notification(&mut cx, id, method, params);
-                        let notes = cx.notes;
-                        self.settle(id, Op::Listen(l), step, notes);
-                        return;
-                    }
-                }
-                let mut cx = Ctx {
-                    sh: &mut self.sh,
-                    tasks: &mut self.tasks,
-                    notes: Vec::new(),
+                // notifications/tasks may move a task driver: its timer follows (rule 24).
+                let task_id = (method == "notifications/tasks")
+                    .then(|| params.get("taskId").and_then(Value::as_str))
+                    .flatten()
+                    .map(str::to_string);
+                // A listen stream's own notifications go to its op; any other op whose
+                // stream carries a notification stays in place.
+                let listen = match owner {
+                    Some(Owner::Op(id)) => match self.ops.remove(&id) {
+                        Some(Op::Listen(l)) => Some((id, l)),
+                        Some(other) => {
+                            self.ops.insert(id, other);
+                            None
+                        }
+                        None => None,
+                    },
+                    _ => None,
                 };
-                apply_notification(&mut cx, method, &params);
-                let notes = cx.notes;
-                self.sh.push(Action::Notify {
-                    method: method.to_string(),
-                    params,
-                });
-                self.deliver_notes(notes);
+                if let Some((id, mut l)) = listen {
+                    let mut cx = Ctx {
+                        sh: &mut self.sh,
+                        tasks: &mut self.tasks,
+                        notes: Vec::new(),
+                    };
+                    let step = l.on_notification(&mut cx, id, method, params);
+                    let notes = cx.notes;
+                    self.settle(id, Op::Listen(l), step, notes);
+                } else {
+                    let mut cx = Ctx {
+                        sh: &mut self.sh,
+                        tasks: &mut self.tasks,
+                        notes: Vec::new(),
+                    };
+                    apply_notification(&mut cx, method, &params);
+                    let notes = cx.notes;
+                    self.sh.push(Action::Notify {
+                        method: method.to_string(),
+                        params,
+                    });
+                    self.deliver_notes(notes);
+                }
+                if let Some(t) = task_id {
+                    self.refresh_task(&t);
+                }
             }
         }
     }

@@ -294,14 +294,7 @@ impl Driver {
             if let Some(exp) = dt.task.expires_at_ms() {
                 if (sh.now as i64) >= exp {
                     self.last = Some(dt.task.clone());
-                    let e = Error::new(
-                        ErrorKind::TaskExpired,
-                        format!(
-                            "task {:?} passed its TTL without finishing",
-                            sanitize(&self.id, 100)
-                        ),
-                    )
-                    .with_data(Value::Object(dt.task.to_value()));
+                    let e = ttl_expired(&self.id, &dt.task);
                     self.finish(sh, Err(e), true, notes);
                     return;
                 }
@@ -568,6 +561,16 @@ impl Driver {
         let transient =
             e.is_transient() || (e.kind == ErrorKind::Mcp && e.code == Some(INTERNAL_ERROR));
         if transient {
+            // Rule 10: past the TTL backstop, a poll without an answer ends the wait.
+            if let Some(t) = self
+                .last
+                .as_ref()
+                .filter(|t| t.expires_at_ms().is_some_and(|x| sh.now as i64 >= x))
+            {
+                let e = ttl_expired(&self.id, t);
+                self.finish(sh, Err(e), true, notes);
+                return;
+            }
             // Rule 15: a lost poll is not fatal.
             self.transient_streak = self.transient_streak.saturating_add(1);
             let retry_after = if e.status == Some(429) || e.status == Some(503) {
@@ -642,6 +645,18 @@ impl Driver {
     }
 }
 
+/// Rule 10: the TTL backstop passed without a terminal status.
+fn ttl_expired(id: &str, task: &Task) -> Error {
+    Error::new(
+        ErrorKind::TaskExpired,
+        format!(
+            "task {:?} passed its TTL without finishing",
+            sanitize(id, 100)
+        ),
+    )
+    .with_data(Value::Object(task.to_value()))
+}
+
 fn clone_result(r: &Result<TaskView>) -> Result<TaskView> {
     match r {
         Ok(v) => Ok(v.clone()),
@@ -681,7 +696,9 @@ impl TaskBook {
             return vec![Note::Final(vec![op], clone_result(done))];
         }
         d.waiters.push(Waiter { op, deadline });
-        if d.poll.is_none() {
+        // Rules 5 and 24: a wait joining a task already polled shares its polls (and
+        // their pollIntervalMs); only an idle driver polls at once.
+        if d.poll.is_none() && d.next_poll.is_none() {
             d.start_poll(sh);
         }
         // Inputs withdrawn when the last wait left are presented again by the next poll.
@@ -752,10 +769,11 @@ impl TaskBook {
     }
 
     /// `notifications/tasks` for a task someone waits on (rule 22): used as an observation.
+    /// For a task already terminal it only warns about a regression (the outcome stays).
     pub fn on_notification(&mut self, sh: &mut Shared, dt: DetailedTask) -> Vec<Note> {
         let mut notes = Vec::new();
         if let Some(d) = self.drivers.get_mut(&dt.task.task_id) {
-            if !d.waiters.is_empty() {
+            if !d.waiters.is_empty() || d.done.is_some() {
                 d.observe(sh, dt, &mut notes);
             }
         }

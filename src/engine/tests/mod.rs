@@ -1,4 +1,6 @@
 //! Engine tests: scripted peers, a fake clock, no I/O.
 
+mod listen;
 mod mrtr;
 mod spine;
+mod tasks;
