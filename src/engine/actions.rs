@@ -150,7 +150,7 @@ impl Output {
 }
 
 impl TaskView {
-    /// The DetailedTask wire shape (plus `isLocal` when local).
+    /// The DetailedTask wire shape.
     pub fn to_value(&self) -> Value {
         let mut m = self.task.to_value();
         if let Some(ir) = &self.input_requests {

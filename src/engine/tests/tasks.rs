@@ -1166,7 +1166,6 @@ fn rule_11_the_result_is_checked_against_the_schema_at_call_time() {
 }
 
 #[test]
-#[ignore = "src/schema/output.rs is still a stub that accepts every instance"]
 fn rule_11_structured_content_is_validated_against_the_schema_at_call_time() {
     let mut h = harness();
     let a = call_named(
