@@ -19,6 +19,8 @@ pub enum Output {
         id: Option<String>,
         retry: Option<u64>,
     },
+    /// An SSE event of another type than `message` (the 2024-11-05 `endpoint` event).
+    Event { event: String, data: String },
 }
 
 enum Body {
@@ -122,7 +124,13 @@ impl Exchange {
                     }
                     let is_message = match ev.event.as_deref() {
                         None | Some("message") => true,
-                        _ => false,
+                        Some(other) => {
+                            out.push(Output::Event {
+                                event: other.to_string(),
+                                data: ev.data.clone(),
+                            });
+                            false
+                        }
                     };
                     if !is_message || ev.data.is_empty() {
                         continue;
@@ -334,12 +342,18 @@ mod tests {
     }
 
     #[test]
-    fn non_message_events_are_ignored() {
+    fn other_events_are_reported_not_decoded() {
         let out = run(
             200,
             Some("text/event-stream"),
-            &[b"event: ping\ndata: hello\n\n"],
+            &[b"event: endpoint\ndata: /messages?s=1\n\n"],
         );
-        assert!(out.is_empty());
+        match &out[..] {
+            [Output::Event { event, data }] => assert_eq!(
+                (event.as_str(), data.as_str()),
+                ("endpoint", "/messages?s=1")
+            ),
+            o => panic!("{o:?}"),
+        }
     }
 }

@@ -16,6 +16,8 @@ pub mod core;
 pub mod exchange;
 pub mod listen;
 pub mod ops;
+pub mod server_requests;
+pub mod session;
 pub mod shared;
 pub mod task;
 pub mod tools;

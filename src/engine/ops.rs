@@ -14,7 +14,12 @@ use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::http::request::META_SERVER_INFO;
 use crate::http::x_mcp_header::param_headers;
 use crate::protocol::codes::{HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY};
-use crate::protocol::tasks::{decode_create_task_result, decode_detailed_task, Task, TaskStatus};
+use crate::protocol::legacy::{
+    decode_legacy_create_task_result, decode_legacy_task_value, InitializeResult,
+};
+use crate::protocol::tasks::{
+    decode_create_task_result, decode_detailed_task, DetailedTask, Task, TaskStatus,
+};
 use crate::time::{format_rfc3339, Millis};
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
@@ -200,7 +205,22 @@ fn finish_rpc(
             Ok(Output::Raw(raw))
         }
         Purpose::TaskGet(id) => {
-            let dt = decode_detailed_task(&raw, Some(id), false)?;
+            let dt = if sh.era == Era::Modern {
+                decode_detailed_task(&raw, Some(id), false)?
+            } else {
+                let v: Value = serde_json::from_str(raw.get())
+                    .map_err(|_| Error::invalid_result("tasks/get result is not JSON"))?;
+                let task = decode_legacy_task_value(&v)?;
+                if &task.task_id != id {
+                    return Err(Error::invalid_result("tasks/get answered another task"));
+                }
+                DetailedTask {
+                    task,
+                    input_requests: Vec::new(),
+                    result: None,
+                    error: None,
+                }
+            };
             let input_requests = (dt.task.status == TaskStatus::InputRequired).then(|| {
                 let v: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
                 v.get("inputRequests").cloned().unwrap_or(Value::Null)
@@ -475,6 +495,10 @@ pub struct ToolOp {
     check: OutputCheck,
     task_id: Option<String>,
     wait_deadline: Option<Millis>,
+    /// 2025 era: the server accepts task-augmented `tools/call`.
+    legacy_tasks: Option<bool>,
+    /// 2025 era: this call asked for a task (`params.task`).
+    asked_task: bool,
 }
 
 enum ToolPhase {
@@ -496,6 +520,7 @@ impl ToolOp {
         args: Option<Value>,
         as_task: bool,
         opts: OpOptions,
+        legacy: Option<&InitializeResult>,
     ) -> (ToolOp, Option<Result<Output>>) {
         let mut t = ToolOp {
             name,
@@ -507,9 +532,12 @@ impl ToolOp {
             check: OutputCheck::None,
             task_id: None,
             wait_deadline: None,
+            legacy_tasks: legacy.map(InitializeResult::supports_tool_tasks),
+            asked_task: false,
         };
         let owner = Owner::Op(op);
-        if cx.sh.era == Era::Modern && !cx.sh.tools.filled && cx.sh.tools.get(&t.name).is_none() {
+        // What the tool declares (x-mcp-header, outputSchema, 2025 taskSupport) is learned first.
+        if !cx.sh.tools.filled && cx.sh.tools.get(&t.name).is_none() {
             let mut pager = Pager::new(
                 "tools/list",
                 OpOptions {
@@ -544,6 +572,20 @@ impl ToolOp {
         params.insert("name".into(), self.name.clone().into());
         if let Some(a) = &self.args {
             params.insert("arguments".into(), a.clone());
+        }
+        // 2025-11-25 tasks: the client asks for a task (`params.task`) when the server and
+        // the tool support it (2025 `basic/utilities/tasks.mdx` "Tool-Level Negotiation").
+        let support = entry.as_ref().and_then(|e| e.task_support.clone());
+        if self.legacy_tasks == Some(true)
+            && cx.sh.cfg.tasks_enabled()
+            && matches!(support.as_deref(), Some("optional" | "required"))
+        {
+            let mut task = Map::new();
+            if let Some(ttl) = self.opts.task_timeout_ms {
+                task.insert("ttl".into(), ttl.into());
+            }
+            params.insert("task".into(), Value::Object(task));
+            self.asked_task = true;
         }
         let policy = policy_for(cx.sh, "tools/call", &self.opts);
         let mut call = Call::new("tools/call", with_meta(params, &self.opts), headers, policy);
@@ -583,6 +625,27 @@ impl ToolOp {
                     return Step::Pending;
                 };
                 match outcome {
+                    Ok(CallOutcome::Complete(raw)) if self.asked_task => {
+                        // 2025: `{task: {...}}`, or a plain result if the server ignored the ask.
+                        let v: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
+                        if v.get("task").is_some() {
+                            return match decode_legacy_create_task_result(&raw) {
+                                Ok(task) => self.on_task(cx, op, task),
+                                Err(e) => {
+                                    self.phase = ToolPhase::Over;
+                                    Step::Done(Err(e))
+                                }
+                            };
+                        }
+                        self.asked_task = false;
+                        if v.get("content").is_none() {
+                            self.phase = ToolPhase::Over;
+                            return Step::Done(Err(Error::invalid_result(
+                                "a 2025 CreateTaskResult must carry a task object",
+                            )));
+                        }
+                        self.handle(cx, op, CallInput::Response(raw))
+                    }
                     Ok(CallOutcome::Complete(raw)) => {
                         self.phase = ToolPhase::Over;
                         if let Err(e) = check_tool_result(cx.sh, &self.check, &raw) {
@@ -633,7 +696,8 @@ impl ToolOp {
     }
 
     fn on_task(&mut self, cx: &mut Ctx, op: OpId, task: Task) -> Step {
-        cx.tasks.register(&task, self.check.clone());
+        let legacy = self.asked_task;
+        cx.tasks.register(&task, self.check.clone(), legacy);
         if self.as_task {
             self.phase = ToolPhase::Over;
             return Step::Done(Ok(Output::Task(TaskView {
@@ -658,9 +722,14 @@ impl ToolOp {
             let hard = cx.sh.now.saturating_add(ms);
             self.wait_deadline = Some(self.wait_deadline.map_or(hard, |d| d.min(hard)));
         }
-        let notes = cx
-            .tasks
-            .attach(cx.sh, Some(&task), &task.task_id, op, self.wait_deadline);
+        let notes = cx.tasks.attach(
+            cx.sh,
+            Some(&task),
+            &task.task_id,
+            op,
+            self.wait_deadline,
+            legacy,
+        );
         cx.notes.extend(notes);
         Step::Pending
     }

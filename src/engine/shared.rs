@@ -23,6 +23,10 @@ pub enum Owner {
     Op(OpId),
     /// A task driver's exchange (or its asks, under `Part::Poll`), by task id.
     Task(String, crate::engine::task::Part),
+    /// The session: era detection, `initialize`, legacy streams, server requests.
+    Session(crate::engine::session::SessionPart),
+    /// A scheduled resumption (`Last-Event-ID`) of a legacy response stream.
+    Resume(u64),
 }
 
 /// Which protocol era the client speaks with the server.
@@ -44,6 +48,28 @@ pub struct Slot {
     pub exchange: Exchange,
     /// True once this exchange's own response (or failure) was delivered.
     pub settled: bool,
+    /// Legacy eras: the last SSE event id and `retry` seen on this stream (resumption).
+    pub last_event_id: Option<String>,
+    pub retry_ms: Option<u64>,
+    /// Resumptions so far of the request this exchange carries.
+    pub resumes: u32,
+    /// HTTP+SSE: the POST was accepted; the response comes on the SSE stream.
+    pub accepted: bool,
+}
+
+impl Slot {
+    pub fn new(owner: Owner, rpc_id: Option<RequestId>, exchange: Exchange) -> Slot {
+        Slot {
+            owner,
+            rpc_id,
+            exchange,
+            settled: false,
+            last_event_id: None,
+            retry_ms: None,
+            resumes: 0,
+            accepted: false,
+        }
+    }
 }
 
 /// Shared state.
@@ -178,12 +204,7 @@ impl Shared {
         let xfer = self.next_id();
         self.slots.insert(
             xfer,
-            Slot {
-                owner,
-                rpc_id: Some(rpc_id.clone()),
-                exchange: Exchange::new(self.bounds()),
-                settled: false,
-            },
+            Slot::new(owner, Some(rpc_id.clone()), Exchange::new(self.bounds())),
         );
         self.pending.insert(rpc_id.clone(), xfer);
         self.push(Action::Send(HttpRequest {
@@ -200,15 +221,8 @@ impl Shared {
     /// notification and response POSTs).
     pub fn send_raw(&mut self, owner: Owner, req: HttpRequest) -> u64 {
         let xfer = req.id;
-        self.slots.insert(
-            xfer,
-            Slot {
-                owner,
-                rpc_id: None,
-                exchange: Exchange::new(self.bounds()),
-                settled: false,
-            },
-        );
+        self.slots
+            .insert(xfer, Slot::new(owner, None, Exchange::new(self.bounds())));
         self.push(Action::Send(req));
         xfer
     }

@@ -28,6 +28,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 pub enum Part {
     Poll,
     Update,
+    /// 2025 tasks: the blocking `tasks/result` request.
+    Result,
 }
 
 /// Default poll interval when the server gives none (rule 5).
@@ -75,6 +77,10 @@ pub struct Driver {
     next_poll: Option<Millis>,
     update: Option<Call>,
     transient_streak: u32,
+    /// A 2025-11-25 task: polled with the 2025 shapes; input comes as server requests on
+    /// the `tasks/result` stream, and the outcome from `tasks/result`.
+    legacy: bool,
+    result_call: Option<Call>,
 }
 
 /// All task drivers of a client.
@@ -144,6 +150,8 @@ impl Driver {
             next_poll: None,
             update: None,
             transient_streak: 0,
+            legacy: false,
+            result_call: None,
         }
     }
 
@@ -185,6 +193,9 @@ impl Driver {
     /// since the person never answered them).
     fn stop_activity(&mut self, sh: &mut Shared) {
         if let Some(mut c) = self.poll.take() {
+            c.cancel(sh);
+        }
+        if let Some(mut c) = self.result_call.take() {
             c.cancel(sh);
         }
         self.next_poll = None;
@@ -272,6 +283,7 @@ impl Driver {
                 None => self.next_poll,
             },
             Part::Update => self.update.as_ref().and_then(Call::deadline),
+            Part::Result => self.result_call.as_ref().and_then(Call::deadline),
         }
     }
 
@@ -321,6 +333,22 @@ impl Driver {
                 }
             }
         }
+        if self.legacy {
+            // 2025: input and the outcome come through `tasks/result` (it blocks until the
+            // task is terminal; the server's requests for input arrive on its stream).
+            match dt.task.status {
+                TaskStatus::Cancelled => {}
+                TaskStatus::InputRequired | TaskStatus::Completed | TaskStatus::Failed => {
+                    self.start_result(sh);
+                    self.schedule_poll(sh, None);
+                    return;
+                }
+                TaskStatus::Working => {
+                    self.schedule_poll(sh, None);
+                    return;
+                }
+            }
+        }
         match dt.task.status {
             TaskStatus::Completed => {
                 let Some(result) = dt.result else { return };
@@ -364,6 +392,88 @@ impl Driver {
             TaskStatus::Working => {
                 self.on_inputs(sh, Vec::new(), notes);
                 self.schedule_poll(sh, None);
+            }
+        }
+    }
+
+    /// 2025: `tasks/result` (once at a time): blocks until the task is terminal and carries
+    /// the server's input requests meanwhile.
+    fn start_result(&mut self, sh: &mut Shared) {
+        if self.result_call.is_some() || self.waiters.is_empty() {
+            return;
+        }
+        let mut params = Map::new();
+        params.insert("taskId".into(), self.id.clone().into());
+        let policy = CallPolicy {
+            allow_input: false,
+            allow_task: false,
+            // It blocks until the task ends: bounded by the longest wait, else a day.
+            timeout_ms: self.result_timeout(sh),
+            reset_on_progress: true,
+            hard_deadline: None,
+            progress: false,
+            log_level: None,
+            reissue_on_drop: true,
+        };
+        let mut c = Call::new("tasks/result", params, Vec::new(), policy);
+        c.start(sh, &owner(&self.id, Part::Result));
+        self.result_call = Some(c);
+    }
+
+    fn result_timeout(&self, sh: &Shared) -> u64 {
+        let longest = self
+            .waiters
+            .iter()
+            .map(|w| w.deadline.map(|d| d.saturating_sub(sh.now)))
+            .try_fold(0u64, |acc, d| d.map(|d| acc.max(d)));
+        longest.unwrap_or(86_400_000).max(1)
+    }
+
+    fn on_result(&mut self, sh: &mut Shared, input: CallInput, notes: &mut Vec<Note>) {
+        let Some(call) = &mut self.result_call else {
+            return;
+        };
+        let Some(outcome) = call.handle(sh, &owner(&self.id, Part::Result), input) else {
+            return;
+        };
+        self.result_call = None;
+        let task = self.last.clone();
+        match outcome {
+            Ok(CallOutcome::Complete(raw)) => {
+                let outcome = crate::engine::ops::check_tool_result(sh, &self.check, &raw)
+                    .and_then(|()| {
+                        let mut t = task.ok_or_else(|| {
+                            Error::invalid_result("tasks/result before any task state")
+                        })?;
+                        t.status = TaskStatus::Completed;
+                        Ok(TaskView {
+                            task: t,
+                            input_requests: None,
+                            result: Some(raw),
+                            error: None,
+                            local: false,
+                        })
+                    });
+                self.finish(sh, outcome, true, notes);
+            }
+            Ok(CallOutcome::Task(_)) => self.finish(
+                sh,
+                Err(Error::invalid_result("tasks/result answered a task")),
+                false,
+                notes,
+            ),
+            Err(e) if e.kind == ErrorKind::Mcp && e.code != Some(INVALID_PARAMS) => {
+                // The underlying request's JSON-RPC error: the task failed (rule 12).
+                self.finish(sh, Err(e), true, notes);
+            }
+            Err(e) if e.is_transient() => {
+                // Asked again after the next poll.
+                self.schedule_poll(sh, None);
+            }
+            Err(e) => {
+                let terminal = e.code == Some(INVALID_PARAMS);
+                let e = map_task_error(e, &self.id, self.last.as_ref(), sh.now);
+                self.finish(sh, Err(e), terminal, notes);
             }
         }
     }
@@ -539,7 +649,12 @@ impl Driver {
         self.poll = None;
         match outcome {
             Ok(CallOutcome::Complete(raw)) => {
-                match decode_detailed_task(&raw, Some(&self.id), false) {
+                let decoded = if self.legacy {
+                    decode_legacy_detailed(&raw, &self.id)
+                } else {
+                    decode_detailed_task(&raw, Some(&self.id), false)
+                };
+                match decoded {
                     Ok(dt) => {
                         self.transient_streak = 0;
                         self.observe(sh, dt, notes);
@@ -657,6 +772,26 @@ fn ttl_expired(id: &str, task: &Task) -> Error {
     .with_data(Value::Object(task.to_value()))
 }
 
+/// A 2025 `tasks/get` answer (`Task` with `ttl`/`pollInterval`) as a DetailedTask.
+fn decode_legacy_detailed(raw: &serde_json::value::RawValue, id: &str) -> Result<DetailedTask> {
+    let v: Value = serde_json::from_str(raw.get())
+        .map_err(|_| Error::invalid_result("tasks/get result is not JSON"))?;
+    let task = crate::protocol::legacy::decode_legacy_task_value(&v)?;
+    if task.task_id != id {
+        return Err(Error::invalid_result(format!(
+            "tasks/get for {:?} answered task {:?}",
+            sanitize(id, 100),
+            sanitize(&task.task_id, 100)
+        )));
+    }
+    Ok(DetailedTask {
+        task,
+        input_requests: Vec::new(),
+        result: None,
+        error: None,
+    })
+}
+
 fn clone_result(r: &Result<TaskView>) -> Result<TaskView> {
     match r {
         Ok(v) => Ok(v.clone()),
@@ -666,13 +801,14 @@ fn clone_result(r: &Result<TaskView>) -> Result<TaskView> {
 
 impl TaskBook {
     /// Records a task the server created (the seed is not trusted: rule 4).
-    pub fn register(&mut self, task: &Task, check: OutputCheck) {
+    pub fn register(&mut self, task: &Task, check: OutputCheck, legacy: bool) {
         let d = self.drivers.entry(task.task_id.clone()).or_insert_with(|| {
             Driver::new(task.task_id.clone(), Some(task.clone()), check.clone())
         });
         if d.last.is_none() {
             d.last = Some(task.clone());
         }
+        d.legacy = legacy;
     }
 
     pub fn last(&self, id: &str) -> Option<&Task> {
@@ -687,11 +823,13 @@ impl TaskBook {
         id: &str,
         op: OpId,
         deadline: Option<Millis>,
+        legacy: bool,
     ) -> Vec<Note> {
-        let d = self
-            .drivers
-            .entry(id.to_string())
-            .or_insert_with(|| Driver::new(id.to_string(), seed.cloned(), OutputCheck::None));
+        let d = self.drivers.entry(id.to_string()).or_insert_with(|| {
+            let mut d = Driver::new(id.to_string(), seed.cloned(), OutputCheck::None);
+            d.legacy = legacy;
+            d
+        });
         if let Some(done) = &d.done {
             return vec![Note::Final(vec![op], clone_result(done))];
         }
@@ -729,6 +867,7 @@ impl TaskBook {
             match part {
                 Part::Poll => d.on_poll(sh, input, &mut notes),
                 Part::Update => d.on_update(sh, input, &mut notes),
+                Part::Result => d.on_result(sh, input, &mut notes),
             }
         }
         notes
@@ -764,6 +903,7 @@ impl TaskBook {
                 }
             }
             Part::Update => d.on_update(sh, CallInput::Timer, &mut notes),
+            Part::Result => d.on_result(sh, CallInput::Timer, &mut notes),
         }
         notes
     }

@@ -406,6 +406,7 @@ fn list_all_follows_cursors_and_stops_on_loops() {
 #[test]
 fn list_pages_are_cached_by_ttl_and_scope() {
     let mut cfg = Config::new("http://mcp.test/mcp");
+    cfg.version = VersionChoice::Pinned("2026-07-28".into());
     cfg.headers = vec![("Authorization".into(), "Bearer A".into())];
     let mut h = Harness::new(cfg);
     let op = h.core.request("resources/list", Map::new(), &opts(), h.now);
@@ -561,6 +562,7 @@ fn unknown_result_types_and_undeclared_tasks_are_invalid() {
 #[test]
 fn oversized_bodies_and_events_are_protocol_errors() {
     let mut cfg = Config::new("http://mcp.test/mcp");
+    cfg.version = VersionChoice::Pinned("2026-07-28".into());
     cfg.limits.max_body_bytes = 100;
     cfg.limits.max_event_bytes = 100;
     let mut h = Harness::new(cfg);

@@ -1,0 +1,440 @@
+//! HTTP events: bytes become messages; messages go to whoever they belong to.
+//!
+//! 2026-07-28: a request's stream carries its own notifications and its response only.
+//! Legacy eras: any stream may carry any message (responses of other requests after a
+//! resumption, server requests, notifications), so responses are routed by id.
+
+use super::Core;
+use crate::engine::actions::Action;
+use crate::engine::call::CallInput;
+use crate::engine::exchange::Output as XOut;
+use crate::engine::listen::apply_notification;
+use crate::engine::ops::{Ctx, Op};
+use crate::engine::session::{self, SessionPart};
+use crate::engine::shared::{Era, Owner};
+use crate::error::{sanitize, Error, ErrorKind};
+use crate::http::response::is_success;
+use crate::protocol::jsonrpc::{Message, RequestId, RpcError};
+use crate::protocol::legacy::{check_session_id, decode_legacy_task_value};
+use crate::protocol::tasks::DetailedTask;
+use crate::time::Millis;
+use serde_json::value::RawValue;
+use serde_json::{json, Map, Value};
+
+/// Resumptions of one legacy response stream before it counts as lost.
+const MAX_RESUMES: u32 = 5;
+
+impl Core {
+    /// The response head of exchange `xfer` arrived.
+    pub fn on_head(&mut self, xfer: u64, head: super::ResponseHead, now: Millis) {
+        self.sh.now = self.sh.now.max(now);
+        if let Some(ra) = head.retry_after.and_then(|s| s.trim().parse::<u64>().ok()) {
+            self.retry_after.insert(xfer, ra.saturating_mul(1000));
+        }
+        let owner = match self.sh.slots.get(&xfer) {
+            Some(s) => s.owner.clone(),
+            None => return,
+        };
+        if owner == session::owner(SessionPart::Init) {
+            if let Some(sid) = head.session_id {
+                match check_session_id(sid) {
+                    Ok(()) => self.sh.session_id = Some(sid.to_string()),
+                    Err(e) => {
+                        self.exchange_failed(xfer, e);
+                        return;
+                    }
+                }
+            }
+        }
+        if owner == session::owner(SessionPart::GetStream) {
+            self.session.on_get_status(&mut self.sh, head.status);
+            if head.status == 405 {
+                return;
+            }
+        }
+        let mut outs = Vec::new();
+        match self.sh.slots.get_mut(&xfer) {
+            Some(slot) => slot
+                .exchange
+                .on_head(head.status, head.content_type, &mut outs),
+            None => return,
+        }
+        self.process(xfer, outs);
+    }
+
+    /// A chunk of exchange `xfer`'s body arrived.
+    pub fn on_chunk(&mut self, xfer: u64, bytes: &[u8], now: Millis) {
+        self.sh.now = self.sh.now.max(now);
+        let mut outs = Vec::new();
+        match self.sh.slots.get_mut(&xfer) {
+            Some(slot) => slot.exchange.on_chunk(bytes, &mut outs),
+            None => return,
+        }
+        self.process(xfer, outs);
+    }
+
+    /// Exchange `xfer`'s body ended.
+    pub fn on_end(&mut self, xfer: u64, now: Millis) {
+        self.sh.now = self.sh.now.max(now);
+        let mut outs = Vec::new();
+        match self.sh.slots.get_mut(&xfer) {
+            Some(slot) => slot.exchange.on_end(&mut outs),
+            None => return,
+        }
+        self.process(xfer, outs);
+        self.stream_ended(xfer, None);
+    }
+
+    /// Exchange `xfer` failed (network error, CORS, aborted by the platform).
+    pub fn on_fail(&mut self, xfer: u64, err: Error, now: Millis) {
+        self.sh.now = self.sh.now.max(now);
+        self.stream_ended(xfer, Some(err));
+    }
+
+    /// What happens when an exchange ends without (or before) its response.
+    fn stream_ended(&mut self, xfer: u64, err: Option<Error>) {
+        let Some(slot) = self.sh.slots.get(&xfer) else {
+            return;
+        };
+        let owner = slot.owner.clone();
+        let settled = slot.settled;
+        let status = slot.exchange.status();
+        let streamed = is_success(status) && slot.exchange.is_stream();
+        let rpc_id = slot.rpc_id.clone();
+        let last_event_id = slot.last_event_id.clone();
+        let retry_ms = slot.retry_ms;
+        let resumes = slot.resumes;
+        // HTTP+SSE: a POST is accepted (202); its response comes on the SSE stream.
+        if self.sh.era == Era::HttpSse
+            && err.is_none()
+            && !settled
+            && is_success(status)
+            && !streamed
+            && rpc_id.is_some()
+        {
+            if let Some(s) = self.sh.slots.get_mut(&xfer) {
+                s.accepted = true;
+            }
+            return;
+        }
+        self.sh.forget_exchange(xfer);
+        self.retry_after.remove(&xfer);
+        if let Owner::Session(p @ (SessionPart::GetStream | SessionPart::SseStream)) = owner {
+            let o = self.session.on_stream_end(&mut self.sh, p, err);
+            self.session_outcome(o);
+            return;
+        }
+        if settled || rpc_id.is_none() {
+            return;
+        }
+        let Some(rpc_id) = rpc_id else { return };
+        // 2025: a dropped stream with event ids is resumed, not re-sent.
+        if self.sh.era == Era::Legacy && (streamed || err.is_none()) {
+            if let Some(last) = last_event_id {
+                if resumes < MAX_RESUMES {
+                    self.schedule_resume(owner, rpc_id, last, resumes + 1, retry_ms);
+                    return;
+                }
+            }
+        }
+        // A stream that broke after it opened is a dropped stream (re-issued); a request
+        // that never got an answer head failed.
+        let input = match err {
+            Some(e) if !streamed => CallInput::Failed(e),
+            _ => CallInput::StreamClosed,
+        };
+        self.deliver(&owner, input);
+    }
+
+    fn process(&mut self, xfer: u64, outs: Vec<XOut>) {
+        for out in outs {
+            match out {
+                XOut::Message(m, status) => self.route_message(xfer, m, status),
+                XOut::Failed(e) => self.exchange_failed(xfer, e),
+                XOut::SseMeta { id, retry } => {
+                    if let Some(slot) = self.sh.slots.get_mut(&xfer) {
+                        if id.is_some() {
+                            slot.last_event_id = id.clone();
+                        }
+                        if retry.is_some() {
+                            slot.retry_ms = retry;
+                        }
+                        if slot.owner == session::owner(SessionPart::GetStream) {
+                            if id.is_some() {
+                                self.session.get_last_event_id = id;
+                            }
+                            if retry.is_some() {
+                                self.session.get_retry_ms = retry;
+                            }
+                        }
+                    }
+                }
+                XOut::Event { event, data } => {
+                    let owner = self.sh.slots.get(&xfer).map(|s| s.owner.clone());
+                    if event == "endpoint" && owner == Some(session::owner(SessionPart::SseStream))
+                    {
+                        let o = self.session.on_endpoint(&mut self.sh, &data);
+                        self.session_outcome(o);
+                    }
+                }
+            }
+        }
+    }
+
+    /// True when an HTTP 404 means the legacy session ended (2025-11-25 "Session Management" 4).
+    fn session_gone(&self, status: u16) -> bool {
+        status == 404 && self.sh.era == Era::Legacy && self.sh.session_id.is_some()
+    }
+
+    fn expire_session(&mut self, owner: Owner) {
+        let first = self.session.reinit_waiters.is_empty() && self.session.is_ready();
+        self.session.reinit_waiters.push(owner);
+        if first {
+            // Task ids of the ended session name nothing in the new one.
+            let notes = self.tasks.clear(&mut self.sh);
+            self.server_requests.clear(&mut self.sh);
+            self.session.expire(&mut self.sh);
+            self.deliver_notes(notes);
+            self.refresh_session();
+        }
+    }
+
+    pub(super) fn exchange_failed(&mut self, xfer: u64, mut e: Error) {
+        let Some(slot) = self.sh.slots.get_mut(&xfer) else {
+            return;
+        };
+        if slot.settled {
+            return;
+        }
+        slot.settled = true;
+        let owner = slot.owner.clone();
+        let is_request = slot.rpc_id.is_some();
+        if e.kind == ErrorKind::Http {
+            if let Some(ms) = self.retry_after.get(&xfer) {
+                e.data = Some(json!({"retryAfterMs": ms}));
+            }
+        }
+        self.sh.cancel_exchange(xfer);
+        self.retry_after.remove(&xfer);
+        if is_request
+            && e.status.is_some_and(|s| self.session_gone(s))
+            && matches!(owner, Owner::Op(_) | Owner::Task(..))
+        {
+            self.expire_session(owner);
+            return;
+        }
+        self.deliver(&owner, CallInput::Failed(e));
+    }
+
+    fn route_message(&mut self, xfer: u64, m: Message, status: u16) {
+        if let Some(slot) = self.sh.slots.get(&xfer) {
+            if slot.owner == session::owner(SessionPart::GetStream) {
+                self.session.on_get_activity();
+            }
+        }
+        match m {
+            Message::Response { id, result } => {
+                self.route_response(xfer, Some(id), Ok(result), status)
+            }
+            Message::Error { id, error } => self.route_response(xfer, id, Err(error), status),
+            Message::Notification { method, params } => {
+                let params = params.unwrap_or_else(|| Value::Object(Map::new()));
+                self.route_notification(xfer, &method, params);
+            }
+            Message::Request { id, method, params } => {
+                if self.sh.era == Era::Modern {
+                    self.sh.push(Action::Warn {
+                        message: format!(
+                            "dropped a server request ({}): servers send no requests in {}",
+                            sanitize(&method, 80),
+                            self.sh.version
+                        ),
+                    });
+                    return;
+                }
+                self.server_requests.on_request(
+                    &mut self.sh,
+                    &self.session,
+                    id,
+                    &method,
+                    params,
+                    None,
+                );
+            }
+        }
+    }
+
+    fn route_response(
+        &mut self,
+        xfer: u64,
+        id: Option<RequestId>,
+        res: std::result::Result<Box<RawValue>, RpcError>,
+        status: u16,
+    ) {
+        let Some(slot) = self.sh.slots.get(&xfer) else {
+            return;
+        };
+        let own_id = slot.rpc_id.clone();
+        let settled = slot.settled;
+        let Some(id) = id.or_else(|| own_id.clone()) else {
+            return;
+        };
+        let target = if Some(&id) == own_id.as_ref() {
+            if settled {
+                return; // a duplicate after the response: ignored
+            }
+            Some(xfer)
+        } else if self.sh.era != Era::Modern {
+            // Legacy eras: a response may come on any stream (a resumed or the GET stream).
+            match self.sh.pending.get(&id).copied() {
+                Some(x) => Some(x),
+                None => return, // a stray or duplicate response: ignored
+            }
+        } else if settled || own_id.is_none() {
+            return;
+        } else {
+            // Each 2026-07-28 stream carries only its own request's response.
+            let e = Error::invalid_result(format!(
+                "the response names request {id}, not {}",
+                own_id
+                    .map(|i| i.to_string())
+                    .unwrap_or_else(|| "this one".into())
+            ));
+            self.exchange_failed(xfer, e);
+            return;
+        };
+        let Some(target) = target else { return };
+        let Some(tslot) = self.sh.slots.get_mut(&target) else {
+            return;
+        };
+        if tslot.settled {
+            return;
+        }
+        tslot.settled = true;
+        let owner = tslot.owner.clone();
+        let is_stream = tslot.exchange.is_stream();
+        let accepted = tslot.accepted;
+        self.sh.pending.remove(&id);
+        // The final response ends the request; stop reading a stream that stays open.
+        if is_stream && !accepted {
+            self.sh.cancel_exchange(target);
+        } else {
+            self.sh.forget_exchange(target);
+        }
+        self.retry_after.remove(&target);
+        if res.is_err()
+            && self.session_gone(status)
+            && matches!(owner, Owner::Op(_) | Owner::Task(..))
+        {
+            self.expire_session(owner);
+            return;
+        }
+        let input = match res {
+            Ok(raw) => CallInput::Response(raw),
+            Err(e) => CallInput::RpcError(e, status),
+        };
+        self.deliver(&owner, input);
+    }
+
+    fn route_notification(&mut self, xfer: u64, method: &str, params: Value) {
+        let owner = self.sh.slots.get(&xfer).map(|s| s.owner.clone());
+        match method {
+            "notifications/progress" => {
+                let by_token = params
+                    .get("progressToken")
+                    .and_then(Value::as_str)
+                    .and_then(|t| self.sh.progress.get(t).cloned());
+                if let (Some(target), Value::Object(p)) = (by_token.or(owner), &params) {
+                    let p = p.clone();
+                    self.deliver(&target, CallInput::Progress(&p));
+                }
+            }
+            "notifications/message" => {
+                let op = match owner {
+                    Some(Owner::Op(id)) => Some(id),
+                    _ => None,
+                };
+                self.sh.push(Action::Log { op, params });
+            }
+            "notifications/cancelled" if self.sh.era != Era::Modern => {
+                // A legacy server withdrew one of its requests.
+                if let Some(id) = params.get("requestId") {
+                    self.server_requests.on_cancelled(&mut self.sh, id);
+                }
+            }
+            "notifications/tasks/status" if self.sh.era != Era::Modern => {
+                // 2025 tasks: a Task (ttl, pollInterval) used as an observation.
+                match decode_legacy_task_value(&params) {
+                    Ok(task) => {
+                        let id = task.task_id.clone();
+                        let dt = DetailedTask {
+                            task,
+                            input_requests: Vec::new(),
+                            result: None,
+                            error: None,
+                        };
+                        let notes = self.tasks.on_notification(&mut self.sh, dt);
+                        self.refresh_task(&id);
+                        self.deliver_notes(notes);
+                    }
+                    Err(e) => self.sh.push(Action::Warn {
+                        message: format!(
+                            "dropped a malformed notifications/tasks/status: {}",
+                            e.message
+                        ),
+                    }),
+                }
+                self.sh.push(Action::Notify {
+                    method: method.to_string(),
+                    params,
+                });
+            }
+            _ => {
+                // notifications/tasks may move a task driver: its timer follows (rule 24).
+                let task_id = (method == "notifications/tasks")
+                    .then(|| params.get("taskId").and_then(Value::as_str))
+                    .flatten()
+                    .map(str::to_string);
+                // A listen stream's own notifications go to its op; any other op whose
+                // stream carries a notification stays in place.
+                let listen = match owner {
+                    Some(Owner::Op(id)) => match self.ops.remove(&id) {
+                        Some(Op::Listen(l)) => Some((id, l)),
+                        Some(other) => {
+                            self.ops.insert(id, other);
+                            None
+                        }
+                        None => None,
+                    },
+                    _ => None,
+                };
+                if let Some((id, mut l)) = listen {
+                    let mut cx = Ctx {
+                        sh: &mut self.sh,
+                        tasks: &mut self.tasks,
+                        notes: Vec::new(),
+                    };
+                    let step = l.on_notification(&mut cx, id, method, params);
+                    let notes = cx.notes;
+                    self.settle(id, Op::Listen(l), step, notes);
+                } else {
+                    let mut cx = Ctx {
+                        sh: &mut self.sh,
+                        tasks: &mut self.tasks,
+                        notes: Vec::new(),
+                    };
+                    apply_notification(&mut cx, method, &params);
+                    let notes = cx.notes;
+                    self.sh.push(Action::Notify {
+                        method: method.to_string(),
+                        params,
+                    });
+                    self.deliver_notes(notes);
+                }
+                if let Some(t) = task_id {
+                    self.refresh_task(&t);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,585 @@
+//! The era of the server and, for the older eras, the session.
+//!
+//! `protocolVersion: 'auto'` (spec 2026-07-28 `basic/transports/streamable-http.mdx`
+//! "Backward Compatibility", protocol notes §1.8): a modern `server/discover` goes first.
+//! A recognised modern error means a modern server (no fallback); a 400/404/405 without
+//! one means a legacy server: `initialize` (2025 Streamable HTTP); if that fails with
+//! 400/404/405 too, the 2024-11-05 HTTP+SSE transport (a GET stream whose first event
+//! names the POST endpoint). The era is remembered for the client's life.
+//!
+//! Legacy sessions: `Mcp-Session-Id` from the `initialize` response, echoed on every
+//! request; `notifications/initialized`; the optional GET stream for server messages
+//! (405 is fine), resumed with `Last-Event-ID` after a drop (bounded); a 404 on the
+//! session starts a new one.
+
+use crate::engine::call::{Call, CallInput, CallOutcome, CallPolicy};
+use crate::engine::shared::{Era, Owner, Shared};
+use crate::error::{Error, ErrorKind, Result};
+use crate::http::request::{legacy_post_headers, HttpMethod, HttpRequest};
+use crate::protocol::codes::{is_modern_error, UNSUPPORTED_PROTOCOL_VERSION};
+use crate::protocol::jsonrpc::encode_notification;
+use crate::protocol::legacy::{decode_initialize_result, legacy_capabilities, InitializeResult};
+use crate::protocol::{
+    is_modern_version, HTTP_SSE_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS,
+};
+use crate::time::Millis;
+use serde_json::{Map, Value};
+
+/// The session's exchanges (and timers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SessionPart {
+    Probe,
+    Init,
+    /// The 2025 GET stream for server messages.
+    GetStream,
+    /// The 2024-11-05 SSE stream (it carries every server message of that transport).
+    SseStream,
+    /// Fire-and-forget POSTs: notifications, responses to server requests, DELETE.
+    Aux,
+    /// Asks of server requests (legacy eras).
+    Requests,
+}
+
+pub fn owner(p: SessionPart) -> Owner {
+    Owner::Session(p)
+}
+
+/// What a session event led to.
+pub enum Outcome {
+    Pending,
+    /// The era is known and the session usable: parked operations may start.
+    Ready,
+    /// Detection or initialization failed: parked operations fail with this.
+    Failed(Error),
+}
+
+enum Phase {
+    /// The era is not known yet (or the session was lost).
+    Unknown,
+    Probing(Call),
+    Initializing {
+        call: Call,
+        over_sse: bool,
+    },
+    /// Waiting for the 2024-11-05 `endpoint` event.
+    OpeningSse {
+        xfer: u64,
+    },
+    Ready,
+}
+
+/// Reconnection attempts of the GET stream before giving up on it.
+const GET_STREAM_MAX_ATTEMPTS: u32 = 8;
+
+pub struct Session {
+    phase: Phase,
+    /// Set once the era is known (detection is not repeated).
+    pub era_known: bool,
+    /// The `initialize` answer (legacy eras).
+    pub init: Option<InitializeResult>,
+    /// Detected by probing (so a failed `initialize` may still try HTTP+SSE).
+    auto: bool,
+    get_stream: Option<u64>,
+    get_attempts: u32,
+    get_retry_at: Option<Millis>,
+    /// Last SSE event id and retry of the GET stream.
+    pub get_last_event_id: Option<String>,
+    pub get_retry_ms: Option<u64>,
+    get_disabled: bool,
+    sse_stream: Option<u64>,
+    /// Owners whose request failed with 404 on an ended session, waiting for a new one.
+    pub reinit_waiters: Vec<Owner>,
+}
+
+fn init_policy(sh: &Shared) -> CallPolicy {
+    CallPolicy {
+        allow_input: false,
+        allow_task: false,
+        timeout_ms: sh.cfg.request_timeout_ms,
+        reset_on_progress: false,
+        hard_deadline: None,
+        progress: false,
+        log_level: None,
+        reissue_on_drop: false,
+    }
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session {
+            phase: Phase::Unknown,
+            era_known: false,
+            init: None,
+            auto: false,
+            get_stream: None,
+            get_attempts: 0,
+            get_retry_at: None,
+            get_last_event_id: None,
+            get_retry_ms: None,
+            get_disabled: false,
+            sse_stream: None,
+            reinit_waiters: Vec::new(),
+        }
+    }
+
+    /// A session that is ready at once (a pinned modern version).
+    pub fn ready_modern() -> Session {
+        let mut s = Session::new();
+        s.phase = Phase::Ready;
+        s.era_known = true;
+        s
+    }
+
+    pub fn is_ready(&self) -> bool {
+        matches!(self.phase, Phase::Ready)
+    }
+
+    pub fn is_idle(&self) -> bool {
+        matches!(self.phase, Phase::Unknown)
+    }
+
+    /// Starts detection or initialization, as the configuration and what is known say.
+    pub fn start(&mut self, sh: &mut Shared) {
+        if !self.is_idle() {
+            return;
+        }
+        match sh.era {
+            _ if !self.era_known => match &sh.cfg.version {
+                crate::engine::config::VersionChoice::Auto => self.probe(sh),
+                crate::engine::config::VersionChoice::Pinned(v)
+                    if v == HTTP_SSE_PROTOCOL_VERSION =>
+                {
+                    self.open_sse(sh)
+                }
+                crate::engine::config::VersionChoice::Pinned(v) if is_modern_version(v) => {
+                    sh.era = Era::Modern;
+                    self.era_known = true;
+                    self.phase = Phase::Ready;
+                }
+                crate::engine::config::VersionChoice::Pinned(v) => {
+                    let v = v.clone();
+                    self.initialize(sh, &v, false)
+                }
+            },
+            Era::Modern => self.phase = Phase::Ready,
+            Era::Legacy => {
+                let v = sh.version.clone();
+                self.initialize(sh, &v, false)
+            }
+            Era::HttpSse => self.open_sse(sh),
+        }
+    }
+
+    fn probe(&mut self, sh: &mut Shared) {
+        self.auto = true;
+        sh.era = Era::Modern;
+        sh.version = LATEST_PROTOCOL_VERSION.to_string();
+        let mut c = Call::new("server/discover", Map::new(), Vec::new(), init_policy(sh));
+        c.start(sh, &owner(SessionPart::Probe));
+        self.phase = Phase::Probing(c);
+    }
+
+    fn initialize(&mut self, sh: &mut Shared, version: &str, over_sse: bool) {
+        sh.era = if over_sse { Era::HttpSse } else { Era::Legacy };
+        sh.version = version.to_string();
+        sh.session_id = None;
+        let mut p = Map::new();
+        p.insert("protocolVersion".into(), version.into());
+        p.insert(
+            "capabilities".into(),
+            legacy_capabilities(&sh.cfg.client_capabilities()),
+        );
+        p.insert("clientInfo".into(), sh.cfg.client_info.clone());
+        let mut c = Call::new("initialize", p, Vec::new(), init_policy(sh));
+        c.start(sh, &owner(SessionPart::Init));
+        self.phase = Phase::Initializing { call: c, over_sse };
+    }
+
+    fn open_sse(&mut self, sh: &mut Shared) {
+        sh.era = Era::HttpSse;
+        sh.post_url = None;
+        let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
+        headers.extend(sh.cfg.headers.iter().cloned());
+        let id = sh.next_id();
+        let req = HttpRequest {
+            id,
+            method: HttpMethod::Get,
+            url: sh.cfg.url.clone(),
+            headers,
+            body: None,
+        };
+        let x = sh.send_raw(owner(SessionPart::SseStream), req);
+        self.sse_stream = Some(x);
+        self.phase = Phase::OpeningSse { xfer: x };
+    }
+
+    /// An exchange event of the probe or of `initialize`.
+    pub fn on_call(&mut self, sh: &mut Shared, part: SessionPart, input: CallInput) -> Outcome {
+        match (&mut self.phase, part) {
+            (Phase::Probing(c), SessionPart::Probe) => {
+                let Some(out) = c.handle(sh, &owner(part), input) else {
+                    return Outcome::Pending;
+                };
+                self.on_probe(sh, out)
+            }
+            (Phase::Initializing { call, over_sse }, SessionPart::Init) => {
+                let over_sse = *over_sse;
+                let Some(out) = call.handle(sh, &owner(part), input) else {
+                    return Outcome::Pending;
+                };
+                self.on_initialized(sh, out, over_sse)
+            }
+            _ => Outcome::Pending,
+        }
+    }
+
+    fn on_probe(&mut self, sh: &mut Shared, out: Result<CallOutcome>) -> Outcome {
+        match out {
+            Ok(CallOutcome::Complete(raw)) => {
+                // A modern server. Its discover answer is cached for `discover()`.
+                let auth = sh.cfg.authorization().map(str::to_string);
+                let now = sh.now;
+                sh.cache
+                    .put("server/discover", "", None, auth.as_deref(), &raw, now);
+                if let Ok(v) = serde_json::from_str::<Value>(raw.get()) {
+                    if let Some(c) = v.get("capabilities").filter(|c| c.is_object()) {
+                        sh.server_capabilities = Some(c.clone());
+                    }
+                }
+                self.modern()
+            }
+            Ok(CallOutcome::Task(_)) => self.modern(),
+            Err(e) => {
+                let status = e.status.unwrap_or(0);
+                if let Some(code) = e.code.filter(|c| is_modern_error(*c, status)) {
+                    if code == UNSUPPORTED_PROTOCOL_VERSION {
+                        // Modern framing, but no modern version in common: a legacy one may be.
+                        let supported: Vec<String> = e
+                            .data
+                            .as_ref()
+                            .and_then(|d| d.get("supported"))
+                            .and_then(Value::as_array)
+                            .map(|a| {
+                                a.iter()
+                                    .filter_map(Value::as_str)
+                                    .map(str::to_string)
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        if let Some(v) = LEGACY_PROTOCOL_VERSIONS
+                            .iter()
+                            .find(|v| supported.iter().any(|s| s == *v))
+                        {
+                            self.initialize(sh, v, false);
+                            return Outcome::Pending;
+                        }
+                        self.phase = Phase::Unknown;
+                        return Outcome::Failed(e);
+                    }
+                    return self.modern();
+                }
+                if matches!(status, 400 | 404 | 405) {
+                    self.initialize(sh, LEGACY_PROTOCOL_VERSIONS[0], false);
+                    return Outcome::Pending;
+                }
+                self.phase = Phase::Unknown;
+                sh.era = Era::Modern;
+                Outcome::Failed(e)
+            }
+        }
+    }
+
+    fn modern(&mut self) -> Outcome {
+        self.era_known = true;
+        self.phase = Phase::Ready;
+        Outcome::Ready
+    }
+
+    fn on_initialized(
+        &mut self,
+        sh: &mut Shared,
+        out: Result<CallOutcome>,
+        over_sse: bool,
+    ) -> Outcome {
+        let raw = match out {
+            Ok(CallOutcome::Complete(raw)) => raw,
+            Ok(CallOutcome::Task(_)) => {
+                return self.fail(sh, Error::invalid_result("initialize answered a task"))
+            }
+            Err(e) => {
+                let status = e.status.unwrap_or(0);
+                if !over_sse
+                    && self.auto
+                    && matches!(status, 400 | 404 | 405)
+                    && e.code.is_none_or(|c| !is_modern_error(c, status))
+                {
+                    self.open_sse(sh);
+                    return Outcome::Pending;
+                }
+                return self.fail(sh, e);
+            }
+        };
+        match decode_initialize_result(&raw, over_sse) {
+            Err(e) => self.fail(sh, e),
+            Ok(init) => {
+                sh.version = init.protocol_version.clone();
+                sh.server_capabilities = Some(init.capabilities.clone());
+                self.init = Some(init);
+                self.era_known = true;
+                self.phase = Phase::Ready;
+                self.send_notification(sh, "notifications/initialized", None);
+                if let Some(level) = sh.cfg.log_level.clone() {
+                    let caps = self
+                        .init
+                        .as_ref()
+                        .map(|i| i.capabilities.clone())
+                        .unwrap_or(Value::Null);
+                    if caps.get("logging").is_some() {
+                        let mut p = Map::new();
+                        p.insert("level".into(), level.into());
+                        sh.send_request(
+                            owner(SessionPart::Aux),
+                            "logging/setLevel",
+                            &p,
+                            &[],
+                            None,
+                            None,
+                            None,
+                        );
+                    }
+                }
+                if sh.era == Era::Legacy && !self.get_disabled {
+                    self.get_attempts = 0;
+                    self.open_get(sh);
+                }
+                Outcome::Ready
+            }
+        }
+    }
+
+    fn fail(&mut self, sh: &mut Shared, e: Error) -> Outcome {
+        self.phase = Phase::Unknown;
+        if let Some(x) = self.sse_stream.take() {
+            sh.cancel_exchange(x);
+        }
+        Outcome::Failed(e)
+    }
+
+    /// POSTs a notification (legacy eras), fire and forget.
+    pub fn send_notification(
+        &self,
+        sh: &mut Shared,
+        method: &str,
+        params: Option<&Map<String, Value>>,
+    ) {
+        let body = encode_notification(method, params);
+        self.post_raw(sh, body);
+    }
+
+    /// POSTs a JSON-RPC message that expects no response (a notification or a response).
+    pub fn post_raw(&self, sh: &mut Shared, body: String) {
+        let headers =
+            legacy_post_headers(Some(&sh.version), sh.session_id.as_deref(), &sh.cfg.headers);
+        let url = sh.post_url.clone().unwrap_or_else(|| sh.cfg.url.clone());
+        let id = sh.next_id();
+        sh.send_raw(
+            owner(SessionPart::Aux),
+            HttpRequest {
+                id,
+                method: HttpMethod::Post,
+                url,
+                headers,
+                body: Some(body),
+            },
+        );
+    }
+
+    fn open_get(&mut self, sh: &mut Shared) {
+        let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
+        headers.push(("MCP-Protocol-Version".into(), sh.version.clone()));
+        if let Some(s) = &sh.session_id {
+            headers.push(("Mcp-Session-Id".into(), s.clone()));
+        }
+        if let Some(id) = &self.get_last_event_id {
+            headers.push(("Last-Event-ID".into(), id.clone()));
+        }
+        headers.extend(sh.cfg.headers.iter().cloned());
+        let id = sh.next_id();
+        let req = HttpRequest {
+            id,
+            method: HttpMethod::Get,
+            url: sh.cfg.url.clone(),
+            headers,
+            body: None,
+        };
+        self.get_stream = Some(sh.send_raw(owner(SessionPart::GetStream), req));
+        self.get_retry_at = None;
+    }
+
+    /// A message arrived on the GET stream: it is alive.
+    pub fn on_get_activity(&mut self) {
+        self.get_attempts = 0;
+    }
+
+    /// The GET stream's answer head: 405 means the server offers none.
+    pub fn on_get_status(&mut self, sh: &mut Shared, status: u16) {
+        if status == 405 {
+            self.get_disabled = true;
+            if let Some(x) = self.get_stream.take() {
+                sh.forget_exchange(x);
+            }
+        }
+    }
+
+    /// The GET stream (or the 2024 SSE stream) ended or failed.
+    pub fn on_stream_end(
+        &mut self,
+        sh: &mut Shared,
+        part: SessionPart,
+        err: Option<Error>,
+    ) -> Outcome {
+        match part {
+            SessionPart::GetStream => {
+                self.get_stream = None;
+                if self.get_disabled || !matches!(self.phase, Phase::Ready) || sh.era != Era::Legacy
+                {
+                    return Outcome::Pending;
+                }
+                if err.as_ref().is_some_and(|e| e.status == Some(404)) {
+                    return Outcome::Pending;
+                }
+                if self.get_attempts >= GET_STREAM_MAX_ATTEMPTS {
+                    self.get_disabled = true;
+                    return Outcome::Pending;
+                }
+                self.get_attempts += 1;
+                let backoff = 500u64
+                    .saturating_mul(1 << (self.get_attempts - 1).min(10))
+                    .min(30_000);
+                let delay = self.get_retry_ms.unwrap_or(backoff).max(backoff / 2);
+                self.get_retry_at = Some(sh.now.saturating_add(delay));
+                Outcome::Pending
+            }
+            SessionPart::SseStream => {
+                self.sse_stream = None;
+                let e = err.unwrap_or_else(|| Error::network("the HTTP+SSE stream closed"));
+                match self.phase {
+                    Phase::OpeningSse { .. } | Phase::Initializing { over_sse: true, .. } => {
+                        self.phase = Phase::Unknown;
+                        Outcome::Failed(e)
+                    }
+                    Phase::Ready if sh.era == Era::HttpSse => {
+                        // The 2024 session lives on this stream: it is gone.
+                        self.phase = Phase::Unknown;
+                        Outcome::Failed(e)
+                    }
+                    _ => Outcome::Pending,
+                }
+            }
+            _ => Outcome::Pending,
+        }
+    }
+
+    /// The 2024 `endpoint` event.
+    pub fn on_endpoint(&mut self, sh: &mut Shared, data: &str) -> Outcome {
+        if !matches!(self.phase, Phase::OpeningSse { .. }) {
+            return Outcome::Pending;
+        }
+        match crate::protocol::legacy::resolve_endpoint(&sh.cfg.url, data) {
+            Ok(url) => {
+                sh.post_url = Some(url);
+                self.initialize(sh, HTTP_SSE_PROTOCOL_VERSION, true);
+                Outcome::Pending
+            }
+            Err(e) => self.fail(sh, e),
+        }
+    }
+
+    /// The session ended (a 404 with a session id): a new one starts.
+    pub fn expire(&mut self, sh: &mut Shared) {
+        if let Some(x) = self.get_stream.take() {
+            sh.cancel_exchange(x);
+        }
+        sh.session_id = None;
+        self.get_last_event_id = None;
+        self.phase = Phase::Unknown;
+        self.start(sh);
+    }
+
+    /// Ends the session (legacy: `DELETE` with the session id; every stream closed).
+    pub fn close(&mut self, sh: &mut Shared) {
+        if let Some(x) = self.get_stream.take() {
+            sh.cancel_exchange(x);
+        }
+        if let Some(x) = self.sse_stream.take() {
+            sh.cancel_exchange(x);
+        }
+        if let (Era::Legacy, Some(sid)) = (&sh.era, sh.session_id.clone()) {
+            let mut headers = vec![
+                ("Mcp-Session-Id".to_string(), sid),
+                ("MCP-Protocol-Version".into(), sh.version.clone()),
+            ];
+            headers.extend(sh.cfg.headers.iter().cloned());
+            let id = sh.next_id();
+            sh.send_raw(
+                owner(SessionPart::Aux),
+                HttpRequest {
+                    id,
+                    method: HttpMethod::Delete,
+                    url: sh.cfg.url.clone(),
+                    headers,
+                    body: None,
+                },
+            );
+        }
+        self.get_disabled = true;
+    }
+
+    pub fn deadline(&self, part: SessionPart) -> Option<Millis> {
+        match (&self.phase, part) {
+            (Phase::Probing(c), SessionPart::Probe) => c.deadline(),
+            (Phase::Initializing { call, .. }, SessionPart::Init) => call.deadline(),
+            (Phase::Ready, SessionPart::GetStream) if self.get_stream.is_none() => {
+                self.get_retry_at
+            }
+            _ => None,
+        }
+    }
+
+    pub fn on_timer(&mut self, sh: &mut Shared, part: SessionPart) -> Outcome {
+        match part {
+            SessionPart::Probe | SessionPart::Init => self.on_call(sh, part, CallInput::Timer),
+            SessionPart::GetStream => {
+                if self.get_stream.is_none()
+                    && self.get_retry_at.is_some_and(|t| t <= sh.now)
+                    && !self.get_disabled
+                {
+                    self.open_get(sh);
+                }
+                Outcome::Pending
+            }
+            _ => Outcome::Pending,
+        }
+    }
+
+    /// Stops whatever detection is in flight (the client closed).
+    pub fn cancel(&mut self, sh: &mut Shared) {
+        match std::mem::replace(&mut self.phase, Phase::Unknown) {
+            Phase::Probing(mut c) | Phase::Initializing { call: mut c, .. } => c.cancel(sh),
+            Phase::OpeningSse { xfer } => sh.cancel_exchange(xfer),
+            p @ Phase::Ready => self.phase = p,
+            Phase::Unknown => {}
+        }
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+/// The error for operations that exist only in another era.
+pub fn era_error(what: &str) -> Error {
+    Error::new(ErrorKind::Capability, what.to_string())
+}
