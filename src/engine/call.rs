@@ -393,6 +393,11 @@ impl Call {
             CallInput::RpcError(e, status) => {
                 self.xfer = None;
                 if e.code == UNSUPPORTED_PROTOCOL_VERSION && !self.version_retried {
+                    // "The client SHOULD select a mutually supported version from the
+                    // `supported` list and retry the request" (basic/versioning.mdx). That
+                    // may be the version just sent (a server behind a load balancer can
+                    // disagree with itself): retry once with it too; `version_retried`
+                    // bounds this to one retry.
                     let current = sh.version.clone();
                     let pick = e
                         .data
@@ -400,9 +405,14 @@ impl Call {
                         .and_then(|d| d.get("supported"))
                         .and_then(Value::as_array)
                         .and_then(|a| {
-                            a.iter()
-                                .filter_map(Value::as_str)
-                                .find(|v| is_modern_version(v) && *v != current)
+                            let mutual = || {
+                                a.iter()
+                                    .filter_map(Value::as_str)
+                                    .filter(|v| is_modern_version(v))
+                            };
+                            mutual()
+                                .find(|v| *v != current)
+                                .or_else(|| mutual().next())
                                 .map(str::to_string)
                         });
                     if let Some(v) = pick {

@@ -132,8 +132,10 @@ pub fn perform(h: &Handle, req: HttpRequest) {
         let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
         loop {
             if !h.borrow().exchanges.contains_key(&id) {
-                // Cancelled by the engine (the controller aborted the stream).
-                let _ = reader.cancel();
+                // Cancelled by the engine (the controller aborted the stream). The abort has
+                // already errored the stream, so `cancel()` returns a rejected promise: await
+                // it, or the host sees an unhandled AbortError rejection (Node then exits).
+                let _ = JsFuture::from(reader.cancel()).await;
                 return;
             }
             let r = match JsFuture::from(reader.read()).await {

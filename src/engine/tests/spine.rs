@@ -120,6 +120,28 @@ fn unsupported_version_is_retried_once_with_a_supported_one_or_fails() {
 }
 
 #[test]
+fn unsupported_version_listing_the_sent_version_is_retried_once_with_it() {
+    // basic/versioning.mdx: select a mutually supported version from `supported` and
+    // retry. When that is the version just sent, retry once with it (new id), no more.
+    let mut h = Harness::modern();
+    let op = h.core.request("tools/list", Map::new(), &opts(), h.now);
+    let s = h.take();
+    let data = json!({"supported":["2026-07-28"],"requested":"2026-07-28"});
+    h.error(&s, 400, -32022, "Unsupported", Some(data.clone()));
+    let s2 = h.take();
+    assert_eq!(s2.method(), "tools/list");
+    assert_ne!(s2.id(), s.id());
+    assert_eq!(s2.header("mcp-protocol-version"), Some("2026-07-28"));
+    assert_eq!(
+        s2.params()["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    h.error(&s2, 400, -32022, "Unsupported", Some(data));
+    assert!(h.try_take().is_none());
+    assert_eq!(h.err(op).kind, ErrorKind::UnsupportedProtocolVersion);
+}
+
+#[test]
 fn missing_capability_and_method_not_found_and_http_errors() {
     let mut h = Harness::modern();
     let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
