@@ -207,6 +207,9 @@ impl Session {
             url: sh.cfg.url.clone(),
             headers,
             body: None,
+            // EventSource cannot send custom headers (Authorization): fetch reads the
+            // stream then (2024-11-05 transport, same parser either way).
+            event_source: sh.cfg.headers.is_empty(),
         };
         let x = sh.send_raw(owner(SessionPart::SseStream), req);
         self.sse_stream = Some(x);
@@ -390,6 +393,7 @@ impl Session {
                 url,
                 headers,
                 body: Some(body),
+                event_source: false,
             },
         );
     }
@@ -411,6 +415,7 @@ impl Session {
             url: sh.cfg.url.clone(),
             headers,
             body: None,
+            event_source: false,
         };
         self.get_stream = Some(sh.send_raw(owner(SessionPart::GetStream), req));
         self.get_retry_at = None;
@@ -529,6 +534,7 @@ impl Session {
                     url: sh.cfg.url.clone(),
                     headers,
                     body: None,
+                    event_source: false,
                 },
             );
         }

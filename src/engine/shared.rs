@@ -213,6 +213,7 @@ impl Shared {
             url,
             headers,
             body: Some(body),
+            event_source: false,
         }));
         (xfer, rpc_id)
     }

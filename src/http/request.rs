@@ -15,6 +15,9 @@ pub struct HttpRequest {
     pub url: String,
     pub headers: Vec<(String, String)>,
     pub body: Option<String>,
+    /// A GET event stream the shell may open with `EventSource` (the 2024-11-05 stream,
+    /// when no custom headers are needed: `EventSource` cannot send them).
+    pub event_source: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

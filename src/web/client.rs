@@ -165,6 +165,24 @@ impl McpClient {
         .to_string()
     }
 
+    /// How the client talks to the server: `streamable-http`, or for 2024-11-05 servers
+    /// `http+sse (EventSource)` / `http+sse (fetch)` (fetch when custom headers are needed).
+    #[wasm_bindgen(getter)]
+    pub fn transport(&self) -> String {
+        let d = self.h.borrow();
+        match (d.core.era(), d.sse_transport) {
+            (Era::HttpSse, Some(t)) => format!("http+sse ({t})"),
+            (Era::HttpSse, None) => "http+sse".to_string(),
+            _ => "streamable-http".to_string(),
+        }
+    }
+
+    /// True once the server's era is known (`era` is meaningful then).
+    #[wasm_bindgen(getter, js_name = eraKnown)]
+    pub fn era_known(&self) -> bool {
+        self.h.borrow().core.era_known()
+    }
+
     /// True when the tasks extension is declared.
     #[wasm_bindgen(getter, js_name = tasksEnabled)]
     pub fn tasks_enabled(&self) -> bool {
@@ -443,6 +461,17 @@ impl McpClient {
             Ok(t) => self.run(&opts, move |core, o, now| core.cancel_task(&t, o, now)),
             Err(e) => reject(&e),
         }
+    }
+
+    /// `tasks/list` (2025-11-25 servers only: 2026-07-28 tasks cannot be enumerated).
+    #[wasm_bindgen(js_name = listTasks, unchecked_return_type = "Promise<{ tasks: TaskJSON[]; nextCursor?: string }>")]
+    pub fn list_tasks(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PageParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+    ) -> Promise {
+        let cursor = get(&params, "cursor").as_string();
+        self.run(&opts, move |core, o, t| core.list_tasks(cursor, o, t))
     }
 
     /// `subscriptions/listen`: resolves with the Subscription once the server acknowledged.

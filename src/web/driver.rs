@@ -64,6 +64,10 @@ pub struct Driver {
     timer: Option<gloo_timers::callback::Timeout>,
     timer_at: Option<Millis>,
     pub closed: bool,
+    /// Open `EventSource`s (2024-11-05 streams), by exchange id.
+    pub event_sources: HashMap<u64, web_sys::EventSource>,
+    /// How the 2024-11-05 stream was read: `EventSource` or `fetch`.
+    pub sse_transport: Option<&'static str>,
 }
 
 impl Driver {
@@ -80,6 +84,8 @@ impl Driver {
             timer: None,
             timer_at: None,
             closed: false,
+            event_sources: HashMap::new(),
+            sse_transport: None,
         }
     }
 
@@ -217,11 +223,24 @@ fn warn(h: &Handle, message: &str) {
 
 fn perform(h: &Handle, a: Action) {
     match a {
-        Action::Send(req) => crate::web::fetch::perform(h, req),
+        Action::Send(req) => {
+            if req.event_source && crate::web::event_source::available() {
+                crate::web::event_source::open(h, req)
+            } else {
+                if req.event_source {
+                    h.borrow_mut().sse_transport = Some("fetch");
+                }
+                crate::web::fetch::perform(h, req)
+            }
+        }
         Action::Cancel(x) => {
             let c = h.borrow_mut().exchanges.remove(&x);
             if let Some(c) = c {
                 c.abort();
+            }
+            let es = h.borrow_mut().event_sources.remove(&x);
+            if let Some(es) = es {
+                es.close();
             }
         }
         Action::Ask(ask) => crate::web::asks::run(h, ask),

@@ -6,6 +6,7 @@ mod asks;
 mod client;
 mod convert;
 mod driver;
+mod event_source;
 mod fetch;
 mod js;
 mod options;

@@ -451,6 +451,7 @@ impl Core {
             url: self.sh.cfg.url.clone(),
             headers,
             body: None,
+            event_source: false,
         };
         let x = self.sh.send_raw(r.owner.clone(), req);
         if let Some(slot) = self.sh.slots.get_mut(&x) {
