@@ -9,7 +9,7 @@ log() { printf '\033[1;34m[build]\033[0m %s\n' "$*"; }
 PROFILE=${PROFILE:-release}
 log "cargo build --target wasm32-unknown-unknown --$PROFILE"
 cargo build --quiet --lib --target wasm32-unknown-unknown --profile "$PROFILE"
-WASM="target/wasm32-unknown-unknown/$PROFILE/mcp_wasm_client.wasm"
+WASM="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$PROFILE/mcp_wasm_client.wasm"
 
 OUT=pkg
 rm -rf "$OUT.tmp" && mkdir -p "$OUT.tmp"

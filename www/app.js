@@ -1,41 +1,230 @@
-// The agent console. It uses only the package's public API.
-import { McpClient } from '/pkg/index.js';
+// The agent console. It uses only the package's public API: /pkg/index.js and
+// /pkg/dialog/index.js (what `mcp-wasm-client` and `mcp-wasm-client/dialog` resolve to).
+import { McpClient, version } from '/pkg/index.js';
+import { showElicitationDialog } from '/pkg/dialog/index.js';
+import { buildArgsForm } from './lib/args-form.js';
+import { CallCard } from './lib/card.js';
+import { h } from './lib/dom.js';
+import { inTurn, onWaitingChange } from './lib/queue.js';
+import { errorWords } from './lib/render.js';
+import { SamplingDeclinedError, showSamplingDialog } from './lib/sampling-dialog.js';
 
 const $ = (id) => document.getElementById(id);
-const status = (text, error = false) => { $('status').textContent = text; $('status').classList.toggle('error', error); };
+const TASKS = 'io.modelcontextprotocol/tasks';
 
-async function defaultServer() {
-  try { return (await (await fetch('/config.json')).json()).serverUrl || ''; } catch { return ''; }
+let client = null;
+let serverName = '';
+/** taskId -> the card of that task (to say in a dialog which task asks). */
+const taskCards = new Map();
+const cards = new Set();
+
+function status(text, kind = 'info') {
+  $('status').textContent = text;
+  $('status').dataset.kind = kind;
 }
 
-async function connect(url) {
-  status(`Connecting to ${url}…`);
-  const client = new McpClient(url, { extensions: ['io.modelcontextprotocol/tasks'] });
-  const info = await client.discover();
-  const dl = $('server-info');
-  dl.replaceChildren();
-  for (const [k, v] of [['Name', info.serverInfo?.title || info.serverInfo?.name || '?'], ['Version', info.serverInfo?.version || '?'], ['Era', `${client.era} (${client.protocolVersion})`]]) {
-    const dt = document.createElement('dt'); dt.textContent = k;
-    const dd = document.createElement('dd'); dd.textContent = v;
-    dl.append(dt, dd);
+// ------------------------------------------------------------------------------ questions
+
+function notice(text) {
+  $('notice').textContent = text;
+  $('notice').hidden = !text;
+}
+
+function onElicitation(request, ctx) {
+  const card = ctx.taskId ? taskCards.get(ctx.taskId) : null;
+  const title = card ? `Input for “${card.tool.title || card.tool.name}”` : undefined;
+  return inTurn(ctx.signal, () => showElicitationDialog(request, ctx, { serverName, title }), () => ({ action: 'cancel' }))
+    .then((answer) => {
+      if (ctx.signal.aborted) notice('A question was withdrawn before you answered it (its call or task ended).');
+      else if (answer.action === 'decline') notice(`You declined a question from ${serverName}; the server was told “decline”.`);
+      else if (answer.action === 'cancel') notice(`You closed a question from ${serverName} without answering; the server was told “cancel”.`);
+      else notice('');
+      return answer;
+    });
+}
+
+function onSampling(request, ctx) {
+  return inTurn(ctx.signal, () => showSamplingDialog(request, ctx, serverName), () => {
+    throw new SamplingDeclinedError();
+  }).then((reply) => {
+    notice('');
+    return reply;
+  }, (err) => {
+    notice(ctx.signal.aborted ? 'A model request was withdrawn before you answered it.' : `You declined a model request from ${serverName}.`);
+    throw err;
+  });
+}
+
+onWaitingChange((n) => {
+  $('waiting').hidden = n === 0;
+  $('waiting').textContent = n === 1 ? '1 more question is waiting for you.' : `${n} more questions are waiting for you.`;
+});
+
+// ------------------------------------------------------------------------------ connecting
+
+function checkUrl(text) {
+  let url;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return 'That is not a URL. Enter the server’s MCP endpoint, like http://127.0.0.1:3000/mcp.';
   }
-  $('server').hidden = false;
-  const tools = await client.listAllTools();
-  const ul = $('tool-list');
-  ul.replaceChildren(...tools.map((t) => {
-    const li = document.createElement('li');
-    const name = document.createElement('span'); name.className = 'tool-name'; name.textContent = t.title || t.name;
-    li.append(name, document.createTextNode(t.description ? ` — ${t.description}` : ''));
-    return li;
-  }));
-  $('tools').hidden = false;
-  status(`Connected: ${tools.length} tools.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `The server URL must start with http:// or https:// (not ${url.protocol}).`;
+  }
+  return null;
 }
+
+async function connect(text) {
+  const problem = checkUrl(text);
+  if (problem) {
+    status(problem, 'error');
+    $('server-url').setAttribute('aria-invalid', 'true');
+    $('server-url').focus();
+    return;
+  }
+  $('server-url').removeAttribute('aria-invalid');
+  const url = text.trim();
+  if (client) client.close(); // calls still running on the old server end with AbortError
+  $('server').hidden = true;
+  $('tools').hidden = true;
+  status(`Connecting to ${url}…`);
+  let next;
+  try {
+    next = new McpClient(url, {
+      clientInfo: { name: 'mcp-wasm-client-console', version: version(), title: 'MCP agent console' },
+      extensions: [TASKS],
+      elicitation: { form: true, url: true },
+      onElicitation,
+      onSampling,
+      onWarning: (message) => console.warn('mcp-wasm-client:', message),
+    });
+  } catch (err) {
+    client = null;
+    status(`Could not connect. ${errorWords(err, { url })}`, 'error');
+    return;
+  }
+  client = next;
+  try {
+    const info = await next.discover();
+    if (client !== next) return;
+    const si = info.serverInfo || {};
+    serverName = si.title || si.name || new URL(url).host;
+    showServer(info, next);
+    const tools = await next.listAllTools();
+    if (client !== next) return;
+    showTools(tools);
+    status(`Connected to ${serverName}: ${tools.length} tool${tools.length === 1 ? '' : 's'}.`, 'ok');
+  } catch (err) {
+    if (client !== next) return;
+    status(`Could not connect. ${errorWords(err, { url })}`, 'error');
+  }
+}
+
+function showServer(info, c) {
+  const si = info.serverInfo || {};
+  const tasks = Boolean(info.capabilities && info.capabilities.extensions && info.capabilities.extensions[TASKS]);
+  const rows = [
+    ['Name', si.title ? `${si.title} (${si.name})` : si.name || '?'],
+    ['Version', si.version || '?'],
+    ['Era', `${c.era} (protocol ${c.protocolVersion})`],
+    ['Tasks', tasks ? 'supported' : 'not supported'],
+  ];
+  $('server-info').replaceChildren(...rows.flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: String(v) })]));
+  const about = [si.description && ['About', si.description], info.instructions && ['Instructions', info.instructions]].filter(Boolean);
+  $('server-about').hidden = about.length === 0;
+  $('server-about').replaceChildren(h('summary', { text: 'About this server' }),
+    ...about.map(([k, v]) => h('p', {}, h('span', { class: 'muted', text: `${k}: ` }), String(v))));
+  $('server').hidden = false;
+}
+
+// ------------------------------------------------------------------------------ tools
+
+function showTools(tools) {
+  $('tool-list').replaceChildren(...tools.map(toolItem));
+  $('tools').hidden = false;
+}
+
+function toolItem(tool) {
+  const editor = buildArgsForm(tool);
+  const form = h('form', { class: 'tool-form', novalidate: true }, editor.node,
+    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary', text: 'Run' })));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const r = editor.read();
+    if (r.ok) run(tool, r.args);
+  });
+  const hints = [];
+  if (tool.outputSchema) hints.push('structured output');
+  if (tool.annotations && tool.annotations.readOnlyHint) hints.push('read-only');
+  if (editor.mode === 'json') hints.push('JSON arguments');
+  return h('details', { class: 'tool', 'data-tool': tool.name },
+    h('summary', {}, h('span', { class: 'tool-title', text: tool.title || tool.name }), ' ',
+      h('code', { class: 'tool-name', text: tool.name }), hints.map((t) => h('span', { class: 'tag', text: t }))),
+    tool.description ? h('p', { class: 'tool-description', text: tool.description }) : null,
+    form);
+}
+
+// ------------------------------------------------------------------------------ running
+
+async function run(tool, args) {
+  const c = client;
+  const card = new CallCard(tool, args);
+  cards.add(card);
+  $('empty').hidden = true;
+  $('cards').prepend(card.node);
+  const abort = new AbortController();
+  card.onCancel = () => {
+    card.cancelling();
+    abort.abort();
+  };
+  try {
+    const task = await c.callToolAsTask(tool.name, args, { signal: abort.signal, onProgress: (p) => card.progress(p) });
+    if (task.isLocal) {
+      card.done(task.result);
+      return;
+    }
+    card.becameTask(task);
+    taskCards.set(task.taskId, card);
+    card.onCancel = async () => {
+      card.cancelling();
+      try {
+        await c.cancelTask(task);
+      } catch (err) {
+        card.note(`Could not cancel: ${errorWords(err)}`);
+      }
+    };
+    const final = await c.waitForTask(task, { onStatus: (t) => card.update(t) });
+    card.update(final);
+    card.done(final.result);
+  } catch (err) {
+    card.fail(err);
+  } finally {
+    if (card.task) taskCards.delete(card.task.taskId);
+  }
+}
+
+setInterval(() => {
+  for (const card of cards) {
+    card.tick();
+    if (!card.live) cards.delete(card);
+  }
+}, 250);
+
+// ------------------------------------------------------------------------------ start
 
 $('connect').addEventListener('submit', (e) => {
   e.preventDefault();
-  connect($('server-url').value).catch((err) => status(`${err.name}: ${err.message}`, true));
+  connect($('server-url').value);
 });
+$('version').textContent = `mcp-wasm-client ${version()}`;
 
-$('server-url').value = await defaultServer();
-if ($('server-url').value) $('connect').requestSubmit();
+let defaultUrl = '';
+try {
+  defaultUrl = (await (await fetch('/config.json')).json()).serverUrl || '';
+} catch {
+  // No config: the person types a URL.
+}
+$('server-url').value = defaultUrl;
+if (defaultUrl) connect(defaultUrl);
+else status('Enter the URL of an MCP server and connect.');

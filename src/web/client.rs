@@ -133,7 +133,7 @@ impl McpClient {
     #[wasm_bindgen(constructor)]
     pub fn new(
         url: String,
-        #[wasm_bindgen(unchecked_param_type = "McpClientOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "McpClientOptions")] options: JsValue,
     ) -> Result<McpClient, JsValue> {
         let (cfg, handlers) = client_options(url.clone(), &options)
             .map_err(|e| error_to_js(&e, JsValue::UNDEFINED))?;
@@ -204,7 +204,7 @@ impl McpClient {
     #[wasm_bindgen(unchecked_return_type = "Promise<DiscoverResult>")]
     pub fn discover(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         self.run(&opts, |core, o, t| core.discover(o, t))
     }
@@ -213,8 +213,8 @@ impl McpClient {
     #[wasm_bindgen(js_name = listTools, unchecked_return_type = "Promise<ListToolsResult>")]
     pub fn list_tools(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "PageParams")] params: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         self.list_page("tools/list", params, opts)
     }
@@ -223,7 +223,7 @@ impl McpClient {
     #[wasm_bindgen(js_name = listAllTools, unchecked_return_type = "Promise<Tool[]>")]
     pub fn list_all_tools(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         self.run(&opts, |core, o, t| core.list_all("tools/list", o, t))
     }
@@ -233,8 +233,8 @@ impl McpClient {
     pub fn call_tool(
         &self,
         name: String,
-        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] args: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallToolOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallToolOptions")] opts: JsValue,
     ) -> Promise {
         let args = match from_js(&args) {
             Ok(a) => a.filter(|v| !v.is_null()),
@@ -250,8 +250,8 @@ impl McpClient {
     pub fn call_tool_as_task(
         &self,
         name: String,
-        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] args: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "CallToolOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallToolOptions")] opts: JsValue,
     ) -> Promise {
         let args = match from_js(&args) {
             Ok(a) => a.filter(|v| !v.is_null()),
@@ -265,8 +265,8 @@ impl McpClient {
     #[wasm_bindgen(js_name = listResources, unchecked_return_type = "Promise<ListResourcesResult>")]
     pub fn list_resources(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "PageParams")] params: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         self.list_page("resources/list", params, opts)
     }
@@ -274,7 +274,7 @@ impl McpClient {
     #[wasm_bindgen(js_name = listAllResources, unchecked_return_type = "Promise<Resource[]>")]
     pub fn list_all_resources(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         self.run(&opts, |core, o, t| core.list_all("resources/list", o, t))
     }
@@ -282,8 +282,8 @@ impl McpClient {
     #[wasm_bindgen(js_name = listResourceTemplates, unchecked_return_type = "Promise<ListResourceTemplatesResult>")]
     pub fn list_resource_templates(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "PageParams")] params: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         self.list_page("resources/templates/list", params, opts)
     }
@@ -291,7 +291,7 @@ impl McpClient {
     #[wasm_bindgen(js_name = listAllResourceTemplates, unchecked_return_type = "Promise<ResourceTemplate[]>")]
     pub fn list_all_resource_templates(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         self.run(&opts, |core, o, t| {
             core.list_all("resources/templates/list", o, t)
@@ -303,7 +303,7 @@ impl McpClient {
     pub fn read_resource(
         &self,
         uri: String,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         let mut p = Map::new();
         p.insert("uri".into(), uri.into());
@@ -315,8 +315,8 @@ impl McpClient {
     #[wasm_bindgen(js_name = listPrompts, unchecked_return_type = "Promise<ListPromptsResult>")]
     pub fn list_prompts(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "PageParams")] params: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         self.list_page("prompts/list", params, opts)
     }
@@ -324,7 +324,7 @@ impl McpClient {
     #[wasm_bindgen(js_name = listAllPrompts, unchecked_return_type = "Promise<Prompt[]>")]
     pub fn list_all_prompts(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         self.run(&opts, |core, o, t| core.list_all("prompts/list", o, t))
     }
@@ -334,8 +334,8 @@ impl McpClient {
     pub fn get_prompt(
         &self,
         name: String,
-        #[wasm_bindgen(unchecked_param_type = "Record<string, string>")] args: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string>")] args: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         let mut p = Map::new();
         p.insert("name".into(), name.into());
@@ -359,11 +359,9 @@ impl McpClient {
         #[wasm_bindgen(js_name = ref, unchecked_param_type = "PromptReference | ResourceTemplateReference")]
         reference: JsValue,
         #[wasm_bindgen(unchecked_param_type = "{ name: string; value: string }")] argument: JsValue,
-        #[wasm_bindgen(
-            unchecked_param_type = "{ arguments?: Record<string, string> } | undefined"
-        )]
+        #[wasm_bindgen(unchecked_optional_param_type = "{ arguments?: Record<string, string> }")]
         context: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         let mut p = Map::new();
         for (k, v) in [
@@ -390,7 +388,7 @@ impl McpClient {
     pub fn get_task(
         &self,
         #[wasm_bindgen(js_name = taskOrId, unchecked_param_type = "Task | TaskJSON | string")] task: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         match task_ref(&task) {
             Ok(t) => self.run(&opts, move |core, o, now| core.get_task(&t, o, now)),
@@ -404,7 +402,7 @@ impl McpClient {
     pub fn wait_for_task(
         &self,
         #[wasm_bindgen(js_name = taskOrId, unchecked_param_type = "Task | TaskJSON | string")] task: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "WaitOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "WaitOptions")] opts: JsValue,
     ) -> Promise {
         match task_ref(&task) {
             Ok(t) => self.run(&opts, move |core, o, now| {
@@ -419,7 +417,7 @@ impl McpClient {
     pub fn get_task_result(
         &self,
         #[wasm_bindgen(js_name = taskOrId, unchecked_param_type = "Task | TaskJSON | string")] task: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "WaitOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "WaitOptions")] opts: JsValue,
     ) -> Promise {
         match task_ref(&task) {
             Ok(t) => self.run(&opts, move |core, o, now| {
@@ -436,7 +434,7 @@ impl McpClient {
         #[wasm_bindgen(js_name = taskOrId, unchecked_param_type = "Task | TaskJSON | string")] task: JsValue,
         #[wasm_bindgen(js_name = inputResponses, unchecked_param_type = "InputResponses")]
         responses: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         let t = match task_ref(&task) {
             Ok(t) => t,
@@ -455,7 +453,7 @@ impl McpClient {
     pub fn cancel_task(
         &self,
         #[wasm_bindgen(js_name = taskOrId, unchecked_param_type = "Task | TaskJSON | string")] task: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         match task_ref(&task) {
             Ok(t) => self.run(&opts, move |core, o, now| core.cancel_task(&t, o, now)),
@@ -479,9 +477,9 @@ impl McpClient {
     pub fn listen(
         &self,
         #[wasm_bindgen(unchecked_param_type = "SubscriptionFilter")] filter: JsValue,
-        #[wasm_bindgen(js_name = onNotification, unchecked_param_type = "((method: string, params: Record<string, unknown>) => void) | undefined")]
+        #[wasm_bindgen(js_name = onNotification, unchecked_optional_param_type = "(method: string, params: Record<string, unknown>) => void")]
         on_notification: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ListenOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ListenOptions")] opts: JsValue,
     ) -> Promise {
         let filter = match from_js(&filter) {
             Ok(Some(v)) => v,

@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::http::request::HttpRequest;
 use crate::web::convert::describe;
 use crate::web::driver::{now, pump, Handle};
-use js_sys::{Function, Reflect, Uint8Array};
+use js_sys::{ArrayBuffer, Function, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
@@ -166,8 +166,14 @@ pub fn perform(h: &Handle, req: HttpRequest) {
                 return;
             }
             let value = Reflect::get(&r, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
-            if let Some(chunk) = value.dyn_ref::<Uint8Array>() {
-                let bytes = chunk.to_vec();
+            // `ArrayBuffer.isView`, not `instanceof Uint8Array`: a fetch from another realm (an
+            // iframe's, or a host's fetch handed to a sandboxed context) yields Uint8Arrays
+            // that are not instances of this realm's class; they must not be dropped.
+            if ArrayBuffer::is_view(&value) {
+                let bytes = match value.dyn_ref::<Uint8Array>() {
+                    Some(chunk) => chunk.to_vec(),
+                    None => Uint8Array::new(&value).to_vec(),
+                };
                 {
                     let mut d = h.borrow_mut();
                     let t = now();

@@ -10,7 +10,7 @@ export declare class McpClientError extends Error {
   /** The JSON-RPC error code, when the server sent one. */
   code?: number;
   /** Error details: the server's `data`, or what the client knows (e.g. `{ taskId }`, `{ path }`). */
-  data?: any;
+  data?: unknown;
   /** The HTTP status, when one came with the error. */
   status?: number;
 }

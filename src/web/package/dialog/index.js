@@ -1,0 +1,617 @@
+// mcp-wasm-client/dialog: a ready-made input dialog for elicitation requests.
+//
+//   import { showElicitationDialog } from 'mcp-wasm-client/dialog';
+//   new McpClient(url, { onElicitation: (request, ctx) => showElicitationDialog(request, ctx) });
+//
+// DOM only, no framework, no dependency on the wasm module (importing it touches nothing:
+// hosts without a DOM may import it, only calling it needs `document`). Everything a server
+// sent is untrusted: it is shown with textContent and attribute values, never as HTML.
+// The checks of a form mirror the client's own (src/schema/elicitation.rs, formats.rs), so
+// an answer the dialog lets through is one the client accepts.
+
+const STYLE_ID = 'mcp-elicitation-dialog-styles';
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), '
+  + 'textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+const DEFAULT_LABELS = {
+  title: 'Input requested',
+  urlTitle: 'Open a page?',
+  submit: 'Submit',
+  decline: 'Decline',
+  cancel: 'Cancel',
+  close: 'Close',
+  open: 'Open page',
+  required: 'required',
+};
+
+// ------------------------------------------------------------------------------ the queue
+
+/** Requests waiting for the dialog, oldest first; `active` is the one shown. */
+const queue = [];
+let active = null;
+/** The element that had focus before the first dialog of a run of queued dialogs. */
+let returnFocus = null;
+let counter = 0;
+
+/**
+ * Shows a dialog for an `elicitation/create` request and resolves with the person's
+ * `ElicitResult`. Calls made while a dialog is open wait their turn. `ctx.signal` (the
+ * client's InputContext) closes the dialog, or drops a waiting request, with `cancel`.
+ */
+export function showElicitationDialog(request, ctx, options) {
+  return new Promise((resolve) => {
+    const signal = ctx && ctx.signal;
+    if (signal && signal.aborted) {
+      resolve({ action: 'cancel' });
+      return;
+    }
+    const entry = { request, ctx: ctx || {}, options: options || {}, resolve, done: false, view: null, onAbort: null };
+    if (signal && typeof signal.addEventListener === 'function') {
+      entry.onAbort = () => finish(entry, { action: 'cancel' });
+      signal.addEventListener('abort', entry.onAbort, { once: true });
+    }
+    queue.push(entry);
+    pump();
+  });
+}
+
+function pump() {
+  if (active) {
+    active.view.setWaiting(queue.length);
+    return;
+  }
+  const next = queue.shift();
+  if (!next) {
+    const back = returnFocus;
+    returnFocus = null;
+    if (back && back.isConnected && typeof back.focus === 'function') back.focus();
+    return;
+  }
+  if (returnFocus === null) {
+    const d = globalThis.document;
+    returnFocus = (d && d.activeElement) || null;
+  }
+  active = next;
+  try {
+    next.view = render(next);
+    next.view.setWaiting(queue.length);
+  } catch (err) {
+    // No DOM, or a request the dialog cannot show at all: the person never saw it.
+    active = null;
+    finish(next, { action: 'cancel' });
+    if (globalThis.console) globalThis.console.warn('mcp-wasm-client/dialog:', err);
+  }
+}
+
+function finish(entry, result) {
+  if (entry.done) return;
+  entry.done = true;
+  const signal = entry.ctx.signal;
+  if (entry.onAbort && signal) signal.removeEventListener('abort', entry.onAbort);
+  if (active === entry) {
+    active = null;
+    if (entry.view) entry.view.remove();
+  } else {
+    const i = queue.indexOf(entry);
+    if (i >= 0) queue.splice(i, 1);
+  }
+  entry.resolve(result);
+  pump();
+}
+
+// ------------------------------------------------------------------------------ DOM helpers
+
+function el(tag, attrs, ...children) {
+  const node = globalThis.document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'text') node.textContent = v;
+    else node.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+}
+
+function str(v) {
+  return typeof v === 'string' ? v : '';
+}
+
+function hostOf(url) {
+  try { return new URL(url).host; } catch { return ''; }
+}
+
+let styled = false;
+/** Adds the default styles once: a constructed stylesheet where the browser has them (not
+ *  blocked by a Content-Security-Policy without 'unsafe-inline'), else a <style> element. */
+function injectStyles() {
+  const d = globalThis.document;
+  if (styled || d.getElementById(STYLE_ID)) return;
+  styled = true;
+  const Sheet = globalThis.CSSStyleSheet;
+  if (Sheet && 'adoptedStyleSheets' in d && typeof Sheet.prototype.replaceSync === 'function') {
+    const sheet = new Sheet();
+    sheet.replaceSync(CSS);
+    d.adoptedStyleSheets = [...d.adoptedStyleSheets, sheet];
+    return;
+  }
+  const style = d.createElement('style');
+  style.id = STYLE_ID;
+  style.textContent = CSS;
+  (d.head || d.documentElement).append(style);
+}
+
+// ------------------------------------------------------------------------------ rendering
+
+function render(entry) {
+  const { request, ctx, options } = entry;
+  const d = globalThis.document;
+  if (!d || typeof d.createElement !== 'function') throw new Error('showElicitationDialog needs a DOM (document)');
+  if (options.injectStyles !== false) injectStyles();
+  const labels = { ...DEFAULT_LABELS, ...(options.labels || {}) };
+  const id = `mcp-elicit-${++counter}`;
+  const isUrl = request && request.mode === 'url';
+
+  const dialog = el('dialog', {
+    class: `mcp-elicit${options.className ? ` ${options.className}` : ''}`,
+    'aria-labelledby': `${id}-title`,
+    'aria-describedby': `${id}-message`,
+    'aria-modal': 'true',
+  });
+  const form = el('form', { class: 'mcp-elicit-form', novalidate: true });
+  const title = el('h2', { id: `${id}-title`, class: 'mcp-elicit-title', text: options.title || (isUrl ? labels.urlTitle : labels.title) });
+  const closeBtn = el('button', { type: 'button', class: 'mcp-elicit-close', 'aria-label': labels.close, text: '×' });
+  const who = options.serverName || hostOf(ctx.serverUrl) || 'The server';
+  const origin = el('p', { class: 'mcp-elicit-origin' }, el('strong', { text: who }), ' asks');
+  if (ctx.taskId) origin.append(` (task ${String(ctx.taskId).slice(0, 8)})`);
+  const message = el('p', { id: `${id}-message`, class: 'mcp-elicit-message', text: str(request && request.message) || '(no message)' });
+  const body = el('div', { class: 'mcp-elicit-body' });
+  const summary = el('p', { class: 'mcp-elicit-summary', role: 'status', 'aria-live': 'polite' });
+  const waiting = el('p', { class: 'mcp-elicit-waiting', hidden: true });
+  const cancelBtn = el('button', { type: 'button', class: 'mcp-elicit-button', text: labels.cancel });
+  const declineBtn = el('button', { type: 'button', class: 'mcp-elicit-button', text: labels.decline });
+  const primary = el('button', { type: 'submit', class: 'mcp-elicit-button mcp-elicit-primary', text: isUrl ? labels.open : labels.submit });
+  const footer = el('div', { class: 'mcp-elicit-actions' }, cancelBtn, declineBtn, primary);
+  form.append(el('div', { class: 'mcp-elicit-header' }, title, closeBtn), origin, message, body, summary, waiting, footer);
+  dialog.append(form);
+
+  const done = (result) => finish(entry, result);
+  let onSubmit;
+  if (isUrl) onSubmit = renderUrl(body, primary, request, ctx, options, labels, id, done);
+  else onSubmit = renderForm(body, primary, summary, request, labels, id, done);
+
+  form.addEventListener('submit', (e) => { e.preventDefault(); onSubmit(); });
+  cancelBtn.addEventListener('click', () => done({ action: 'cancel' }));
+  closeBtn.addEventListener('click', () => done({ action: 'cancel' }));
+  declineBtn.addEventListener('click', () => done({ action: 'decline' }));
+  // Escape: the native `cancel` event of a modal <dialog>; a `close` we did not cause also cancels.
+  dialog.addEventListener('cancel', (e) => { e.preventDefault(); done({ action: 'cancel' }); });
+  dialog.addEventListener('close', () => done({ action: 'cancel' }));
+  dialog.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') { e.preventDefault(); done({ action: 'cancel' }); return; }
+    if (e.key !== 'Tab') return;
+    const items = [...dialog.querySelectorAll(FOCUSABLE)].filter((n) => n.getClientRects().length > 0);
+    if (items.length === 0) { e.preventDefault(); return; }
+    const first = items[0];
+    const last = items[items.length - 1];
+    const current = d.activeElement;
+    if (e.shiftKey && (current === first || !dialog.contains(current))) { e.preventDefault(); last.focus(); }
+    else if (!e.shiftKey && (current === last || !dialog.contains(current))) { e.preventDefault(); first.focus(); }
+  });
+
+  (options.container || d.body || d.documentElement).append(dialog);
+  try {
+    dialog.showModal();
+  } catch {
+    // No <dialog> support (or the container is not in a document): shown, without the backdrop.
+    dialog.setAttribute('open', '');
+  }
+  // Form: the first field; URL: Cancel (consent must be an explicit move to "Open").
+  const firstField = isUrl ? cancelBtn : body.querySelector('input, select, textarea') || primary;
+  firstField.focus();
+
+  return {
+    setWaiting(n) {
+      waiting.hidden = n === 0;
+      waiting.textContent = n === 1 ? '1 more request is waiting.' : `${n} more requests are waiting.`;
+    },
+    remove() {
+      if (dialog.open && typeof dialog.close === 'function') {
+        try { dialog.close(); } catch { /* already closed */ }
+      }
+      dialog.remove();
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------ URL mode
+
+function renderUrl(body, primary, request, ctx, options, labels, id, done) {
+  const url = str(ctx.url) || str(request.url);
+  let parsed = null;
+  try { parsed = new URL(url); } catch { /* shown below */ }
+  const openable = parsed !== null && (parsed.protocol === 'https:' || parsed.protocol === 'http:');
+  const host = parsed ? parsed.hostname : '';
+  body.append(el('p', { class: 'mcp-elicit-note', text: 'The server asks you to open this page in a new tab. Check the address first:' }));
+
+  // The full URL as sent, with the host (the part that says which site it is) highlighted.
+  const shown = el('p', { class: 'mcp-elicit-url', id: `${id}-url` });
+  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)([^/?#]*)(.*)$/s.exec(url);
+  if (m) {
+    const authority = m[2];
+    const at = authority.lastIndexOf('@');
+    const hostPort = authority.slice(at + 1);
+    const portAt = hostPort.startsWith('[') ? hostPort.indexOf(']') + 1 : hostPort.lastIndexOf(':');
+    const hostText = portAt > 0 ? hostPort.slice(0, portAt) : hostPort;
+    shown.append(m[1], authority.slice(0, at + 1), el('mark', { class: 'mcp-elicit-domain', text: hostText }), hostPort.slice(hostText.length), m[3]);
+  } else {
+    shown.textContent = url;
+  }
+  body.append(shown);
+  if (host) body.append(el('p', { class: 'mcp-elicit-site' }, 'Site: ', el('strong', { text: host })));
+
+  const labelsOfHost = host.toLowerCase().split('.');
+  const punycode = ctx.isPunycode === true || labelsOfHost.some((l) => l.startsWith('xn--')) || /[^\x00-\x7f]/.test(host); // eslint-disable-line no-control-regex
+  if (punycode) {
+    body.append(el('p', { class: 'mcp-elicit-warning', role: 'alert', text: 'Warning: this address uses an internationalized (punycode, xn--) domain name, which can imitate the name of another site. Open it only if you trust it.' }));
+  }
+  if (m && m[2].includes('@')) {
+    body.append(el('p', { class: 'mcp-elicit-warning', role: 'alert', text: `Warning: the part before "@" is not the site; the site is ${host}.` }));
+  }
+  if (!openable) {
+    body.append(el('p', { class: 'mcp-elicit-warning', role: 'alert', text: 'This address cannot be opened (only http and https pages can). Decline or cancel.' }));
+    primary.disabled = true;
+  } else {
+    primary.textContent = `${labels.open} (${host})`;
+    primary.setAttribute('aria-describedby', `${id}-url`);
+  }
+  return () => {
+    if (!openable) return;
+    // Opened only now, after the person's explicit consent; never fetched by the dialog.
+    if (typeof options.openUrl === 'function') options.openUrl(parsed.href);
+    else if (typeof globalThis.open === 'function') globalThis.open(parsed.href, '_blank', 'noopener,noreferrer');
+    done({ action: 'accept' });
+  };
+}
+
+// ------------------------------------------------------------------------------ form mode
+
+function renderForm(body, primary, summary, request, labels, id, done) {
+  const schema = request && typeof request.requestedSchema === 'object' && request.requestedSchema ? request.requestedSchema : {};
+  const props = schema.properties && typeof schema.properties === 'object' ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : []);
+  const fields = [];
+  let unsupported = 0;
+  let n = 0;
+  for (const [name, prop] of Object.entries(props)) {
+    const f = field(name, prop, required.has(name), `${id}-f${n++}`, labels);
+    if (f) {
+      fields.push(f);
+      body.append(f.node);
+    } else {
+      unsupported += 1;
+      body.append(el('p', { class: 'mcp-elicit-warning', text: `The field "${name}" cannot be shown by this dialog.` }));
+    }
+  }
+  if (required.size > 0) body.prepend(el('p', { class: 'mcp-elicit-legend' }, el('span', { class: 'mcp-elicit-req', 'aria-hidden': 'true', text: '*' }), ` = ${labels.required}`));
+  if (unsupported > 0) primary.disabled = true;
+
+  let submitted = false;
+  const recount = () => {
+    if (!submitted) return;
+    const n = fields.filter((f) => f.problem() !== null).length;
+    summary.textContent = n === 0 ? '' : n === 1 ? '1 field needs attention.' : `${n} fields need attention.`;
+  };
+  for (const f of fields) {
+    const edited = () => {
+      f.touched = true;
+      if (f.shown) f.check();
+      recount();
+    };
+    f.node.addEventListener('input', edited);
+    f.node.addEventListener('change', edited);
+    // Checked when the person moves on to another field. Not when focus goes to a button:
+    // a message appearing then would move the button away from under the pointer (and
+    // Submit checks everything anyway).
+    f.node.addEventListener('focusout', (e) => {
+      const next = e.relatedTarget;
+      if (f.touched && next && !f.node.contains(next) && /^(INPUT|SELECT|TEXTAREA)$/.test(next.tagName)) f.check();
+    });
+  }
+  return () => {
+    submitted = true;
+    const bad = fields.filter((f) => !f.check());
+    recount();
+    if (bad.length > 0) {
+      bad[0].focus();
+      return;
+    }
+    const content = {};
+    for (const f of fields) {
+      const v = f.value();
+      if (v !== undefined) content[f.name] = v;
+    }
+    done({ action: 'accept', content });
+  };
+}
+
+/** The property's options for a single or multi select: [{value, label}] or null. */
+function choices(s) {
+  if (!s || typeof s !== 'object') return null;
+  if (Array.isArray(s.enum)) {
+    const names = Array.isArray(s.enumNames) ? s.enumNames : [];
+    return s.enum.filter((v) => typeof v === 'string').map((v, i) => ({ value: v, label: typeof names[i] === 'string' ? names[i] : v }));
+  }
+  const list = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : null;
+  if (!list) return null;
+  return list.filter((o) => o && typeof o.const === 'string').map((o) => ({ value: o.const, label: typeof o.title === 'string' ? o.title : o.const }));
+}
+
+/** One form field: its node, `check()` (shows or clears its message), `value()`. */
+function field(name, s, isRequired, fid, labels) {
+  if (!s || typeof s !== 'object') return null;
+  const type = s.type;
+  const titleText = str(s.title) || name;
+  const descId = `${fid}-desc`;
+  const errId = `${fid}-err`;
+  const desc = str(s.description) ? el('p', { id: descId, class: 'mcp-elicit-desc', text: s.description }) : null;
+  const err = el('p', { id: errId, class: 'mcp-elicit-error', hidden: true });
+  const describedBy = [desc ? descId : null, errId].filter(Boolean).join(' ');
+  const reqMark = isRequired ? el('span', { class: 'mcp-elicit-req', 'aria-hidden': 'true', text: ' *' }) : null;
+  const f = { name, touched: false, shown: false };
+  let control;
+  let read;
+  let invalidTarget;
+
+  const opts = type === 'string' ? choices(s) : type === 'array' ? choices(s.items) : null;
+  if (type === 'array') {
+    if (!opts) return null;
+    const dflt = new Set(Array.isArray(s.default) ? s.default : []);
+    const group = el('fieldset', { class: 'mcp-elicit-group', 'aria-describedby': describedBy });
+    group.append(el('legend', {}, titleText, reqMark, isRequired ? el('span', { class: 'mcp-elicit-sr', text: ` (${labels.required})` }) : null));
+    const boxes = opts.map((o, i) => {
+      const box = el('input', { type: 'checkbox', id: `${fid}-${i}`, value: o.value });
+      box.checked = dflt.has(o.value);
+      group.append(el('label', { class: 'mcp-elicit-check', for: `${fid}-${i}` }, box, ` ${o.label}`));
+      return box;
+    });
+    control = group;
+    invalidTarget = boxes;
+    read = () => boxes.filter((b) => b.checked).map((b) => b.value);
+    f.node = el('div', { class: 'mcp-elicit-field' }, group, desc, err);
+    f.focus = () => (boxes[0] || group).focus();
+    f.problem = () => countProblem(read().length, s.minItems, s.maxItems);
+    f.value = () => {
+      const v = read();
+      return v.length === 0 && !isRequired ? undefined : v;
+    };
+  } else if (type === 'boolean') {
+    const box = el('input', { type: 'checkbox', id: fid, 'aria-describedby': describedBy });
+    box.checked = s.default === true;
+    control = box;
+    invalidTarget = [box];
+    f.node = el('div', { class: 'mcp-elicit-field' }, el('label', { class: 'mcp-elicit-check', for: fid }, box, ` ${titleText}`, reqMark), desc, err);
+    f.focus = () => box.focus();
+    f.problem = () => null;
+    f.value = () => box.checked;
+  } else if (type === 'string' || type === 'number' || type === 'integer') {
+    const label = el('label', { class: 'mcp-elicit-label', for: fid }, titleText, reqMark);
+    if (opts) {
+      const select = el('select', { id: fid, 'aria-describedby': describedBy, 'aria-required': isRequired ? 'true' : null });
+      const hasDefault = typeof s.default === 'string' && opts.some((o) => o.value === s.default);
+      if (!hasDefault) select.append(el('option', { value: '', text: '— choose —' }));
+      for (const o of opts) {
+        const option = el('option', { text: o.label });
+        option.value = o.value;
+        select.append(option);
+      }
+      if (hasDefault) select.value = s.default;
+      control = select;
+      read = () => select.value;
+      f.problem = () => {
+        const v = read();
+        if (v === '') return isRequired ? 'Please choose one.' : null;
+        return opts.some((o) => o.value === v) ? null : 'Please choose one of the options.';
+      };
+      f.value = () => (read() === '' ? undefined : read());
+    } else {
+      const numeric = type !== 'string';
+      const long = !numeric && typeof s.maxLength === 'number' && s.maxLength > 120;
+      const inputType = numeric ? 'text' : ({ email: 'email', uri: 'url', date: 'date' }[s.format] || 'text');
+      const input = long
+        ? el('textarea', { id: fid, rows: 3 })
+        : el('input', { id: fid, type: inputType, inputmode: numeric ? (type === 'integer' ? 'numeric' : 'decimal') : null, autocomplete: 'off' });
+      input.setAttribute('aria-describedby', describedBy);
+      if (isRequired) input.setAttribute('aria-required', 'true');
+      if (s.format === 'date-time') input.setAttribute('placeholder', 'e.g. 2026-01-31T09:30:00Z');
+      if (s.default !== undefined && s.default !== null && (typeof s.default === 'string' || typeof s.default === 'number')) input.value = String(s.default);
+      control = input;
+      read = () => input.value;
+      f.problem = () => {
+        const raw = read();
+        if (numeric ? raw.trim() === '' : raw === '') return isRequired ? 'This field is required.' : null;
+        if (numeric) {
+          const x = parseNumber(raw);
+          if (x === null) return type === 'integer' ? 'Enter a whole number.' : 'Enter a number.';
+          if (type === 'integer' && !Number.isInteger(x)) return 'Enter a whole number.';
+          return rangeProblem(x, s.minimum, s.maximum);
+        }
+        return stringProblem(raw, s);
+      };
+      f.value = () => {
+        const raw = read();
+        if (numeric) return raw.trim() === '' ? undefined : parseNumber(raw);
+        return raw === '' ? undefined : raw;
+      };
+    }
+    invalidTarget = [control];
+    f.node = el('div', { class: 'mcp-elicit-field' }, label, control, desc, err);
+    f.focus = () => control.focus();
+  } else {
+    return null;
+  }
+  f.check = () => {
+    const problem = f.problem();
+    f.shown = f.shown || problem !== null;
+    err.hidden = problem === null;
+    err.textContent = problem || '';
+    for (const t of invalidTarget) {
+      if (problem) t.setAttribute('aria-invalid', 'true');
+      else t.removeAttribute('aria-invalid');
+    }
+    return problem === null;
+  };
+  return f;
+}
+
+function parseNumber(raw) {
+  const t = raw.trim();
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return null;
+  const x = Number(t);
+  return Number.isFinite(x) ? x : null;
+}
+
+function rangeProblem(x, min, max) {
+  const lo = typeof min === 'number' ? min : null;
+  const hi = typeof max === 'number' ? max : null;
+  if ((lo !== null && x < lo) || (hi !== null && x > hi)) {
+    if (lo !== null && hi !== null) return `Enter a value from ${lo} to ${hi}.`;
+    return lo !== null ? `Enter ${lo} or more.` : `Enter ${hi} or less.`;
+  }
+  return null;
+}
+
+function countProblem(n, min, max) {
+  if (typeof min === 'number' && n < min) return min === 1 ? 'Choose at least one.' : `Choose at least ${min}.`;
+  if (typeof max === 'number' && n > max) return max === 1 ? 'Choose at most one.' : `Choose at most ${max}.`;
+  return null;
+}
+
+function stringProblem(v, s) {
+  // Lengths count code points, as JSON Schema (and the client) do.
+  const len = [...v].length;
+  if (typeof s.minLength === 'number' && len < s.minLength) return `Enter at least ${s.minLength} characters.`;
+  if (typeof s.maxLength === 'number' && len > s.maxLength) return `Enter at most ${s.maxLength} characters (now ${len}).`;
+  switch (s.format) {
+    case 'email': return isEmail(v) ? null : 'Enter an email address, like name@example.com.';
+    case 'uri': return isUri(v) ? null : 'Enter a full address with its scheme, like https://example.com/.';
+    case 'date': return isDate(v) ? null : 'Enter a real date as YYYY-MM-DD.';
+    case 'date-time': return isDateTime(v) ? null : 'Enter a date and time like 2026-01-31T09:30:00Z (with Z or an offset like +02:00).';
+    default: return null;
+  }
+}
+
+// ------------------------------------------------------------------------------ formats
+// The same rules as src/schema/formats.rs (the client refuses what these refuse).
+
+const utf8Length = (s) => new TextEncoder().encode(s).length;
+
+function isEmail(s) {
+  const at = s.indexOf('@');
+  if (at < 0) return false;
+  const local = s.slice(0, at);
+  const domain = s.slice(at + 1);
+  const localOk = local.length > 0 && utf8Length(local) <= 64 && !local.startsWith('.') && !local.endsWith('.')
+    && !local.includes('..') && [...local].every((c) => !/^[\s\p{Cc}]$/u.test(c) && !'()<>[]:;@\\,"'.includes(c));
+  const labelsOk = utf8Length(domain) <= 253 && domain.split('.').every((l) => l.length > 0 && utf8Length(l) <= 63
+    && !l.startsWith('-') && !l.endsWith('-') && [...l].every((c) => /^[A-Za-z0-9-]$/.test(c) || c.charCodeAt(0) > 0x7f));
+  return localOk && labelsOk && (domain.includes('.') || domain.toLowerCase() === 'localhost');
+}
+
+function isUri(s) {
+  const colon = s.indexOf(':');
+  if (colon < 0) return false;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*$/.test(s.slice(0, colon))) return false;
+  const rest = s.slice(colon + 1);
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest[i];
+    if (c === '%') {
+      if (!/^[0-9A-Fa-f]{2}$/.test(rest.slice(i + 1, i + 3))) return false;
+      i += 2;
+    } else if (!/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]$/.test(c)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function daysInMonth(y, m) {
+  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(m) ? 30 : 31;
+}
+
+function isDateTime(s) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/.exec(s);
+  if (!m || s.length > 64) return false;
+  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number);
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return false;
+  if (h > 23 || mi > 59 || sec > 60) return false;
+  if (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59)) return false;
+  return true;
+}
+
+function isDate(s) {
+  return s.length === 10 && isDateTime(`${s}T00:00:00Z`);
+}
+
+// ------------------------------------------------------------------------------ styles
+// Themable with CSS custom properties (set them on :root or on .mcp-elicit); see index.d.ts.
+
+const CSS = `
+.mcp-elicit {
+  --_bg: var(--mcp-dialog-bg, #ffffff);
+  --_fg: var(--mcp-dialog-fg, #1d1d20);
+  --_muted: var(--mcp-dialog-muted, #5b5e66);
+  --_border: var(--mcp-dialog-border, #c9ccd3);
+  --_accent: var(--mcp-dialog-accent, #1f5fbf);
+  --_accent-fg: var(--mcp-dialog-accent-fg, #ffffff);
+  --_danger: var(--mcp-dialog-danger, #b3261e);
+  --_warn-bg: var(--mcp-dialog-warning-bg, #fff3cd);
+  --_warn-fg: var(--mcp-dialog-warning-fg, #5a4300);
+  --_mark: var(--mcp-dialog-highlight-bg, #ffe58a);
+  --_focus: var(--mcp-dialog-focus, #1f5fbf);
+  --_input-bg: var(--mcp-dialog-input-bg, #ffffff);
+  box-sizing: border-box; width: min(var(--mcp-dialog-width, 32rem), calc(100vw - 2rem)); max-height: calc(100vh - 2rem);
+  overflow: auto; padding: 0; border: 1px solid var(--_border); border-radius: var(--mcp-dialog-radius, 12px);
+  background: var(--_bg); color: var(--_fg); font: var(--mcp-dialog-font, 15px/1.45 system-ui, sans-serif);
+  box-shadow: 0 12px 40px rgb(0 0 0 / .25);
+}
+.mcp-elicit::backdrop { background: var(--mcp-dialog-backdrop, rgb(20 22 28 / .45)); }
+.mcp-elicit *, .mcp-elicit *::before, .mcp-elicit *::after { box-sizing: border-box; }
+.mcp-elicit-form { padding: 1rem 1.25rem 1.1rem; margin: 0; }
+.mcp-elicit-header { display: flex; align-items: flex-start; gap: .5rem; }
+.mcp-elicit-title { flex: 1; margin: 0; font-size: 1.15em; }
+.mcp-elicit-close { border: 0; background: none; color: var(--_muted); font-size: 1.4em; line-height: 1; cursor: pointer; padding: 0 .25rem; border-radius: 6px; }
+.mcp-elicit-origin { margin: .15rem 0 .6rem; color: var(--_muted); font-size: .9em; }
+.mcp-elicit-message { margin: 0 0 .8rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+.mcp-elicit-legend, .mcp-elicit-note { margin: 0 0 .6rem; color: var(--_muted); font-size: .88em; }
+.mcp-elicit-field { margin: 0 0 .75rem; }
+.mcp-elicit-label { display: block; font-weight: 600; margin-bottom: .2rem; }
+.mcp-elicit-req { color: var(--_danger); }
+.mcp-elicit-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.mcp-elicit input:not([type=checkbox]), .mcp-elicit select, .mcp-elicit textarea {
+  width: 100%; padding: .45rem .55rem; border: 1px solid var(--_border); border-radius: 8px;
+  background: var(--_input-bg); color: inherit; font: inherit;
+}
+.mcp-elicit [aria-invalid=true] { border-color: var(--_danger); outline-color: var(--_danger); }
+.mcp-elicit-group { border: 1px solid var(--_border); border-radius: 8px; padding: .4rem .7rem .5rem; margin: 0; }
+.mcp-elicit-group legend { font-weight: 600; padding: 0 .25rem; }
+.mcp-elicit-check { display: flex; align-items: center; gap: .35rem; padding: .15rem 0; }
+.mcp-elicit-check input { width: 1.05rem; height: 1.05rem; margin: 0; accent-color: var(--_accent); }
+.mcp-elicit-desc { margin: .2rem 0 0; color: var(--_muted); font-size: .88em; }
+.mcp-elicit-error { margin: .25rem 0 0; color: var(--_danger); font-size: .9em; font-weight: 600; }
+.mcp-elicit-summary { margin: 0; color: var(--_danger); font-size: .9em; }
+.mcp-elicit-summary:empty { display: none; }
+.mcp-elicit-waiting { margin: .5rem 0 0; color: var(--_muted); font-size: .88em; }
+.mcp-elicit-url { margin: 0 0 .5rem; padding: .55rem .7rem; border: 1px solid var(--_border); border-radius: 8px;
+  font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9em; overflow-wrap: anywhere; }
+.mcp-elicit-domain { background: var(--_mark); color: inherit; font-weight: 700; padding: 0 .1em; border-radius: 3px; }
+.mcp-elicit-site { margin: 0 0 .6rem; }
+.mcp-elicit-warning { margin: 0 0 .6rem; padding: .5rem .7rem; border-radius: 8px; background: var(--_warn-bg); color: var(--_warn-fg); }
+.mcp-elicit-actions { display: flex; justify-content: flex-end; flex-wrap: wrap; gap: .5rem; margin-top: 1rem; }
+.mcp-elicit-button { padding: .45rem .9rem; border: 1px solid var(--_border); border-radius: 8px; background: var(--_bg);
+  color: inherit; font: inherit; cursor: pointer; }
+.mcp-elicit-primary { background: var(--_accent); border-color: var(--_accent); color: var(--_accent-fg); font-weight: 600; }
+.mcp-elicit-button:disabled { opacity: .5; cursor: not-allowed; }
+.mcp-elicit :focus-visible { outline: 3px solid var(--_focus); outline-offset: 2px; }
+`;

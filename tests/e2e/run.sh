@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The package's browser and runtime tests, given a built pkg/ (scripts/build.sh) and the
+# installed tools (scripts/setup.sh): starts the test MCP server and the example server on
+# free ports, runs the environment tests, the type checks, the dialog tests and the console
+# e2e, stops the servers by PID, and exits non-zero when anything failed.
+# Screenshots and build output go to test-output/. NODE= picks the Node binary (default
+# /usr/bin/node, Node 20).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+NODE=${NODE:-/usr/bin/node}
+export NODE
+
+[ -f pkg/index.js ] && [ -f pkg/dialog/index.js ] || { echo "pkg/ is not built: run scripts/build.sh first" >&2; exit 1; }
+[ -x .venv/bin/python ] && [ -d node_modules/playwright-core ] || { echo "tools missing: run scripts/setup.sh first" >&2; exit 1; }
+
+TMP=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
+  for _ in $(seq 50); do
+    alive=0
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && break
+    sleep 0.1
+  done
+  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# start_server VAR script: starts the Python MCP server on a free port, exports VAR=<its URL>.
+start_server() {
+  local var=$1 script=$2 url=""
+  .venv/bin/python "$script" --port 0 >"$TMP/$var.out" 2>"$TMP/$var.err" &
+  pids+=($!)
+  for _ in $(seq 200); do
+    url=$(sed -n 's/^READY //p' "$TMP/$var.out" | head -1)
+    [ -n "$url" ] && break
+    sleep 0.1
+  done
+  if [ -z "$url" ]; then
+    echo "FAIL $script did not start:" >&2
+    cat "$TMP/$var.err" >&2
+    exit 1
+  fi
+  export "$var=$url"
+}
+
+start_server MCP_TEST_URL tests/servers/modern_server.py
+start_server EXAMPLE_MCP_URL www/server/example_server.py
+echo "test server:    $MCP_TEST_URL"
+echo "example server: $EXAMPLE_MCP_URL"
+
+status=0
+step() {
+  echo "== $1"
+  shift
+  "$@" || status=1
+}
+step "environments (tests/env/run.mjs)" "$NODE" tests/env/run.mjs
+step "types (tests/types/check.mjs)" "$NODE" tests/types/check.mjs
+step "dialog (tests/e2e/dialog.mjs)" "$NODE" tests/e2e/dialog.mjs
+step "console e2e (tests/e2e/console.mjs)" "$NODE" tests/e2e/console.mjs
+
+if [ $status = 0 ]; then echo "tests/e2e/run.sh: all passed"; else echo "tests/e2e/run.sh: FAILED" >&2; fi
+exit $status

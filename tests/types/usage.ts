@@ -1,0 +1,264 @@
+// Every public signature of the package, used as an application would, checked with
+// `tsc --noEmit --strict` against the built pkg/ (tests/types/check.mjs). Never run.
+// `@ts-expect-error` lines prove the types are strict (an `any` would let them through).
+import {
+  AbortError,
+  CapabilityError,
+  ConfigError,
+  CorsError,
+  HandlerError,
+  HttpError,
+  InputRequiredError,
+  InputValidationError,
+  InvalidResultError,
+  McpClient,
+  McpClientError,
+  McpError,
+  MissingRequiredClientCapabilityError,
+  NetworkError,
+  OutputValidationError,
+  ProtocolError,
+  Task,
+  TaskCancelledError,
+  TaskError,
+  TaskExpiredError,
+  TaskNotFoundError,
+  TaskTimeoutError,
+  TimeoutError,
+  UnsupportedProtocolVersionError,
+  version,
+} from 'mcp-wasm-client';
+import type {
+  CallToolResult,
+  CompleteResult,
+  ContentBlock,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  DiscoverResult,
+  ElicitRequestParams,
+  ElicitResult,
+  GetPromptResult,
+  InputContext,
+  InputResponses,
+  JsonValue,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  McpClientOptions,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Root,
+  ServerCapabilities,
+  Subscription,
+  SubscriptionFilter,
+  TaskJSON,
+  TaskStatus,
+  Tool,
+} from 'mcp-wasm-client';
+import { showElicitationDialog } from 'mcp-wasm-client/dialog';
+import type { ElicitationDialogLabels, ElicitationDialogOptions } from 'mcp-wasm-client/dialog';
+
+/** `true` only for `any`. */
+type IsAny<T> = 0 extends 1 & T ? true : false;
+function notAny<T>(_value: T, _check: IsAny<T> extends false ? true : never): void {}
+function same<A, B>(_check: [A] extends [B] ? ([B] extends [A] ? true : never) : never): void {}
+
+declare function askPerson(request: ElicitRequestParams, ctx: InputContext): Promise<Record<string, string | number | boolean | string[]>>;
+
+export async function everything(token: string, signal: AbortSignal): Promise<void> {
+  const v: string = version();
+
+  // ---- options
+  const options: McpClientOptions = {
+    clientInfo: { name: 'usage', version: '1.0.0', title: 'Usage' },
+    protocolVersion: 'auto',
+    headers: { Authorization: `Bearer ${token}` },
+    extensions: ['io.modelcontextprotocol/tasks'],
+    requestTimeoutMs: 30_000,
+    maxTotalTimeoutMs: 600_000,
+    fetch: (input, init) => fetch(input, init),
+    onLog: ({ level, logger, data }) => console.log(level, logger, data),
+    onNotification: (method, params) => console.log(method, params),
+    onWarning: (message) => console.warn(message),
+    logLevel: 'info',
+    validateOutput: 'warn',
+    onElicitation: async (request, ctx) => {
+      same<typeof ctx.scope, 'request' | 'task'>(true);
+      if (request.mode === 'url') {
+        const target: string = request.url;
+        console.log(target, ctx.host, ctx.origin);
+        return ctx.isPunycode ? { action: 'decline' } : { action: 'accept' };
+      }
+      const fields = Object.keys(request.requestedSchema.properties);
+      return fields.length ? { action: 'accept', content: await askPerson(request, ctx) } : { action: 'cancel' };
+    },
+    elicitation: { form: true, url: true },
+    onSampling: (request: CreateMessageRequestParams, ctx: InputContext): CreateMessageResult => ({
+      role: 'assistant',
+      content: { type: 'text', text: `${request.messages.length} messages, ${ctx.key}` },
+      model: 'person',
+      stopReason: 'endTurn',
+    }),
+    sampling: { tools: false },
+    roots: (ctx) => [{ uri: `file:///work/${ctx.method}`, name: 'work' }] satisfies Root[],
+    maxInputRounds: 5,
+    limits: { maxBodyBytes: 1 << 20, listenMaxRetries: 3 },
+  };
+  // @ts-expect-error requestTimeoutMs is a number
+  const badOptions: McpClientOptions = { requestTimeoutMs: '30s' };
+  void badOptions;
+
+  const client = new McpClient('https://example.com/mcp', options);
+  const bare = new McpClient('https://example.com/mcp');
+  const withHeaders = new McpClient('https://example.com/mcp', { headers: new Headers({ a: 'b' }), roots: [{ uri: 'file:///' }] });
+  void bare;
+  void withHeaders;
+
+  // ---- the dialog, as a handler or wrapped
+  const dialogClient = new McpClient('https://example.com/mcp', { onElicitation: showElicitationDialog });
+  void dialogClient;
+  const labels: Partial<ElicitationDialogLabels> = { submit: 'Send', open: 'Open' };
+  const dialogOptions: ElicitationDialogOptions = {
+    serverName: 'Example', title: 'Please answer', container: document.body, injectStyles: false,
+    className: 'mine', labels, openUrl: (url) => window.open(url, '_blank', 'noopener,noreferrer'),
+  };
+  const answer: ElicitResult = await showElicitationDialog(
+    { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] } },
+    { signal, serverUrl: 'https://example.com/mcp' },
+    dialogOptions,
+  );
+  const again = await showElicitationDialog({ mode: 'url', message: 'Open', url: 'https://example.com/' });
+  same<typeof answer.action, 'accept' | 'decline' | 'cancel'>(true);
+  notAny(again, true);
+  // @ts-expect-error a request needs a message
+  await showElicitationDialog({ requestedSchema: { type: 'object', properties: {} } });
+
+  // ---- properties
+  const url: string = client.url;
+  const pv: string = client.protocolVersion;
+  const era: 'modern' | 'legacy' | 'http+sse' = client.era;
+  // @ts-expect-error era is a union of three strings
+  const wrongEra: 'modern' = client.era;
+  const tasksOn: boolean = client.tasksEnabled;
+  const caps: ServerCapabilities | undefined = client.serverCapabilities;
+  void [v, url, pv, era, wrongEra, tasksOn, caps];
+
+  // ---- discovery and lists
+  const info: DiscoverResult = await client.discover();
+  await client.discover({ signal, timeoutMs: 5_000, cache: 'no-cache', logLevel: 'debug', _meta: { trace: 'x' } });
+  const page: ListToolsResult = await client.listTools({ cursor: info.supportedVersions[0] });
+  const tools: Tool[] = await client.listAllTools({ signal });
+  const resources: ListResourcesResult = await client.listResources();
+  const allResources: Resource[] = await client.listAllResources();
+  const templates: ListResourceTemplatesResult = await client.listResourceTemplates({}, { timeoutMs: 1 });
+  const allTemplates: ResourceTemplate[] = await client.listAllResourceTemplates();
+  const read: ReadResourceResult = await client.readResource('test://hello', { signal });
+  const prompts: ListPromptsResult = await client.listPrompts();
+  const allPrompts: Prompt[] = await client.listAllPrompts();
+  const prompt: GetPromptResult = await client.getPrompt('greet', { name: 'Ada' });
+  const completion: CompleteResult = await client.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'name', value: 'A' });
+  await client.complete({ type: 'ref/resource', uri: 'test://items/{id}' }, { name: 'id', value: '1' }, { arguments: {} }, { signal });
+  notAny(page.tools[0], true);
+  notAny(read.contents[0], true);
+  notAny(prompt.messages[0].content, true);
+  void [tools, resources, allResources, templates, allTemplates, prompts, allPrompts, completion.completion.values];
+
+  // ---- calls
+  const result: CallToolResult = await client.callTool('get_weather', { location: 'Seattle' }, {
+    signal: AbortSignal.timeout(30_000),
+    resetTimeoutOnProgress: true,
+    onProgress: ({ progress, total, message }) => console.log(progress, total, message),
+    onTaskStatus: (task) => console.log(task.status, task.statusMessage),
+    taskTimeoutMs: 60_000,
+  });
+  await client.callTool('no_arguments');
+  const blocks: ContentBlock[] = result.content;
+  for (const b of blocks) {
+    if (b.type === 'text') console.log(b.text);
+    else if (b.type === 'image') console.log(b.mimeType, b.data.length);
+    else if (b.type === 'resource_link') console.log(b.uri);
+  }
+  const structured: JsonValue | undefined = result.structuredContent;
+  notAny(structured, true);
+  // @ts-expect-error callTool's result has no `tasks`
+  void result.tasks;
+
+  // ---- tasks
+  const task: Task = await client.callToolAsTask('deploy', { env: 'prod' }, { signal });
+  const status: TaskStatus = task.status;
+  const fields: [string, string | undefined, string, string, number | undefined, number | undefined, string] =
+    [task.taskId, task.statusMessage, task.createdAt, task.lastUpdatedAt, task.ttlMs, task.pollIntervalMs, task.serverUrl];
+  const flags: boolean[] = [task.isTerminal, task.isCompleted, task.isFailed, task.isCancelled, task.isInputRequired, task.isLocal, task.ttlElapsed()];
+  const pending = task.inputRequests;
+  if (pending) for (const [key, req] of Object.entries(pending)) console.log(key, req.method, req.params);
+  const stored: TaskJSON = task.toJSON();
+  const resumed: Task = Task.fromJSON(JSON.parse(JSON.stringify(stored)) as TaskJSON);
+  const now: Task = await client.getTask(resumed);
+  await client.getTask(task.taskId, { signal });
+  const done: Task = await client.waitForTask(stored, { signal, timeoutMs: 60_000, maxTotalTimeoutMs: 120_000, onStatus: (t) => console.log(t.status) });
+  const taskResult: CallToolResult = await client.getTaskResult(done.taskId, { timeoutMs: 1_000 });
+  const responses: InputResponses = { name: { action: 'accept', content: { name: 'Ada' } } };
+  const updated: void = await client.updateTask(task, responses);
+  const cancelled: void = await client.cancelTask(task, { signal });
+  const failure = done.error;
+  if (failure) console.log(failure.code, failure.message, failure.data);
+  notAny(done.result, true);
+  task.free();
+  {
+    using scoped = Task.fromJSON(stored);
+    console.log(scoped.taskId);
+  }
+  void [status, fields, flags, now, taskResult, updated, cancelled];
+
+  // ---- subscriptions
+  const filter: SubscriptionFilter = { toolsListChanged: true, resourceSubscriptions: ['test://hello'], taskIds: [task.taskId] };
+  const sub: Subscription = await client.listen(filter, (method, params) => console.log(method, params), {
+    signal,
+    onReconnect: ({ attempt, delayMs, reason }) => console.log(attempt, delayMs, reason),
+  });
+  await client.listen({ promptsListChanged: true });
+  const granted: SubscriptionFilter = sub.acknowledged;
+  const id: string | number = sub.subscriptionId;
+  const reconnects: number = sub.reconnects;
+  for await (const n of sub) {
+    console.log(n.method, n.params);
+    break;
+  }
+  sub.close();
+  await sub.closed;
+  void [granted, id, reconnects];
+
+  // ---- errors
+  try {
+    await client.callTool('x', {});
+  } catch (e) {
+    if (e instanceof MissingRequiredClientCapabilityError) console.log(e.code, e.data);
+    else if (e instanceof McpError) {
+      const code: number = e.code;
+      const data: unknown = e.data;
+      console.log(code, data, e.message);
+    } else if (e instanceof HttpError) {
+      const s: number = e.status;
+      console.log(s);
+    } else if (e instanceof McpClientError) {
+      const code: number | undefined = e.code;
+      console.log(e.name, code, e.status);
+      notAny(e.data, true);
+    }
+  }
+  const classes = [
+    McpClientError, McpError, HttpError, TimeoutError, AbortError, NetworkError, CorsError, InvalidResultError,
+    ProtocolError, MissingRequiredClientCapabilityError, UnsupportedProtocolVersionError, OutputValidationError,
+    InputRequiredError, InputValidationError, HandlerError, CapabilityError, TaskNotFoundError, TaskExpiredError,
+    TaskCancelledError, TaskTimeoutError, TaskError, ConfigError,
+  ];
+  const made: McpClientError = new McpError('boom', { code: -32603, data: { why: 1 }, cause: new Error('root') });
+  const fromServer: McpError = new TaskNotFoundError('gone', { code: -32602 });
+  const plain: Error = new TaskCancelledError('stopped');
+  void [classes, made, fromServer, plain];
+
+  client.close();
+}
