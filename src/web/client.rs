@@ -465,8 +465,8 @@ impl McpClient {
     #[wasm_bindgen(js_name = listTasks, unchecked_return_type = "Promise<{ tasks: TaskJSON[]; nextCursor?: string }>")]
     pub fn list_tasks(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "PageParams")] params: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "RequestOptions")] opts: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
         let cursor = get(&params, "cursor").as_string();
         self.run(&opts, move |core, o, t| core.list_tasks(cursor, o, t))

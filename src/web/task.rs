@@ -106,9 +106,12 @@ impl Task {
     }
 
     /// Time to live from creation in ms; `null` = unlimited.
-    #[wasm_bindgen(getter, js_name = ttlMs)]
-    pub fn ttl_ms(&self) -> Option<f64> {
-        self.view.task.ttl_ms.map(|t| t as f64)
+    #[wasm_bindgen(getter, js_name = ttlMs, unchecked_return_type = "number | null")]
+    pub fn ttl_ms(&self) -> JsValue {
+        match self.view.task.ttl_ms {
+            Some(t) => JsValue::from_f64(t as f64),
+            None => JsValue::NULL,
+        }
     }
 
     #[wasm_bindgen(getter, js_name = pollIntervalMs)]
