@@ -20,9 +20,11 @@
 # and a summary with the time of each section. Every output goes to test-output/<section>.log;
 # on success only a summary line per section is printed, on failure the relevant part.
 #
-# Servers: the wasm tests get their server URL at compile time (a wasm test has no
-# environment at run time in a browser), so their server listens on a FIXED port,
-# MCP_WASM_TEST_PORT (default 38111; a stable value keeps cargo from rebuilding the tests).
+# Servers: the wasm tests get their server URL at compile time (MCP_WASM_TEST_URL through
+# option_env!: a wasm test has no environment at run time in a browser), so their server
+# listens on a FIXED port, MCP_WASM_TEST_PORT (default 38111): a stable URL keeps cargo from
+# rebuilding the tests. When the default port is taken (another run on this machine), a free
+# port is used instead and the two wasm test crates are rebuilt for it (~5 s).
 # The JS suites' server takes a free port. Both are stopped by PID on exit, failure or
 # interrupt included (SIGTERM, then SIGKILL after 5 s: uvicorn may ignore SIGTERM).
 #
@@ -38,13 +40,15 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=$ROOT/test-output
 mkdir -p "$OUT"
+# The script's own stdout/stderr, for the summary: a trap runs while the interrupted
+# command's redirections are still in place. Children do not get these descriptors.
+exec 3>&1 4>&2
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 KEEP_GOING=${KEEP_GOING:-0}
 CLIPPY_STRICT=${CLIPPY_STRICT:-0}
 VERBOSE=${VERBOSE:-0}
 WASM_PORT=${MCP_WASM_TEST_PORT:-38111}
-export MCP_WASM_TEST_URL="http://127.0.0.1:${WASM_PORT}/mcp"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 NODE=${NODE:-node}
@@ -102,9 +106,9 @@ run() {
   begin "$title"
   local rc=0
   if [ "$VERBOSE" = 1 ]; then
-    "$@" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
+    "$@" 2>&1 3>&- 4>&- | tee "$log" || rc=${PIPESTATUS[0]}
   else
-    "$@" >"$log" 2>&1 || rc=$?
+    "$@" >"$log" 2>&1 3>&- 4>&- || rc=$?
   fi
   if [ $rc -eq 0 ]; then
     [ "$VERBOSE" = 1 ] || grep -E -- "$filter" "$log" | sed 's/^/  /' || true
@@ -143,12 +147,12 @@ stop_servers() {
 # READY line and sets SERVER_URL.
 start_server() {
   local name=$1 port=$2 ready=$OUT/server-$1.ready i
-  if [ "$port" != 0 ] && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-    echo "port $port (the $name server's) is in use: stop what listens there or set MCP_WASM_TEST_PORT" >&2
+  if [ "$port" != 0 ] && (exec 5<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    echo "  port $port (for the $name server) is in use" >&2
     return 1
   fi
   : >"$ready"
-  .venv/bin/python tests/servers/modern_server.py --port "$port" >"$ready" 2>"$OUT/server-$name.log" &
+  .venv/bin/python tests/servers/modern_server.py --port "$port" >"$ready" 2>"$OUT/server-$name.log" 3>&- 4>&- &
   local pid=$!
   SERVER_PIDS+=("$pid")
   for i in $(seq 300); do
@@ -195,7 +199,7 @@ summary() {
 on_exit() {
   local rc=$?
   trap - EXIT INT TERM
-  summary "$rc"
+  summary "$rc" >&3 2>&4
   if [ "$rc" -eq 0 ] && [ "$FAILURES" -ne 0 ]; then rc=1; fi
   exit "$rc"
 }
@@ -236,8 +240,16 @@ run "build pkg/ (scripts/build.sh)" build 'pkg/ ready' scripts/build.sh
 # ------------------------------------------------------------------ d. servers
 
 begin "servers"
-start_server wasm "$WASM_PORT"
+if ! start_server wasm "$WASM_PORT"; then
+  if [ -n "${MCP_WASM_TEST_PORT:-}" ]; then
+    echo "the wasm tests' server could not listen on MCP_WASM_TEST_PORT=$WASM_PORT" >&2
+    exit 1
+  fi
+  start_server wasm 0
+  note "port $WASM_PORT was taken: the wasm tests use $SERVER_URL (rebuilt for it)"
+fi
 WASM_SERVER_URL=$SERVER_URL
+export MCP_WASM_TEST_URL=$WASM_SERVER_URL
 start_server js 0
 JS_SERVER_URL=$SERVER_URL
 export MCP_TEST_SERVER_URL=$JS_SERVER_URL

@@ -3,9 +3,13 @@
 // `mcp_wasm_client::web::McpClient` against the REAL Python test server
 // (tests/servers/modern_server.py), the way a Rust/wasm host would.
 //
-// The server URL is fixed at compile time: `MCP_WASM_TEST_URL` (scripts/test.sh sets it from
-// `MCP_WASM_TEST_PORT`, default 38111), else the default below. A wasm test has no
-// environment at run time in the browser, and a stable value keeps cargo from rebuilding.
+// The server URL is fixed at compile time: `MCP_WASM_TEST_URL` (scripts/test.sh sets it to
+// the server it started, normally on the fixed port 38111), else the default below. A wasm
+// test has no environment at run time in a browser; a stable URL keeps cargo from rebuilding.
+// By hand: start `.venv/bin/python tests/servers/modern_server.py --port 38111`, then
+// `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test
+// --target wasm32-unknown-unknown --test wasm_node` (wasm_browser: also CHROMEDRIVER and
+// WASM_BINDGEN_TEST_WEBDRIVER_JSON, see scripts/test.sh).
 
 use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
 use mcp_wasm_client::web::McpClient;
