@@ -14,6 +14,15 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# 1b. rustfmt and clippy (scripts/test.sh checks formatting and lints; a minimal rustup
+#     profile lacks them).
+for component in rustfmt clippy; do
+  if ! rustup component list --installed 2>/dev/null | grep -q "^$component"; then
+    log "adding rustup component $component"
+    rustup component add "$component"
+  fi
+done
+
 # 2. wasm-bindgen CLI, pinned to the crate (trap 1: no --locked; trap 2: exact pin).
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
   log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 2 minutes cold)"

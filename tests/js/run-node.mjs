@@ -1,0 +1,50 @@
+// Runs tests/js/suite.mjs in Node against a running test server.
+//   node tests/js/run-node.mjs <serverUrl> [--only <regexp>]
+// Exit status 0 when every case passed (expected failures aside) and no promise rejection
+// went unhandled, 1 otherwise.
+import net from 'node:net';
+import { runSuite } from './suite.mjs';
+
+const args = process.argv.slice(2);
+const serverUrl = args[0];
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? new RegExp(args[onlyAt + 1]) : undefined;
+if (!serverUrl) {
+  console.error('usage: node tests/js/run-node.mjs <serverUrl> [--only <regexp>]');
+  process.exit(2);
+}
+
+// An unhandled rejection ends a Node host by default; here it is recorded (and fails the
+// run at the end) so that the remaining cases still run and the report names it.
+const unhandled = [];
+process.on('unhandledRejection', (reason) => {
+  unhandled.push(`${reason?.name ?? typeof reason}: ${reason?.message ?? String(reason)}`);
+});
+
+/** A URL on a port nothing listens on (bound, then released). */
+async function deadUrl() {
+  const srv = net.createServer();
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address();
+  await new Promise((r) => srv.close(r));
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
+const t0 = Date.now();
+const r = await runSuite({
+  serverUrl,
+  deadUrl: await deadUrl(),
+  only,
+  unhandled: () => unhandled,
+  report: (l) => console.log(l),
+});
+for (const f of r.failures) console.error(`\n✗ ${f.name}\n${f.error}`);
+if (unhandled.length) {
+  console.error(`\n✗ ${unhandled.length} unhandled promise rejection(s) during the run (a Node host would have crashed):`);
+  for (const u of [...new Set(unhandled)]) console.error(`  ${u} (×${unhandled.filter((x) => x === u).length})`);
+}
+console.log(
+  `node: ${r.passed} passed, ${r.failed} failed, ${r.xfailed} expected failures, ${r.xpassed} unexpected passes, ` +
+    `${unhandled.length} unhandled rejections (${r.total} cases, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+);
+process.exit(r.failed === 0 && r.xpassed === 0 && unhandled.length === 0 && r.total > 0 ? 0 : 1);
