@@ -8,12 +8,15 @@ const byId = new Map(p.nodes.map((n) => [n.id, n]));
 const self = new Map();
 const dt = p.timeDeltas;
 for (let i = 0; i < p.samples.length; i++) self.set(p.samples[i], (self.get(p.samples[i]) || 0) + (dt[i] || 0));
+// Our module is the wasm module whose functions carry our crate's names; any other wasm
+// module is undici's llhttp (Node's fetch parses HTTP in wasm).
+const ourWasm = new Set(p.nodes.filter((n) => /mcp_wasm_client/.test(n.callFrame.functionName)).map((n) => n.callFrame.url));
 const area = (cf) => {
   const u = cf.url || '';
   if (cf.functionName === '(idle)') return 'idle';
   if (cf.functionName === '(garbage collector)') return 'GC';
   if (cf.functionName === '(program)') return 'program (native, unattributed)';
-  if (u.startsWith('wasm://')) return 'wasm (our Rust code)';
+  if (u.startsWith('wasm://')) return ourWasm.has(u) ? 'wasm (our Rust code)' : "wasm (undici's llhttp)";
   if (u.includes('mcp_wasm_client.js')) return 'wasm-bindgen glue (JS)';
   if (u.includes('/pkg/') || u.includes('bench/clients')) return 'our package JS';
   if (u.includes('@modelcontextprotocol') || u.includes('/zod/')) return 'TS client + zod';
