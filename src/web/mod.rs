@@ -3,6 +3,8 @@
 //! protocol decisions live here: those are in the engine.
 
 mod asks;
+#[cfg(feature = "bench")]
+mod bench;
 mod client;
 mod convert;
 mod driver;

@@ -1,0 +1,260 @@
+// The Chromium half of the benchmarks: headless Chromium driven by playwright-core, pages
+// served by the bench server (same origin as the MCP endpoint). CPU time of a page is the
+// DevTools protocol's Performance.getMetrics `ScriptDuration` (and `TaskDuration`: all
+// main-thread work), JS heap its `JSHeapUsedSize` after HeapProfiler.collectGarbage.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const BUNDLES = join(ROOT, 'bench/out/bundles');
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-renderer-backgrounding',
+  '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows',
+];
+
+/** Browser bundles of the three clients and of eventsource-parser (esbuild, minified). */
+export async function buildBrowserBundles() {
+  const outdir = join(BUNDLES, 'clients');
+  mkdirSync(outdir, { recursive: true });
+  await build({
+    entryPoints: ['ours', 'ts', 'raw'].map((n) => join(ROOT, 'bench/clients', `${n}.js`)),
+    bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true,
+    outdir, logLevel: 'error', absWorkingDir: ROOT, splitting: false,
+  });
+  copyFileSync(join(ROOT, 'pkg/mcp_wasm_client_bg.wasm'), join(outdir, 'mcp_wasm_client_bg.wasm'));
+  await build({
+    entryPoints: [join(ROOT, 'bench/lib/esp.js')],
+    bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true,
+    outfile: join(BUNDLES, 'esp.js'), logLevel: 'error', absWorkingDir: ROOT,
+  });
+}
+
+export async function launch() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+}
+
+const clientUrl = (base, name) => `${base}/static/bench/out/bundles/clients/${name}.js`;
+
+async function newPage(context, base) {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  await page.goto(`${base}/static/bench/pages/blank.html`);
+  const metrics = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    return Object.fromEntries(metrics.map((m) => [m.name, m.value]));
+  };
+  const gcHeap = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    return (await metrics()).JSHeapUsedSize;
+  };
+  return { page, cdp, metrics, gcHeap };
+}
+
+/** Per-call: one fresh page per client and mode; sequential then concurrent. */
+export async function perCall(browser, base, { client, mode, n, batch, warmup, template }) {
+  const context = await browser.newContext();
+  const { page, metrics } = await newPage(context, base);
+  const url = `${base}/${mode}`;
+  await page.evaluate(
+    async ({ mod, url, template, warmup }) => {
+      const m = await import(mod);
+      const w = await import('/static/bench/lib/workload.js');
+      window.__c = await m.open(url, { template });
+      window.__w = w;
+      const first = await window.__c.call('echo', w.ARGS);
+      if (first?.content?.[0]?.text !== JSON.stringify(w.ARGS)) throw new Error(`wrong echo result ${JSON.stringify(first)}`);
+      await w.warmup(window.__c, warmup);
+    },
+    { mod: clientUrl(base, client), url, template, warmup },
+  );
+  const out = { client, mode };
+  for (const pattern of ['seq', 'conc']) {
+    await fetch(`${base}/__stats?reset=1`);
+    const m0 = await metrics();
+    const r = await page.evaluate(
+      async ({ pattern, n, batch }) => {
+        const w = window.__w;
+        const r = pattern === 'seq' ? await w.sequential(window.__c, n) : await w.concurrent(window.__c, n, batch);
+        return w.summarize(r);
+      },
+      { pattern, n, batch },
+    );
+    const m1 = await metrics();
+    const stats = await (await fetch(`${base}/__stats?reset=1`)).json();
+    out[pattern] = {
+      ...r,
+      scriptUsPerCall: ((m1.ScriptDuration - m0.ScriptDuration) * 1e6) / n,
+      taskUsPerCall: ((m1.TaskDuration - m0.TaskDuration) * 1e6) / n,
+      requestsPerCall: Object.values(stats).reduce((a, b) => a + b, 0) / n,
+    };
+  }
+  await context.close();
+  return out;
+}
+
+/** Start-up: a fresh context (cold HTTP, code and wasm caches) per run, then the same page
+ * reloaded in that context (warm). From the dynamic import of the client's bundle to the
+ * first listTools result. */
+export async function startup(browser, base, { client }) {
+  const context = await browser.newContext();
+  const run = async () => {
+    const { page, metrics } = await newPage(context, base);
+    const m0 = await metrics();
+    const r = await page.evaluate(
+      async ({ mod, url }) => {
+        const t0 = performance.now();
+        const m = await import(mod);
+        const t1 = performance.now();
+        const c = await m.open(url);
+        const { tools } = await c.listTools();
+        if (!tools.length) throw new Error('no tools');
+        return { importMs: t1 - t0, totalMs: performance.now() - t0 };
+      },
+      { mod: clientUrl(base, client), url: `${base}/json` },
+    );
+    const m1 = await metrics();
+    await page.close();
+    return { ...r, scriptMs: (m1.ScriptDuration - m0.ScriptDuration) * 1000 };
+  };
+  const cold = await run();
+  // Let the first load's background work (wasm tier-up, GC) finish before the warm run.
+  await new Promise((r) => setTimeout(r, 1500));
+  const warm = await run();
+  await context.close();
+  return { client, cold, warm };
+}
+
+/** Large result: time from the response head to the result object, and in all. */
+export async function large(browser, base, { client, reps }) {
+  const context = await browser.newContext();
+  const { page, gcHeap } = await newPage(context, base);
+  await page.evaluate(
+    async ({ mod, url }) => {
+      const m = await import(mod);
+      window.__tHead = 0;
+      const spy = (u, i) => fetch(u, i).then((r) => ((window.__tHead = performance.now()), r));
+      window.__m = m;
+      window.__c = await m.open(url, { fetch: spy });
+      await window.__c.call('echo', { text: 'warm' });
+      await window.__c.call('large', {}); // warm-up
+    },
+    { mod: clientUrl(base, client), url: `${base}/json` },
+  );
+  const times = [];
+  let heapAfter = 0;
+  for (let i = 0; i < reps; i++) {
+    await gcHeap();
+    times.push(
+      await page.evaluate(async () => {
+        const t0 = performance.now();
+        window.__keep = await window.__c.call('large', {});
+        const t1 = performance.now();
+        if (!window.__keep.structuredContent.items.length) throw new Error('no items');
+        return { totalMs: t1 - t0, fromHeadMs: t1 - window.__tHead };
+      }),
+    );
+    heapAfter = await gcHeap();
+  }
+  const wasmMemory = await page.evaluate(async () => (window.__m.wasmMemoryBytes ? window.__m.wasmMemoryBytes() : 0));
+  await context.close();
+  return { client, times, heapWithResult: heapAfter, wasmMemory };
+}
+
+/** Many tasks: `count` concurrent waitForTask on tasks the server keeps working for
+ * TASK_MS, polled at 1 s. CPU of the page over the wait, JS heap growth while they live.
+ * `client: 'raw'` is the floor: the same tasks created and polled with bare fetch. */
+export async function manyTasks(browser, base, { count, taskMs, client = 'ours' }) {
+  const context = await browser.newContext();
+  const { page, metrics, gcHeap } = await newPage(context, base);
+  const url = `${base}/json`;
+  await page.evaluate(
+    async ({ mod, url, client }) => {
+      if (client === 'raw') {
+        window.__raw = await import('/static/bench/lib/raw-tasks.js');
+        window.__m = { wasmMemoryBytes: async () => 0 };
+        await fetch(url, { method: 'OPTIONS' }).catch(() => {});
+        return;
+      }
+      const m = await import(mod);
+      window.__m = m;
+      window.__c = await m.open(url, { tasks: true });
+      await window.__c.call('echo', { text: 'warm' });
+    },
+    { mod: clientUrl(base, 'ours'), url, client },
+  );
+  const heap0 = await gcHeap();
+  const wasm0 = await page.evaluate(() => window.__m.wasmMemoryBytes());
+  await fetch(`${base}/__stats?reset=1`);
+  const created = await page.evaluate(
+    async ({ count, url }) => {
+      const t0 = performance.now();
+      let done;
+      if (window.__raw) {
+        const tasks = await window.__raw.createTasks(url, count);
+        done = window.__raw.waitAll(url, tasks);
+      } else {
+        const c = window.__c.client;
+        const tasks = [];
+        for (let i = 0; i < count; i += 50) {
+          tasks.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => c.callToolAsTask('task', {})))));
+        }
+        done = Promise.all(tasks.map((t) => c.waitForTask(t)));
+      }
+      window.__done = done.then((rs) => {
+        window.__results = rs.length;
+      });
+      return { createMs: performance.now() - t0 };
+    },
+    { count, url },
+  );
+  const m0 = await metrics();
+  const t0 = Date.now();
+  // While they live: the heap at about half the task time (after a full GC).
+  await new Promise((r) => setTimeout(r, Math.max(1000, taskMs / 2 - created.createMs)));
+  const gcStart = Date.now();
+  const heapLive = await gcHeap();
+  const gcMs = Date.now() - gcStart;
+  const wasmLive = await page.evaluate(() => window.__m.wasmMemoryBytes());
+  await page.evaluate(() => window.__done);
+  const m1 = await metrics();
+  const elapsed = (Date.now() - t0) / 1000;
+  const stats = await (await fetch(`${base}/__stats?reset=1`)).json();
+  const results = await page.evaluate(() => window.__results);
+  await context.close();
+  if (results !== count) throw new Error(`only ${results} of ${count} tasks finished`);
+  const taskS = m1.TaskDuration - m0.TaskDuration;
+  const scriptS = m1.ScriptDuration - m0.ScriptDuration;
+  return {
+    client,
+    count,
+    createMs: created.createMs,
+    waitS: elapsed,
+    cpuPercentOfCore: (100 * taskS) / elapsed,
+    scriptPercentOfCore: (100 * scriptS) / elapsed,
+    gcMsIncluded: gcMs,
+    heapGrowth: heapLive - heap0,
+    wasmGrowth: wasmLive - wasm0,
+    polls: stats['tasks/get'] || 0,
+    pollsPerS: (stats['tasks/get'] || 0) / elapsed,
+  };
+}
+
+/** SSE parsing throughput in a page: our parser (bench package) vs eventsource-parser. */
+export async function sseParse(browser, base, opts) {
+  const context = await browser.newContext();
+  const { page } = await newPage(context, base);
+  const r = await page.evaluate(async (opts) => {
+    const b = await import('/static/bench/out/pkg-bench/mcp_wasm_client.js');
+    await b.default({ module_or_path: '/static/bench/out/pkg-bench/mcp_wasm_client_bg.wasm' });
+    const { createParser } = await import('/static/bench/out/bundles/esp.js');
+    const { sseBench } = await import('/static/bench/lib/sse-bench.js');
+    return sseBench({ feed: b.__bench_sse, reset: b.__bench_sse_reset, createParser, ...opts });
+  }, opts);
+  await context.close();
+  return r;
+}

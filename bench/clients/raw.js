@@ -1,0 +1,59 @@
+// The floor: a fetch loop sending the same POST bytes and headers as our client (the
+// request our client sent is captured by the bench server and given as `template`), and
+// parsing the answer (JSON.parse; for an SSE answer, the `data:` of its one event).
+export const name = 'raw';
+
+let nextId = 1;
+
+export async function open(url, opts = {}) {
+  const f = opts.fetch || globalThis.fetch;
+  const t = opts.template;
+  const headers = {};
+  for (const h of ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name']) {
+    if (t?.headers?.[h]) headers[h] = t.headers[h];
+  }
+  // The body with its id cut out: prefix + id + suffix.
+  const m = t ? /^(\{"jsonrpc":"2\.0","id":)\d+(,.*)$/s.exec(t.body) : null;
+  if (t && !m) throw new Error('raw: unexpected template body');
+  const parse = async (res) => {
+    const text = await res.text();
+    if ((res.headers.get('content-type') || '').startsWith('text/event-stream')) {
+      const i = text.indexOf('\ndata: ');
+      return JSON.parse(text.slice(i + 7, text.indexOf('\n', i + 7))).result;
+    }
+    return JSON.parse(text).result;
+  };
+  const rpc = async (method, params, name) => {
+    const h = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+    };
+    if (name) h['mcp-name'] = name;
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+        },
+      },
+    });
+    return parse(await f(url, { method: 'POST', headers: h, body }));
+  };
+  return {
+    // With a template: exactly our client's request bytes (only `echo` with its captured
+    // arguments); without one: an equivalent request built here.
+    call: async (tool, args) => {
+      if (!m || tool !== 'echo') return rpc('tools/call', { name: tool, arguments: args }, tool);
+      const body = `${m[1]}${nextId++}${m[2]}`;
+      return parse(await f(url, { method: 'POST', headers, body }));
+    },
+    listTools: () => rpc('tools/list', {}),
+  };
+}

@@ -1,0 +1,2 @@
+// eventsource-parser (the SSE parser the TypeScript client uses), for the browser bundle.
+export { createParser } from 'eventsource-parser';

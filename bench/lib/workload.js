@@ -1,0 +1,48 @@
+// The per-call workload, shared by the Node and the Chromium runs. `c` is a client from
+// bench/clients/*.js. Times are milliseconds from performance.now().
+export const ARGS = { text: 'hello from the benchmark' };
+
+export async function warmup(c, n) {
+  for (let i = 0; i < n; i++) await c.call('echo', ARGS);
+  // and some concurrency, so both paths are warm
+  await Promise.all(Array.from({ length: 50 }, () => c.call('echo', ARGS)));
+}
+
+export async function sequential(c, n) {
+  const lat = new Float64Array(n);
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const s = performance.now();
+    await c.call('echo', ARGS);
+    lat[i] = performance.now() - s;
+  }
+  return { wall: performance.now() - t0, lat: Array.from(lat) };
+}
+
+export async function concurrent(c, n, batch) {
+  const lat = new Float64Array(n);
+  const t0 = performance.now();
+  for (let i = 0; i < n; i += batch) {
+    const k = Math.min(batch, n - i);
+    await Promise.all(
+      Array.from({ length: k }, async (_, j) => {
+        const s = performance.now();
+        await c.call('echo', ARGS);
+        lat[i + j] = performance.now() - s;
+      }),
+    );
+  }
+  return { wall: performance.now() - t0, lat: Array.from(lat) };
+}
+
+export function quantile(sorted, q) {
+  if (!sorted.length) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i];
+}
+
+/** calls/s, p50, p99 (ms) of one pattern's run. */
+export function summarize({ wall, lat }) {
+  const s = [...lat].sort((a, b) => a - b);
+  return { n: lat.length, wallMs: wall, callsPerSec: (1000 * lat.length) / wall, p50: quantile(s, 0.5), p99: quantile(s, 0.99) };
+}

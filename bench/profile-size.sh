@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Where the wasm bytes go: the release wasm as shipped (wasm-bindgen, wasm-opt -Oz) but
+# with its function names kept (-g), grouped by crate / module of ours with twiggy.
+# Uses the release build scripts/build.sh left in target/ (run that first).
+# Writes bench/out/size-profile.txt (and prints it). twiggy: `cargo install twiggy`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v twiggy >/dev/null || cargo install twiggy
+W=${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm_client.wasm
+D=bench/out/size-profile
+rm -rf "$D" && mkdir -p "$D"
+wasm-bindgen --target web --keep-debug --out-dir "$D" --out-name m "$W"
+node_modules/.bin/wasm-opt -Oz -g "$D/m_bg.wasm" -o "$D/named.wasm"
+twiggy top -n 1000000 --format json "$D/named.wasm" > "$D/top.json"
+twiggy top -n 40 "$D/named.wasm" > "$D/top.txt"
+node bench/tools/wasm-size-groups.mjs "$D/top.json" | tee bench/out/size-profile.txt
+echo; echo "top 40 items: $D/top.txt"

@@ -1,0 +1,238 @@
+// The benchmark run (bench/run.sh calls this after building pkg/ and the bench package).
+// Prints every figure, writes bench/out/results.json and the generated part of
+// BENCHMARKS.md. Settings (environment):
+//   ROUNDS=3         timing runs of everything (figures are min / median / max over them)
+//   N=1000 BATCH=50 WARMUP=200          per-call workload
+//   STARTUP_RUNS=5   fresh processes / cold browser contexts per round (median taken)
+//   LARGE_REPS=5     large-result calls per round (median taken)
+//   TASK_MS=30000 TASK_COUNTS=100,1000  many-tasks run (one run per count and round)
+//   TASK_ROUNDS=1    rounds of the many-tasks run (each takes TASK_MS per count)
+//   SSE_MB=50 SSE_CHUNK=65536           SSE parsing
+//   ONLY=size,node,browser,tasks,sse    parts to run (default: all)
+//   QUICK=1          a short smoke run: ROUNDS=1 N=200 STARTUP_RUNS=2 LARGE_REPS=2
+//                    TASK_MS=5000 SSE_MB=10 (figures not for BENCHMARKS.md: it is not written)
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as B from './browser.mjs';
+import { writeReport } from './report.mjs';
+import { bundle } from './size.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const env = process.env;
+const QUICK = env.QUICK === '1';
+const num = (k, d, q) => Number(env[k] ?? (QUICK ? q ?? d : d));
+const cfg = {
+  rounds: num('ROUNDS', 3, 1),
+  n: num('N', 1000, 200),
+  batch: num('BATCH', 50),
+  warmup: num('WARMUP', 200, 50),
+  startupRuns: num('STARTUP_RUNS', 5, 2),
+  largeReps: num('LARGE_REPS', 5, 2),
+  taskMs: num('TASK_MS', 30000, 5000),
+  taskCounts: (env.TASK_COUNTS || '100,1000').split(',').map(Number),
+  taskRounds: num('TASK_ROUNDS', 1),
+  sseMb: num('SSE_MB', 50, 10),
+  sseChunk: num('SSE_CHUNK', 65536),
+  only: new Set((env.ONLY || 'size,node,browser,tasks,sse').split(',')),
+  quick: QUICK,
+};
+const OUT = join(ROOT, 'bench/out');
+mkdirSync(OUT, { recursive: true });
+const log = (...a) => console.log(...a);
+const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+function runNode(args, extraEnv = {}) {
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...env, ...extraEnv }, maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed:\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+async function startServer() {
+  const child = spawn(process.execPath, ['bench/server.mjs', '0'], { cwd: ROOT, env: { ...env, TASK_MS: String(cfg.taskMs) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((ok, fail) => {
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const m = /READY (\S+)/.exec(buf);
+      if (m) ok(m[1]);
+    });
+    child.on('exit', (c) => fail(new Error(`bench server exited (${c})`)));
+  });
+  return { child, url };
+}
+
+/** The exact request our client sends for the echo call (the raw loop replays it). */
+async function captureTemplate(base) {
+  const { McpClient } = await import('../pkg/index.js');
+  const c = new McpClient(`${base}/json`, { clientInfo: { name: 'bench', version: '1.0.0' } });
+  await c.callTool('echo', { text: 'hello from the benchmark' });
+  return (await fetch(`${base}/__last`)).json();
+}
+
+function machine() {
+  const v = (cmd, args) => {
+    const r = spawnSync(cmd, args, { encoding: 'utf8' });
+    return (r.stdout || r.stderr || '').trim().split('\n')[0];
+  };
+  const pkgv = (p) => JSON.parse(readFileSync(join(ROOT, 'node_modules', p, 'package.json'), 'utf8')).version;
+  return {
+    date: new Date().toISOString(),
+    cpu: `${cpus()[0]?.model} × ${cpus().length}`,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    os: v('uname', ['-sr']),
+    node: process.version,
+    chromium: v(env.CHROMIUM || '/usr/bin/chromium', ['--version']),
+    rustc: v('rustc', ['--version']),
+    wasmBindgen: v('wasm-bindgen', ['--version']),
+    wasmOpt: v(join(ROOT, 'node_modules/.bin/wasm-opt'), ['--version']),
+    esbuild: pkgv('esbuild'),
+    tsClient: pkgv('@modelcontextprotocol/client'),
+    extTasks: pkgv('@modelcontextprotocol/ext-tasks'),
+    eventsourceParser: pkgv('eventsource-parser'),
+    playwright: pkgv('playwright-core'),
+    commit: v('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']),
+    dirty: spawnSync('git', ['-C', ROOT, 'status', '--porcelain', '--', 'src', 'Cargo.toml', 'Cargo.lock'], { encoding: 'utf8' }).stdout.trim() !== '',
+  };
+}
+
+const results = { config: cfg, machine: machine() };
+const CLIENTS = ['raw', 'ours', 'ts'];
+const MODES = ['json', 'sse'];
+
+if (cfg.only.has('size')) {
+  log('\n== 1. Size ==');
+  results.size = {};
+  for (const name of ['ours', 'ts', 'ts-tasks', 'raw']) results.size[name] = await bundle(name);
+  for (const f of Object.values(results.size)) {
+    log(`  ${f.name.padEnd(9)} JS ${f.jsBytes} B${f.wasmBytes ? ` + wasm ${f.wasmBytes} B` : ''} → gzip -9 ${f.totalGzip} B (brotli ${f.totalBrotli} B)`);
+  }
+  const o = results.size.ours.totalGzip;
+  log(`  ours / TS minimal = ${(o / results.size.ts.totalGzip).toFixed(2)}×, ours / TS + ext-tasks = ${(o / results.size['ts-tasks'].totalGzip).toFixed(2)}×`);
+}
+
+const needServer = ['node', 'browser', 'tasks', 'sse'].some((p) => cfg.only.has(p));
+const server = needServer ? await startServer() : null;
+const base = server?.url;
+try {
+  const template = needServer ? await captureTemplate(base) : null;
+
+  if (cfg.only.has('node')) {
+    log(`\n== 2-4. Node ${process.version}: per call, start-up, large result (${cfg.rounds} rounds) ==`);
+    results.node = { percall: [], startup: [], large: [] };
+    for (let r = 0; r < cfg.rounds; r++) {
+      const round = {};
+      for (const mode of MODES) {
+        for (const client of CLIENTS) {
+          const opts = { n: cfg.n, batch: cfg.batch, warmup: cfg.warmup, template, stats: `${base}/__stats` };
+          const x = runNode(['--expose-gc', 'bench/node/percall.mjs', client, `${base}/${mode}`, JSON.stringify(opts)]);
+          round[`${client}/${mode}`] = x;
+          log(`  round ${r + 1} ${mode} ${client.padEnd(4)} seq ${x.seq.callsPerSec.toFixed(0)}/s p50 ${x.seq.p50.toFixed(3)} ms cpu ${x.seq.cpuUsPerCall.toFixed(0)} µs | conc ${x.conc.callsPerSec.toFixed(0)}/s cpu ${x.conc.cpuUsPerCall.toFixed(0)} µs`);
+        }
+      }
+      results.node.percall.push(round);
+      const st = {};
+      for (const client of CLIENTS) {
+        const runs = [];
+        for (let k = 0; k < cfg.startupRuns; k++) runs.push(runNode(['bench/node/startup.mjs', client, `${base}/json`]));
+        st[client] = { importMs: median(runs.map((x) => x.importMs)), totalMs: median(runs.map((x) => x.totalMs)), runs };
+        log(`  round ${r + 1} start-up ${client.padEnd(4)} import ${st[client].importMs.toFixed(1)} ms, to first listTools ${st[client].totalMs.toFixed(1)} ms`);
+      }
+      results.node.startup.push(st);
+      const lg = {};
+      for (const client of CLIENTS) {
+        const x = runNode(['--expose-gc', 'bench/node/large.mjs', client, `${base}/json`, String(cfg.largeReps)]);
+        lg[client] = { ...x, totalMs: median(x.times.map((t) => t.totalMs)), fromHeadMs: median(x.times.map((t) => t.fromHeadMs)) };
+        log(`  round ${r + 1} large ${client.padEnd(4)} ${lg[client].totalMs.toFixed(1)} ms (from head ${lg[client].fromHeadMs.toFixed(1)} ms), peak RSS +${(x.peakRssGrowth / 2 ** 20).toFixed(1)} MiB`);
+      }
+      results.node.large.push(lg);
+    }
+  }
+
+  if (['browser', 'tasks', 'sse'].some((p) => cfg.only.has(p))) {
+    await B.buildBrowserBundles();
+    const browser = await B.launch();
+    try {
+      if (cfg.only.has('browser')) {
+        log(`\n== 2-4. Chromium: per call, start-up, large result (${cfg.rounds} rounds) ==`);
+        results.browser = { percall: [], startup: [], large: [] };
+        for (let r = 0; r < cfg.rounds; r++) {
+          const round = {};
+          for (const mode of MODES) {
+            for (const client of CLIENTS) {
+              const x = await B.perCall(browser, base, { client, mode, n: cfg.n, batch: cfg.batch, warmup: cfg.warmup, template });
+              round[`${client}/${mode}`] = x;
+              log(`  round ${r + 1} ${mode} ${client.padEnd(4)} seq ${x.seq.callsPerSec.toFixed(0)}/s p50 ${x.seq.p50.toFixed(2)} ms task ${x.seq.taskUsPerCall.toFixed(0)} µs | conc ${x.conc.callsPerSec.toFixed(0)}/s task ${x.conc.taskUsPerCall.toFixed(0)} µs`);
+            }
+          }
+          results.browser.percall.push(round);
+          const st = {};
+          for (const client of CLIENTS) {
+            const runs = [];
+            for (let k = 0; k < cfg.startupRuns; k++) runs.push(await B.startup(browser, base, { client }));
+            const pick = (w, f) => median(runs.map((x) => x[w][f]));
+            st[client] = {
+              cold: { importMs: pick('cold', 'importMs'), totalMs: pick('cold', 'totalMs'), scriptMs: pick('cold', 'scriptMs') },
+              warm: { importMs: pick('warm', 'importMs'), totalMs: pick('warm', 'totalMs'), scriptMs: pick('warm', 'scriptMs') },
+              runs,
+            };
+            log(`  round ${r + 1} start-up ${client.padEnd(4)} cold ${st[client].cold.totalMs.toFixed(1)} ms, warm ${st[client].warm.totalMs.toFixed(1)} ms`);
+          }
+          results.browser.startup.push(st);
+          const lg = {};
+          for (const client of CLIENTS) {
+            const x = await B.large(browser, base, { client, reps: cfg.largeReps });
+            lg[client] = { ...x, totalMs: median(x.times.map((t) => t.totalMs)), fromHeadMs: median(x.times.map((t) => t.fromHeadMs)) };
+            log(`  round ${r + 1} large ${client.padEnd(4)} ${lg[client].totalMs.toFixed(1)} ms (from head ${lg[client].fromHeadMs.toFixed(1)} ms)`);
+          }
+          results.browser.large.push(lg);
+        }
+      }
+      if (cfg.only.has('tasks')) {
+        log(`\n== 5. Many tasks in Chromium (task time ${cfg.taskMs} ms, polled at 1 s) ==`);
+        results.tasks = [];
+        for (let r = 0; r < cfg.taskRounds; r++) {
+          const round = {};
+          for (const count of cfg.taskCounts) {
+            for (const client of ['ours', 'raw']) {
+              const x = await B.manyTasks(browser, base, { count, taskMs: cfg.taskMs, client });
+              round[`${client}/${count}`] = x;
+              log(`  round ${r + 1} ${client.padEnd(4)} ${count} tasks: CPU ${x.cpuPercentOfCore.toFixed(2)} % of a core (script ${x.scriptPercentOfCore.toFixed(2)} %), JS heap +${(x.heapGrowth / 2 ** 20).toFixed(2)} MiB, wasm memory +${(x.wasmGrowth / 2 ** 20).toFixed(2)} MiB, ${x.pollsPerS.toFixed(0)} polls/s`);
+            }
+          }
+          results.tasks.push(round);
+        }
+      }
+      if (cfg.only.has('sse')) {
+        log(`\n== 6. SSE parsing (${cfg.sseMb} MB, ${cfg.sseChunk}-byte chunks) ==`);
+        results.sse = { chromium: [], node: [] };
+        for (const small of [false, true]) {
+          const opts = { bytes: cfg.sseMb * 1e6, chunk: cfg.sseChunk, reps: cfg.rounds, small };
+          const c = await B.sseParse(browser, base, opts);
+          const n = runNode(['bench/node/sse.mjs', String(cfg.sseMb), String(cfg.sseChunk), String(cfg.rounds), small ? 'small' : 'mixed']);
+          results.sse.chromium.push(c);
+          results.sse.node.push(n);
+          for (const [where, x] of [['Chromium', c], ['Node', n]]) {
+            const f = (k) => median(x.mbps[k]).toFixed(0);
+            log(`  ${where} ${small ? 'small events' : 'mixed events'}: ours ${f('ours')} MB/s, eventsource-parser ${f('espDecode')} MB/s with TextDecoder (${f('espParseOnly')} parse only); events ${JSON.stringify(x.events)}`);
+          }
+        }
+      }
+    } finally {
+      await browser.close();
+    }
+  }
+} finally {
+  server?.child.kill('SIGTERM');
+}
+
+writeFileSync(join(OUT, 'results.json'), JSON.stringify(results, null, 2));
+log(`\nresults: bench/out/results.json`);
+const table = writeReport(results, { write: !cfg.quick && cfg.only.size === 5 });
+log(`\n${table}`);
+process.exit(0);
