@@ -18,7 +18,8 @@ wasm-bindgen --target web --out-dir "$OUT.tmp" --out-name mcp_wasm_client "$WASM
 
 if [ "$PROFILE" = release ]; then
   log "wasm-opt -Oz"
-  node_modules/.bin/wasm-opt -Oz "$OUT.tmp/mcp_wasm_client_bg.wasm" -o "$OUT.tmp/mcp_wasm_client_bg.opt.wasm"
+  # The producers and target-features sections are only for tools: dropped after optimizing.
+  node_modules/.bin/wasm-opt -Oz --strip-producers --strip-target-features "$OUT.tmp/mcp_wasm_client_bg.wasm" -o "$OUT.tmp/mcp_wasm_client_bg.opt.wasm"
   mv "$OUT.tmp/mcp_wasm_client_bg.opt.wasm" "$OUT.tmp/mcp_wasm_client_bg.wasm"
 fi
 

@@ -384,7 +384,7 @@ impl Call {
                     Ok(ResultType::Other(s)) => self.finish(
                         sh,
                         Err(Error::invalid_result(format!(
-                            "unknown resultType {:?}",
+                            "unknown resultType \"{}\"",
                             sanitize(&s, 60)
                         ))),
                     ),

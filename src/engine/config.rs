@@ -165,7 +165,7 @@ impl Config {
         for (name, value) in &self.headers {
             if !crate::http::encoding::is_token(name) {
                 return Err(Error::config(format!(
-                    "header name {name:?} is not a valid HTTP token"
+                    "header name \"{name}\" is not a valid HTTP token"
                 )));
             }
             if value.chars().any(|c| c == '\r' || c == '\n' || c == '\0') {

@@ -86,7 +86,7 @@ impl Exchange {
                     Body::Done
                 } else {
                     out.push(Output::Failed(Error::protocol(format!(
-                        "unexpected response content type {:?} (HTTP {status}); expected application/json or text/event-stream",
+                        "unexpected response content type \"{}\" (HTTP {status}); expected application/json or text/event-stream",
                         sanitize(&ct, 60)
                     ))));
                     Body::Done

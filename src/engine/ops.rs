@@ -381,7 +381,7 @@ impl Pager {
             Some(Value::String(c)) => {
                 if !self.seen.insert(c.clone()) || self.pages >= MAX_PAGES {
                     return Err(Error::invalid_result(format!(
-                        "{} pagination does not end (cursor {:?} seen again)",
+                        "{} pagination does not end (cursor \"{}\" seen again)",
                         self.method,
                         sanitize(c, 60)
                     )));
@@ -762,7 +762,7 @@ impl ToolOp {
                         data["task"] = Value::Object(t.to_value());
                     }
                     return Step::Done(Err(Error::timeout(format!(
-                        "tool {:?} did not finish in time; its task {:?} keeps running",
+                        "tool \"{}\" did not finish in time; its task \"{}\" keeps running",
                         sanitize(&self.name, 100),
                         sanitize(&id, 100)
                     ))
@@ -859,7 +859,7 @@ impl WaitOp {
         Error::new(
             ErrorKind::TaskTimeout,
             format!(
-                "waiting for task {:?} timed out; the task keeps running",
+                "waiting for task \"{}\" timed out; the task keeps running",
                 sanitize(&self.task_id, 100)
             ),
         )

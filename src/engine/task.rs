@@ -121,7 +121,7 @@ pub fn map_task_error(e: Error, task_id: &str, last: Option<&Task>, now: Millis)
         } else {
             "is not known to the server"
         };
-        let msg = format!("task {:?} {what}: {}", sanitize(task_id, 100), e.message);
+        let msg = format!("task \"{}\" {what}: {}", sanitize(task_id, 100), e.message);
         let mut out = e.with_kind(kind);
         out.message = msg;
         return out;
@@ -293,7 +293,7 @@ impl Driver {
             if !dt.task.status.is_terminal() {
                 sh.push(Action::Warn {
                     message: format!(
-                        "task {:?} went back to {} after a terminal status; ignored",
+                        "task \"{}\" went back to {} after a terminal status; ignored",
                         sanitize(&self.id, 100),
                         dt.task.status.as_str()
                     ),
@@ -380,7 +380,7 @@ impl Driver {
                 // Rule 13.
                 let err = Error::new(
                     ErrorKind::TaskCancelled,
-                    format!("task {:?} was cancelled", sanitize(&self.id, 100)),
+                    format!("task \"{}\" was cancelled", sanitize(&self.id, 100)),
                 )
                 .with_data(Value::Object(dt.task.to_value()));
                 self.finish(sh, Err(err), true, notes);
@@ -541,7 +541,7 @@ impl Driver {
                 let e = Error::new(
                     ErrorKind::InputRequired,
                     format!(
-                        "task {:?} still asks for input after {max} rounds",
+                        "task \"{}\" still asks for input after {max} rounds",
                         sanitize(&self.id, 100)
                     ),
                 )
@@ -750,7 +750,7 @@ impl Driver {
                 }
                 sh.push(Action::Warn {
                     message: format!(
-                        "tasks/update for task {:?} was rejected ({}); its inputs will be asked again",
+                        "tasks/update for task \"{}\" was rejected ({}); its inputs will be asked again",
                         sanitize(&self.id, 100),
                         e.message
                     ),
@@ -765,7 +765,7 @@ fn ttl_expired(id: &str, task: &Task) -> Error {
     Error::new(
         ErrorKind::TaskExpired,
         format!(
-            "task {:?} passed its TTL without finishing",
+            "task \"{}\" passed its TTL without finishing",
             sanitize(id, 100)
         ),
     )
@@ -779,7 +779,7 @@ fn decode_legacy_detailed(raw: &serde_json::value::RawValue, id: &str) -> Result
     let task = crate::protocol::legacy::decode_legacy_task_value(&v)?;
     if task.task_id != id {
         return Err(Error::invalid_result(format!(
-            "tasks/get for {:?} answered task {:?}",
+            "tasks/get for \"{}\" answered task \"{}\"",
             sanitize(id, 100),
             sanitize(&task.task_id, 100)
         )));
@@ -930,7 +930,7 @@ impl TaskBook {
         for (_, mut d) in self.drivers.drain() {
             let e = Error::new(
                 ErrorKind::TaskNotFound,
-                format!("task {:?} ended with its session", sanitize(&d.id, 100)),
+                format!("task \"{}\" ended with its session", sanitize(&d.id, 100)),
             );
             if let Some(mut u) = d.update.take() {
                 u.cancel(sh);

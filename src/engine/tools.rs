@@ -55,10 +55,10 @@ fn check_tool(tool: &Value, check_headers: bool) -> std::result::Result<ToolEntr
     let shown = sanitize(&name, 100);
     let schema = match t.get("inputSchema") {
         Some(s @ Value::Object(_)) => s,
-        _ => return Err(format!("tool {shown:?} has no inputSchema object")),
+        _ => return Err(format!("tool \"{shown}\" has no inputSchema object")),
     };
     let header_params = if check_headers {
-        header_params(schema).map_err(|reason| format!("tool {shown:?}: {reason}"))?
+        header_params(schema).map_err(|reason| format!("tool \"{shown}\": {reason}"))?
     } else {
         Vec::new()
     };
@@ -67,7 +67,7 @@ fn check_tool(tool: &Value, check_headers: bool) -> std::result::Result<ToolEntr
         Some(s @ (Value::Object(_) | Value::Bool(_))) => Some(s.clone()),
         Some(_) => {
             return Err(format!(
-                "tool {shown:?} has an outputSchema that is not a schema"
+                "tool \"{shown}\" has an outputSchema that is not a schema"
             ))
         }
     };

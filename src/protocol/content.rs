@@ -304,7 +304,7 @@ pub(crate) fn string_member<'v, E: serde::de::Error>(
 /// The error for a discriminator value this schema does not define.
 pub(crate) fn unknown_tag<E: serde::de::Error>(what: &str, key: &str, value: &str) -> E {
     E::custom(format_args!(
-        "unknown {what} {key} {:?}",
+        "unknown {what} {key} \"{}\"",
         sanitize(value, 64)
     ))
 }

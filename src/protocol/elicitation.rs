@@ -76,7 +76,7 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
                 while let Some(k) = a.next_key::<String>()? {
                     if !seen.insert(k.clone()) {
                         return Err(A::Error::custom(format_args!(
-                            "duplicate key {:?}",
+                            "duplicate key \"{}\"",
                             sanitize(&k, 64)
                         )));
                     }

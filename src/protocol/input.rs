@@ -82,7 +82,7 @@ impl<'de> Deserialize<'de> for UniqueMap {
                 while let Some((k, v)) = a.next_entry::<String, Value>()? {
                     if !seen.insert(k.clone()) {
                         return Err(de::Error::custom(format!(
-                            "duplicate inputRequests key {:?}",
+                            "duplicate inputRequests key \"{}\"",
                             sanitize(&k, 100)
                         )));
                     }
@@ -140,16 +140,16 @@ fn decode_entry(key: String, entry: Value) -> Result<InputRequest> {
     let shown = sanitize(&key, 100);
     let Value::Object(mut e) = entry else {
         return Err(invalid(format!(
-            "inputRequests[{shown:?}] is not an object"
+            "inputRequests[\"{shown}\"] is not an object"
         )));
     };
     let method = match e.remove("method") {
         Some(Value::String(m)) => m,
-        _ => return Err(invalid(format!("inputRequests[{shown:?}] has no method"))),
+        _ => return Err(invalid(format!("inputRequests[\"{shown}\"] has no method"))),
     };
     let kind = InputKind::from_method(&method).ok_or_else(|| {
         invalid(format!(
-            "inputRequests[{shown:?}] has unknown method {:?}",
+            "inputRequests[\"{shown}\"] has unknown method \"{}\"",
             sanitize(&method, 100)
         ))
     })?;
@@ -158,12 +158,12 @@ fn decode_entry(key: String, entry: Value) -> Result<InputRequest> {
         None | Some(Value::Null) if kind == InputKind::Roots => Map::new(),
         None | Some(Value::Null) => {
             return Err(invalid(format!(
-                "inputRequests[{shown:?}] ({method}) has no params"
+                "inputRequests[\"{shown}\"] ({method}) has no params"
             )))
         }
         Some(_) => {
             return Err(invalid(format!(
-                "inputRequests[{shown:?}] params is not an object"
+                "inputRequests[\"{shown}\"] params is not an object"
             )))
         }
     };

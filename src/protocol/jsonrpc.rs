@@ -19,7 +19,7 @@ impl fmt::Display for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RequestId::Number(n) => write!(f, "{n}"),
-            RequestId::String(s) => write!(f, "{:?}", sanitize(s, 100)),
+            RequestId::String(s) => write!(f, "\"{}\"", sanitize(s, 100)),
         }
     }
 }

@@ -67,7 +67,7 @@ pub fn decode_initialize_result(raw: &RawValue, over_sse: bool) -> Result<Initia
     if !ok {
         return Err(Error::new(
             ErrorKind::UnsupportedProtocolVersion,
-            format!("the server answered initialize with protocol version {:?}, which this client does not speak", sanitize(&version, 40)),
+            format!("the server answered initialize with protocol version \"{}\", which this client does not speak", sanitize(&version, 40)),
         )
         .with_data(json!({"supported": LEGACY_PROTOCOL_VERSIONS, "requested": version})));
     }
@@ -148,7 +148,7 @@ pub fn decode_legacy_create_task_result(raw: &RawValue) -> Result<Task> {
 pub fn check_session_id(s: &str) -> Result<()> {
     if s.is_empty() || s.len() > 1024 || !s.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
         return Err(Error::protocol(format!(
-            "the server sent an invalid Mcp-Session-Id ({:?}): it must be visible ASCII",
+            "the server sent an invalid Mcp-Session-Id (\"{}\"): it must be visible ASCII",
             sanitize(s, 60)
         )));
     }

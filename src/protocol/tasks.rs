@@ -179,7 +179,7 @@ fn timestamp(v: Option<Value>, field: &str) -> Result<(String, i64)> {
         Some(Value::String(s)) => match parse_rfc3339(&s) {
             Some(ms) => Ok((s, ms)),
             None => Err(invalid(format!(
-                "{field} is not an ISO 8601 date-time: {:?}",
+                "{field} is not an ISO 8601 date-time: \"{}\"",
                 sanitize(&s, 60)
             ))),
         },
@@ -197,7 +197,7 @@ fn task_from(r: &mut RawTask) -> Result<Task> {
     };
     let status = match r.status.take() {
         Some(Value::String(s)) => TaskStatus::parse(&s)
-            .ok_or_else(|| invalid(format!("unknown task status {:?}", sanitize(&s, 60))))?,
+            .ok_or_else(|| invalid(format!("unknown task status \"{}\"", sanitize(&s, 60))))?,
         Some(_) => return Err(invalid("task status is not a string")),
         None => return Err(invalid("task has no status")),
     };
@@ -277,7 +277,7 @@ pub fn decode_detailed_task(
     if let Some(expected) = expected_id {
         if task.task_id != expected {
             return Err(invalid(format!(
-                "tasks/get for {:?} answered task {:?}",
+                "tasks/get for \"{}\" answered task \"{}\"",
                 sanitize(expected, 100),
                 sanitize(&task.task_id, 100)
             )));

@@ -113,7 +113,14 @@ fn call(h: &Handle, ask: &Ask, f: &Function, server_url: &str, roots: bool) {
     if let Some(u) = &ask.url {
         set(&ctx, "url", &JsValue::from_str(&u.url));
         set(&ctx, "origin", &JsValue::from_str(&u.origin));
-        set(&ctx, "host", &JsValue::from_str(&u.host));
+        // Like the URL API: `host` has the port when there is one, `hostname` does not.
+        let host = u
+            .origin
+            .split_once("://")
+            .map(|(_, h)| h)
+            .unwrap_or(&u.host);
+        set(&ctx, "host", &JsValue::from_str(host));
+        set(&ctx, "hostname", &JsValue::from_str(&u.host));
         set(&ctx, "isPunycode", &JsValue::from_bool(u.is_punycode));
     }
     let request = to_js(&Value::Object(ask.params.clone()));

@@ -28,10 +28,11 @@ export interface InputContext {
   /** The method that asked (`tools/call`, `prompts/get`, `resources/read`). */
   method: string;
   serverUrl: string;
-  /** URL-mode elicitation: the URL, its origin and host, and whether the host is punycode (xn--). */
+  /** URL-mode elicitation: the URL, its origin, host (with port, as `URL#host`) and hostname, and whether the host is punycode (xn--). */
   url?: string;
   origin?: string;
   host?: string;
+  hostname?: string;
   isPunycode?: boolean;
 }
 

@@ -556,9 +556,8 @@ test('Task.toJSON → new McpClient → Task.fromJSON → waitForTask finishes t
 
 // ------------------------------------------------------------------ output validation
 
-xfail(
+test(
   'bad_output → OutputValidationError',
-  'src/schema/output.rs is a placeholder that accepts everything: implement outputSchema validation',
   async ({ client }) => {
     const c = client();
     const e = await rejects(c.callTool('bad_output', {}), OutputValidationError);

@@ -384,7 +384,7 @@ impl Core {
             return Err(Error::new(
                 ErrorKind::Task,
                 format!(
-                    "task {:?} is local: the server answered at once, there is nothing to ask it",
+                    "task \"{}\" is local: the server answered at once, there is nothing to ask it",
                     sanitize(&t.task_id, 100)
                 ),
             ));
