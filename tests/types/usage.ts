@@ -189,7 +189,7 @@ export async function everything(token: string, signal: AbortSignal): Promise<vo
   // ---- tasks
   const task: Task = await client.callToolAsTask('deploy', { env: 'prod' }, { signal });
   const status: TaskStatus = task.status;
-  const fields: [string, string | undefined, string, string, number | undefined, number | undefined, string] =
+  const fields: [string, string | undefined, string, string, number | null, number | undefined, string] =
     [task.taskId, task.statusMessage, task.createdAt, task.lastUpdatedAt, task.ttlMs, task.pollIntervalMs, task.serverUrl];
   const flags: boolean[] = [task.isTerminal, task.isCompleted, task.isFailed, task.isCancelled, task.isInputRequired, task.isLocal, task.ttlElapsed()];
   const pending = task.inputRequests;
