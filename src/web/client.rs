@@ -171,10 +171,12 @@ impl McpClient {
     pub fn transport(&self) -> String {
         let d = self.h.borrow();
         match (d.core.era(), d.sse_transport) {
-            (Era::HttpSse, Some(t)) => format!("http+sse ({t})"),
-            (Era::HttpSse, None) => "http+sse".to_string(),
-            _ => "streamable-http".to_string(),
+            (Era::HttpSse, Some("EventSource")) => "http+sse (EventSource)",
+            // Without an EventSource request the stream is read with fetch.
+            (Era::HttpSse, _) => "http+sse (fetch)",
+            _ => "streamable-http",
         }
+        .to_string()
     }
 
     /// True once the server's era is known (`era` is meaningful then).
