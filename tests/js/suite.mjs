@@ -15,6 +15,7 @@ import {
   NetworkError,
   ConfigError,
   TaskCancelledError,
+  TaskExpiredError,
   OutputValidationError,
   MissingRequiredClientCapabilityError,
 } from '../../pkg/index.js';
@@ -530,6 +531,47 @@ test('callToolAsTask(task_slow) + cancelTask → waitForTask rejects TaskCancell
   ok(e.message.includes(t.taskId), `message names the task: ${e.message}`);
   eq((await debug('tasks'))[t.taskId]?.status, 'cancelled', 'server-side status');
   await stillWorks(c);
+});
+
+test('task whose pollIntervalMs changes (task_poll_change): polls follow the latest interval', async ({ client, debug }) => {
+  const c = client();
+  const t = await c.callToolAsTask('task_poll_change', {});
+  eq(t.pollIntervalMs, 200, 'seed interval');
+  const done = await c.waitForTask(t);
+  eq(done.result?.content?.[0]?.text, 'poll interval changed from 200 to 100', 'result');
+  // The server recorded every tasks/get with its time: gaps shrink from ~200 to ~100 ms.
+  const log = (await debug('log')).filter((e) => e.method === 'tasks/get' && e.body?.params?.taskId === t.taskId);
+  const gaps = log.slice(1).map((e, i) => (e.time - log[i].time) * 1000);
+  ok(gaps.length >= 4, `polls: ${gaps.length + 1}`);
+  const early = gaps.slice(1, 2);
+  const late = gaps.slice(-2);
+  ok(early.every((g) => g >= 150), `early gaps ≈200 ms: ${show(gaps.map(Math.round))}`);
+  ok(late.every((g) => g < 160 && g >= 60), `late gaps ≈100 ms: ${show(gaps.map(Math.round))}`);
+});
+
+test('TTL expiry (task_short_ttl) → TaskExpiredError; the client still works', async ({ client }) => {
+  const c = client();
+  const e = await rejects(c.callTool('task_short_ttl', {}), TaskExpiredError);
+  ok(e.data?.taskId || e.data?.status || /TTL|expired/.test(e.message), `data: ${show(e.data)} ${e.message}`);
+  await stillWorks(c);
+});
+
+test('a lost tasks/update ack (task_lost_ack): answered once, never asked twice', async ({ client, debug }) => {
+  let asked = 0;
+  const c = client({
+    onElicitation: () => {
+      asked += 1;
+      return { action: 'accept', content: { ok: true } };
+    },
+  });
+  const r = await c.callTool('task_lost_ack', {});
+  eq(text(r), 'confirmed: True', 'result');
+  eq(asked, 1, 'the person was asked once');
+  const tasks = await debug('tasks');
+  const stats = Object.values(tasks).filter((x) => x.tool === 'task_lost_ack').at(-1);
+  ok(stats, 'the server ran the task');
+  eq(stats.dropped_update_responses ?? stats.droppedUpdateResponses, 1, 'the first ack was dropped');
+  ok((stats.answers?.confirm ?? 0) >= 1, `the answer reached the server: ${show(stats.answers)}`);
 });
 
 test('Task.toJSON → new McpClient → Task.fromJSON → waitForTask finishes the task', async ({ client, debug }) => {
