@@ -574,6 +574,21 @@ test('a lost tasks/update ack (task_lost_ack): answered once, never asked twice'
   ok((stats.answers?.confirm ?? 0) >= 1, `the answer reached the server: ${show(stats.answers)}`);
 });
 
+test('listen({ taskIds }): notifications/tasks reach the subscription and onNotification', async ({ client }) => {
+  const seen = [];
+  const c = client({ onNotification: (m, p) => seen.push([m, p?.taskId, p?.status]) });
+  const t = await c.callToolAsTask('task_slow', { ms: 600 });
+  const sub = await c.listen({ taskIds: [t.taskId] });
+  eq(sub.acknowledged?.taskIds, [t.taskId], 'acknowledged taskIds');
+  const done = await c.waitForTask(t);
+  eq(done.status, 'completed', 'status');
+  for await (const n of sub) {
+    if (n.method === 'notifications/tasks' && n.params.status === 'completed') break;
+  }
+  sub.close();
+  ok(seen.some(([m, id, st]) => m === 'notifications/tasks' && id === t.taskId && st === 'completed'), `onNotification: ${show(seen)}`);
+});
+
 test('Task.toJSON → new McpClient → Task.fromJSON → waitForTask finishes the task', async ({ client, debug }) => {
   const askedA = [];
   // task_two_inputs needs the elicitation capability declared at tools/call time; this client
