@@ -1,5 +1,7 @@
 //! The flow against scripted servers: every effect is answered by a fake resource server,
 //! authorization server, person and storage. Deterministic: random bytes are fixed.
+// The fake person answers with the crate's `Result`, as the shell does.
+#![allow(clippy::result_large_err)]
 
 use super::challenge::bearer;
 use super::flow::*;
