@@ -453,6 +453,15 @@ impl Authorizer {
         }
         if fallback {
             // 2025-03-26 "Fallbacks for Servers without Metadata Discovery".
+            if !metadata::secure_endpoint(&f.issuer) {
+                return self.done(Err(fail(
+                    "insecure-endpoint",
+                    format!(
+                        "the default authorization endpoints of \"{}\" are not https:",
+                        sanitize(&f.issuer, 200)
+                    ),
+                )));
+            }
             f.meta = Some(metadata::defaults(&f.issuer));
             return self.after_meta(f);
         }

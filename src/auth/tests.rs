@@ -713,6 +713,17 @@ fn legacy_fallbacks_of_2025_03_26() {
         .url
         .starts_with("http://localhost:3000/authorize?"));
 
+    // The defaults of a plain-http server that is not local are not used.
+    let mut f = Fake::new();
+    let t = Trigger {
+        status: 401,
+        legacy_fallback: true,
+        ..Default::default()
+    };
+    let mut a = Authorizer::new(cfg(), "http://mcp.example.com/mcp");
+    assert_eq!(reason(&f.run(&mut a, t).unwrap_err()), "insecure-endpoint");
+    assert!(f.authorizes.is_empty());
+
     // Without the fallback (2026-07-28), no PRM is an error.
     let mut f = Fake::new();
     let mut a = Authorizer::new(cfg(), MCP);
