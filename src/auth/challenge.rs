@@ -268,6 +268,30 @@ mod tests {
         assert!(bearer("Basic realm=x").is_none());
     }
 
+    /// Every string of up to 6 characters over the grammar's delimiters: no panic, and
+    /// parameters only ever attach to a challenge.
+    #[test]
+    fn exhaustive_short_inputs() {
+        let alphabet = ['B', 'a', '=', '"', '\\', ',', ' ', 'é'];
+        let mut inputs = vec![String::new()];
+        for _ in 0..6 {
+            let mut next = Vec::new();
+            for s in &inputs {
+                for c in alphabet {
+                    next.push(format!("{s}{c}"));
+                }
+            }
+            for s in &next {
+                for c in parse(s) {
+                    assert!(!c.scheme.is_empty());
+                }
+                let _ = to_data(s);
+                let _ = crate::auth::url::query_params(&format!("x?{s}"));
+            }
+            inputs = next;
+        }
+    }
+
     #[test]
     fn data_for_the_host_is_sanitized() {
         let d = to_data("Bearer error=\"bad\\\u{1b}[31m\", scope=s").unwrap();
