@@ -15,6 +15,10 @@
 //! What it keeps between flows: dynamic registrations and tokens, both keyed by the
 //! authorization server's `issuer` (spec "Authorization Server Binding"), and the union
 //! of the scopes requested so far (step-up).
+//!
+//! Longer than the house's ~600 lines on purpose: one stage per spec step, in the spec's
+//! order, each handing the flow to the next; split, the order would no longer read top
+//! to bottom. The documents, identities, tokens and URLs it uses live in the sibling files.
 
 use crate::auth::challenge::Bearer;
 use crate::auth::client::{self, AuthMethod, Client};
