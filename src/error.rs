@@ -57,6 +57,9 @@ pub enum ErrorKind {
     Task,
     /// The host passed invalid options or arguments.
     Config,
+    /// OAuth authorization could not be completed (discovery, registration, the person's
+    /// step, the token request, or a check of the spec refused what a server sent).
+    Auth,
 }
 
 impl ErrorKind {
@@ -84,11 +87,12 @@ impl ErrorKind {
             ErrorKind::TaskTimeout => "TaskTimeoutError",
             ErrorKind::Task => "TaskError",
             ErrorKind::Config => "ConfigError",
+            ErrorKind::Auth => "AuthorizationError",
         }
     }
 
     /// Every kind, for tests and for generating the JS class list.
-    pub const ALL: [ErrorKind; 21] = [
+    pub const ALL: [ErrorKind; 22] = [
         ErrorKind::Mcp,
         ErrorKind::Http,
         ErrorKind::Timeout,
@@ -110,6 +114,7 @@ impl ErrorKind {
         ErrorKind::TaskTimeout,
         ErrorKind::Task,
         ErrorKind::Config,
+        ErrorKind::Auth,
     ];
 }
 

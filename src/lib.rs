@@ -11,6 +11,7 @@
 //! | [`sse`] | an incremental, bounded Server-Sent Events parser | everywhere |
 //! | [`http`] | request framing (headers, `Mcp-Name`, base64 sentinel, `x-mcp-header`) and response classification | everywhere |
 //! | [`schema`] | JSON Schema checks: tool `outputSchema`, elicitation answers | everywhere |
+//! | [`auth`] | OAuth 2.1 authorization: discovery, client identity, PKCE, tokens, as a state machine | everywhere |
 //! | [`engine`] | the sans-IO state machines: one call with its MRTR rounds, tasks, listen, cache, era | everywhere |
 //! | `web` | the thin wasm32 shell: `fetch`, streams, timers, the JS API | wasm32 only |
 //!
@@ -18,6 +19,7 @@
 //! now T", "the host answered") and returns actions ("send this", "wake me at T", "ask
 //! the host this"). It compiles and is tested natively with a fake clock.
 
+pub mod auth;
 pub mod engine;
 pub mod error;
 pub mod http;

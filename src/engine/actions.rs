@@ -47,6 +47,37 @@ pub enum Action {
         op: OpId,
         outcome: Result<Output, Error>,
     },
+    /// OAuth work only the host can do (randomness, the person's step, storage); answer
+    /// with `Core::on_auth`.
+    Auth(AuthAction),
+}
+
+/// OAuth work for the shell (`engine::core::auth`). Each `id` is answered once with
+/// `Core::on_auth(id, ..)`; a `CancelAsk(id)` withdraws an `Authorize` (its signal fires).
+#[derive(Debug, PartialEq)]
+pub enum AuthAction {
+    /// `len` bytes from `crypto.getRandomValues` (`AuthInput::Random`).
+    Random { id: u64, len: usize },
+    /// The person's step: the host opens `req.url` and answers with the URL the
+    /// authorization server redirected to (`AuthInput::Callback`).
+    Authorize {
+        id: u64,
+        req: crate::auth::AuthorizeReq,
+    },
+    /// `storage.get(key)` (`AuthInput::Loaded`).
+    Load { id: u64, key: String },
+    /// `storage.set(key, value)`; nothing to answer.
+    Save { key: String, value: String },
+}
+
+/// The host's answer to an [`AuthAction`].
+#[derive(Debug)]
+pub enum AuthInput {
+    Random(Vec<u8>),
+    /// The callback URL, or what `onAuthorize` threw.
+    Callback(Result<String, Error>),
+    /// The stored value (`None`: nothing, or the storage failed).
+    Loaded(Option<String>),
 }
 
 /// Where an input request comes from.

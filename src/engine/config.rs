@@ -93,6 +93,9 @@ pub struct Config {
     pub log_level: Option<String>,
     pub validate_output: ValidateOutput,
     pub limits: Limits,
+    /// OAuth authorization (`auth`): on a 401 or `403 insufficient_scope` the client runs
+    /// the flow and retries with a Bearer token. `None`: a 401 is an `HttpError`.
+    pub auth: Option<crate::auth::AuthConfig>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -148,6 +151,7 @@ impl Config {
             log_level: None,
             validate_output: ValidateOutput::Strict,
             limits: Limits::default(),
+            auth: None,
         }
     }
 
@@ -198,6 +202,9 @@ impl Config {
         if self.limits.max_concurrent_inputs == 0 {
             return Err(Error::config("maxConcurrentInputs must be at least 1"));
         }
+        if let Some(a) = &self.auth {
+            validate_auth(a, self.authorization().is_some())?;
+        }
         Ok(())
     }
 
@@ -247,6 +254,42 @@ impl Config {
     }
 }
 
+/// The `auth` option: the redirect URI is `https:` or a loopback `http:` (security
+/// considerations "Communication Security"), a CIMD client id is an `https:` URL with a
+/// path (`client-registration.mdx`), and the token is the client's to send.
+fn validate_auth(a: &crate::auth::AuthConfig, has_authorization: bool) -> Result<()> {
+    use crate::auth::url;
+    if has_authorization {
+        return Err(Error::config(
+            "headers.Authorization and auth cannot both be set: with auth the client sends its own token",
+        ));
+    }
+    let secure = |u: &str| {
+        url::split(u).is_some_and(|p| p.scheme == "https" && p.fragment.is_none())
+            || (url::is_loopback(u) && url::split(u).is_some_and(|p| p.fragment.is_none()))
+    };
+    if !secure(&a.redirect_uri) {
+        return Err(Error::config(
+            "auth.redirectUri must be an https: URL (or http: on localhost) without a fragment",
+        ));
+    }
+    if let Some(u) = &a.client_metadata_url {
+        let ok = url::split(u).is_some_and(|p| p.scheme == "https" && p.path.len() > 1);
+        if !ok {
+            return Err(Error::config(
+                "auth.clientMetadataUrl must be an https: URL with a path",
+            ));
+        }
+    }
+    if a.client_id.as_deref() == Some("") {
+        return Err(Error::config("auth.clientId must not be empty"));
+    }
+    if a.client_secret.is_some() && a.client_id.is_none() {
+        return Err(Error::config("auth.clientSecret needs auth.clientId"));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,5 +333,35 @@ mod tests {
         assert_eq!(c.authorization(), Some("Bearer t"));
         c.log_level = Some("loud".into());
         assert!(c.validate().is_err());
+    }
+
+    #[test]
+    fn auth_validation() {
+        let mut c = Config::new("https://x/mcp");
+        let mut a = crate::auth::AuthConfig {
+            redirect_uri: "https://app.example/cb".into(),
+            ..Default::default()
+        };
+        c.auth = Some(a.clone());
+        assert!(c.validate().is_ok());
+        c.headers = vec![("Authorization".into(), "Bearer t".into())];
+        assert!(c.validate().is_err());
+        c.headers.clear();
+        for bad in ["http://app.example/cb", "https://app.example/cb#x", "cb"] {
+            a.redirect_uri = bad.into();
+            c.auth = Some(a.clone());
+            assert!(c.validate().is_err(), "{bad}");
+        }
+        a.redirect_uri = "http://127.0.0.1:8765/cb".into();
+        a.client_metadata_url = Some("https://app.example".into());
+        c.auth = Some(a.clone());
+        assert!(c.validate().is_err());
+        a.client_metadata_url = Some("https://app.example/client.json".into());
+        a.client_secret = Some("s".into());
+        c.auth = Some(a.clone());
+        assert!(c.validate().is_err());
+        a.client_id = Some("id".into());
+        c.auth = Some(a);
+        assert!(c.validate().is_ok());
     }
 }

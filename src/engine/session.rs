@@ -207,9 +207,9 @@ impl Session {
             url: sh.cfg.url.clone(),
             headers,
             body: None,
-            // EventSource cannot send custom headers (Authorization): fetch reads the
-            // stream then (2024-11-05 transport, same parser either way).
-            event_source: sh.cfg.headers.is_empty(),
+            // EventSource cannot send custom headers (Authorization) nor show a 401: fetch
+            // reads the stream then (2024-11-05 transport, same parser either way).
+            event_source: sh.cfg.headers.is_empty() && sh.cfg.auth.is_none(),
         };
         let x = sh.send_raw(owner(SessionPart::SseStream), req);
         self.sse_stream = Some(x);

@@ -55,6 +55,14 @@ pub struct Slot {
     pub resumes: u32,
     /// HTTP+SSE: the POST was accepted; the response comes on the SSE stream.
     pub accepted: bool,
+    /// With OAuth configured: the request as sent, replayed with a token after a 401 or
+    /// `403 insufficient_scope` (`engine::core::auth`).
+    pub request: Option<HttpRequest>,
+    /// The token generation it was sent with, and how many flows it went through.
+    pub auth_gen: u32,
+    pub auth_rounds: u8,
+    /// `WWW-Authenticate` of a 401/403 answer (error data for the host).
+    pub www_authenticate: Option<String>,
 }
 
 impl Slot {
@@ -68,6 +76,10 @@ impl Slot {
             retry_ms: None,
             resumes: 0,
             accepted: false,
+            request: None,
+            auth_gen: 0,
+            auth_rounds: 0,
+            www_authenticate: None,
         }
     }
 }
@@ -98,6 +110,13 @@ pub struct Shared {
     pub tools: ToolRegistry,
     /// `server/discover` capabilities once known.
     pub server_capabilities: Option<Value>,
+    /// OAuth: the generation of the token in `cfg.headers` (bumped when it changes).
+    pub auth_gen: u32,
+    /// OAuth: exchanges refused with 401/403, waiting for a token (by exchange id).
+    pub held: HashMap<u64, Slot>,
+    /// OAuth: an exchange replayed under a new id (old → new), so that owners holding the
+    /// old id still reach it.
+    pub moved: HashMap<u64, u64>,
 }
 
 impl Shared {
@@ -124,6 +143,9 @@ impl Shared {
             cache: Cache::default(),
             tools: ToolRegistry::default(),
             server_capabilities: None,
+            auth_gen: 0,
+            held: HashMap::new(),
+            moved: HashMap::new(),
         }
     }
 
@@ -202,34 +224,70 @@ impl Shared {
         };
         let body = encode_request(&rpc_id, method, &p, request_state);
         let xfer = self.next_id();
-        self.slots.insert(
-            xfer,
-            Slot::new(owner, Some(rpc_id.clone()), Exchange::new(self.bounds())),
-        );
-        self.pending.insert(rpc_id.clone(), xfer);
-        self.push(Action::Send(HttpRequest {
+        let req = HttpRequest {
             id: xfer,
             method: HttpMethod::Post,
             url,
             headers,
             body: Some(body),
             event_source: false,
-        }));
+        };
+        let slot = Slot::new(owner, Some(rpc_id.clone()), Exchange::new(self.bounds()));
+        self.slots.insert(xfer, self.keep_for_auth(slot, &req));
+        self.pending.insert(rpc_id.clone(), xfer);
+        self.push(Action::Send(req));
         (xfer, rpc_id)
+    }
+
+    /// With OAuth configured, a slot keeps a copy of its request for a replay.
+    fn keep_for_auth(&self, mut slot: Slot, req: &HttpRequest) -> Slot {
+        if self.cfg.auth.is_some() {
+            slot.request = Some(req.clone());
+            slot.auth_gen = self.auth_gen;
+        }
+        slot
+    }
+
+    /// The exchange id an owner's (possibly replayed) exchange has now.
+    pub fn resolve(&self, mut xfer: u64) -> u64 {
+        for _ in 0..8 {
+            match self.moved.get(&xfer) {
+                Some(n) => xfer = *n,
+                None => break,
+            }
+        }
+        xfer
+    }
+
+    /// Drops a held exchange (its owner gave up on it).
+    fn drop_held(&mut self, xfer: u64) -> bool {
+        let Some(slot) = self.held.remove(&xfer) else {
+            return false;
+        };
+        if let Some(id) = slot.rpc_id {
+            if self.pending.get(&id) == Some(&xfer) {
+                self.pending.remove(&id);
+            }
+        }
+        true
     }
 
     /// Sends a raw HTTP request that carries no JSON-RPC request (GET streams, DELETE,
     /// notification and response POSTs).
     pub fn send_raw(&mut self, owner: Owner, req: HttpRequest) -> u64 {
         let xfer = req.id;
-        self.slots
-            .insert(xfer, Slot::new(owner, None, Exchange::new(self.bounds())));
+        let slot = Slot::new(owner, None, Exchange::new(self.bounds()));
+        self.slots.insert(xfer, self.keep_for_auth(slot, &req));
         self.push(Action::Send(req));
         xfer
     }
 
     /// Aborts an exchange (if still in flight) and forgets it.
     pub fn cancel_exchange(&mut self, xfer: u64) {
+        let xfer = self.resolve(xfer);
+        if self.drop_held(xfer) {
+            return;
+        }
         if let Some(slot) = self.slots.remove(&xfer) {
             if let Some(id) = slot.rpc_id {
                 if self.pending.get(&id) == Some(&xfer) {
@@ -242,6 +300,10 @@ impl Shared {
 
     /// Forgets an exchange that ended by itself (no cancel action).
     pub fn forget_exchange(&mut self, xfer: u64) {
+        let xfer = self.resolve(xfer);
+        if self.drop_held(xfer) {
+            return;
+        }
         if let Some(slot) = self.slots.remove(&xfer) {
             if let Some(id) = slot.rpc_id {
                 if self.pending.get(&id) == Some(&xfer) {

@@ -2,7 +2,7 @@
 //! answer requests with scripted responses, answer input requests, and move a fake clock.
 //! No sockets, no sleeping.
 
-use crate::engine::actions::{Action, Ask, OpId, Output, SubscriptionEvent, TaskView};
+use crate::engine::actions::{Action, Ask, AuthAction, OpId, Output, SubscriptionEvent, TaskView};
 use crate::engine::config::Config;
 use crate::engine::core::{Core, ResponseHead};
 use crate::error::Error;
@@ -61,6 +61,8 @@ pub struct Harness {
     pub statuses: Vec<(OpId, TaskView)>,
     pub subs: Vec<(OpId, SubscriptionEvent)>,
     pub warnings: Vec<String>,
+    /// OAuth work asked of the host, oldest first.
+    pub auth: Vec<AuthAction>,
 }
 
 impl Harness {
@@ -83,6 +85,7 @@ impl Harness {
             statuses: Vec::new(),
             subs: Vec::new(),
             warnings: Vec::new(),
+            auth: Vec::new(),
         }
     }
 
@@ -98,10 +101,18 @@ impl Harness {
         while let Some(a) = self.core.poll_action() {
             match a {
                 Action::Send(req) => {
+                    // Bodies are JSON, but OAuth token requests' forms (kept as text).
+                    let form = req.headers.iter().any(|(n, v)| {
+                        n.eq_ignore_ascii_case("content-type")
+                            && v == "application/x-www-form-urlencoded"
+                    });
                     let body = req
                         .body
                         .as_deref()
-                        .map(|b| serde_json::from_str(b).expect("engine sends valid JSON"))
+                        .map(|b| match form {
+                            true => Value::String(b.into()),
+                            false => serde_json::from_str(b).expect("engine sends valid JSON"),
+                        })
                         .unwrap_or(Value::Null);
                     let s = Sent { req, body };
                     self.history.push(s.clone());
@@ -124,6 +135,7 @@ impl Harness {
                 Action::TaskStatus { op, task } => self.statuses.push((op, task)),
                 Action::Subscription { op, event } => self.subs.push((op, event)),
                 Action::Warn { message } => self.warnings.push(message),
+                Action::Auth(a) => self.auth.push(a),
                 Action::Done { op, outcome } => {
                     if let Ok(Output::Raw(r)) = &outcome {
                         self.outputs.insert(op, r.get().to_string());

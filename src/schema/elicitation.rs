@@ -258,7 +258,9 @@ fn check_value(
 /// `required`, single and multi-select enums, min/max, lengths in code points, the
 /// formats email/uri/date/date-time, integer vs number, no properties outside the
 /// schema). An optional field answered `null` is dropped, and an integral number for an
-/// `integer` field is sent as an integer. `content` may be missing only when nothing is
+/// `integer` field is sent as an integer. A field left out of `content` (absent, not
+/// `null`) gets the property's `default` when it has a valid one (SEP-1034: the defaults
+/// a form pre-fills; answer `null` to leave such a field empty). `content` may be missing only when nothing is
 /// required (it is then sent as `{}`).
 ///
 /// `decline`/`cancel`: no content is needed; **content, if present, is dropped** from the
@@ -336,8 +338,23 @@ pub fn check_form_answer(requested_schema: &Value, answer: &Value) -> Result<Val
             }
         }
     }
+    // SEP-1034: a field the answer leaves out (absent, not `null`) gets the schema's
+    // `default`, as a pre-filled form would have sent it. A default that does not satisfy
+    // its own property is the server's mistake: it is not sent.
+    for ((name, f), (_, prop)) in fields.iter().zip(props.iter()) {
+        if content.contains_key(*name) {
+            continue;
+        }
+        if let Some(d) = prop.get("default").filter(|d| !d.is_null()) {
+            let mut bad = Vec::new();
+            let v = check_value(name, f, d, &mut bad);
+            if bad.is_empty() {
+                sent.insert((*name).to_string(), v);
+            }
+        }
+    }
     for r in &required {
-        if content.get(*r).is_none_or(Value::is_null) {
+        if !sent.contains_key(*r) {
             problems.push((ptr(r), "required".into()));
         }
     }

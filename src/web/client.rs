@@ -555,6 +555,16 @@ impl McpClient {
         promise
     }
 
+    /// OAuth (the `auth` option): gets a token now instead of at the first refusal, asking the
+    /// person only when no usable token is held. Discovery uses the well-known metadata URLs.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn authorize(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ signal?: AbortSignal }")] opts: JsValue,
+    ) -> Promise {
+        self.run(&opts, |core, _o, t| core.authorize(t))
+    }
+
     /// Ends every operation (they reject with `AbortError`) and frees the client.
     pub fn close(&self) {
         {

@@ -213,7 +213,7 @@ fn report_callback_error(e: JsValue) {
     ));
 }
 
-fn warn(h: &Handle, message: &str) {
+pub fn warn(h: &Handle, message: &str) {
     let f = h.borrow().handlers.on_warning.clone();
     match f {
         Some(f) => call1(&f, &JsValue::from_str(message)),
@@ -300,6 +300,7 @@ fn perform(h: &Handle, a: Action) {
         Action::Subscription { op, event } => subscription_event(h, op, event),
         Action::Warn { message } => warn(h, &message),
         Action::Done { op, outcome } => done(h, op, outcome),
+        Action::Auth(a) => crate::web::auth::perform(h, a),
     }
 }
 

@@ -107,6 +107,11 @@ pub fn perform(h: &Handle, req: HttpRequest) {
         let ct = hdrs.get("content-type").ok().flatten();
         let session = hdrs.get("mcp-session-id").ok().flatten();
         let retry = hdrs.get("retry-after").ok().flatten();
+        // Cross-origin, readable only when the server exposes it (README "CORS").
+        let www = match resp.status() {
+            401 | 403 => hdrs.get("www-authenticate").ok().flatten(),
+            _ => None,
+        };
         {
             let mut d = h.borrow_mut();
             let head = ResponseHead {
@@ -114,6 +119,7 @@ pub fn perform(h: &Handle, req: HttpRequest) {
                 content_type: ct.as_deref(),
                 session_id: session.as_deref(),
                 retry_after: retry.as_deref(),
+                www_authenticate: www.as_deref(),
             };
             let t = now();
             d.core.on_head(id, head, t);

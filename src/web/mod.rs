@@ -3,6 +3,7 @@
 //! protocol decisions live here: those are in the engine.
 
 mod asks;
+mod auth;
 #[cfg(feature = "bench")]
 mod bench;
 mod client;

@@ -24,6 +24,10 @@ pub struct Handlers {
     pub on_warning: Option<Function>,
     /// A custom `fetch` (otherwise the global one).
     pub fetch: Option<Function>,
+    /// `auth.onAuthorize(authorizationUrl, ctx)`: the person's step.
+    pub on_authorize: Option<Function>,
+    /// `auth.storage`: `{ get(key), set(key, value) }` (sync or async).
+    pub storage: Option<JsValue>,
 }
 
 pub fn get(obj: &JsValue, key: &str) -> JsValue {
@@ -261,9 +265,72 @@ pub fn client_options(url: String, o: &JsValue) -> Result<(Config, Handlers), Er
             l.listen_ack_timeout_ms = n;
         }
     }
+    let auth = get(o, "auth");
+    if present(&auth) {
+        let (a, on_authorize, storage) = auth_options(&auth, &cfg)?;
+        cfg.auth = Some(a);
+        h.on_authorize = Some(on_authorize);
+        h.storage = storage;
+    }
     let _ = TASKS_EXTENSION;
     cfg.validate()?;
     Ok((cfg, h))
+}
+
+/// Reads `auth: { clientId?, clientSecret?, issuer?, clientMetadataUrl?, redirectUri, scope?,
+/// clientName?, applicationType?, onAuthorize, storage? }` (checked further by the engine).
+fn auth_options(
+    a: &JsValue,
+    cfg: &Config,
+) -> Result<(crate::auth::AuthConfig, Function, Option<JsValue>), Error> {
+    if !a.is_object() {
+        return Err(Error::config("auth must be an object"));
+    }
+    let on_authorize = func(a, "onAuthorize")?
+        .ok_or_else(|| Error::config("auth.onAuthorize is required (the person's step)"))?;
+    let redirect_uri =
+        string(a, "redirectUri")?.ok_or_else(|| Error::config("auth.redirectUri is required"))?;
+    let storage = get(a, "storage");
+    let storage = if present(&storage) {
+        for m in ["get", "set"] {
+            func(&storage, m).and_then(|f| {
+                f.ok_or_else(|| Error::config(format!("auth.storage.{m} must be a function")))
+            })?;
+        }
+        Some(storage)
+    } else {
+        None
+    };
+    let client_name = match string(a, "clientName")? {
+        Some(n) => n,
+        None => cfg
+            .client_info
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("mcp-wasm-client")
+            .to_string(),
+    };
+    let application_type = string(a, "applicationType")?;
+    if application_type
+        .as_deref()
+        .is_some_and(|t| t != "web" && t != "native")
+    {
+        return Err(Error::config(
+            "auth.applicationType must be 'web' or 'native'",
+        ));
+    }
+    let cfg = crate::auth::AuthConfig {
+        client_id: string(a, "clientId")?,
+        client_secret: string(a, "clientSecret")?,
+        client_issuer: string(a, "issuer")?,
+        client_metadata_url: string(a, "clientMetadataUrl")?,
+        redirect_uri,
+        scope: string(a, "scope")?,
+        client_name,
+        application_type,
+        storage: storage.is_some(),
+    };
+    Ok((cfg, on_authorize, storage))
 }
 
 /// Per-call options and callbacks.

@@ -94,6 +94,53 @@ export interface McpClientOptions {
     maxEventBytes?: number; maxBodyBytes?: number; maxConcurrentInputs?: number; maxInputRequests?: number;
     listenMaxRetries?: number; listenBackoffMs?: number; listenMaxBackoffMs?: number; listenAckTimeoutMs?: number;
   };
+  /** OAuth 2.1 authorization: on a 401 (or 403 `insufficient_scope`) the client discovers the
+   * authorization server, gets a token through your `onAuthorize`, and retries with it. */
+  auth?: AuthOptions;
+}
+
+/** The `auth` option. Client identity, in the spec's order: `clientId` (pre-registered), then
+ * `clientMetadataUrl` when the server supports Client ID Metadata Documents, then Dynamic
+ * Client Registration. */
+export interface AuthOptions {
+  /** Where the authorization server sends the person back (https:, or http: on localhost). */
+  redirectUri: string;
+  /** The person's step: open `authorizationUrl` (a popup, a redirect, a system browser) and
+   * resolve with the full URL the authorization server redirected to (`redirectUri?code=…`). */
+  onAuthorize: (authorizationUrl: string, ctx: AuthorizeContext) => string | URL | Promise<string | URL>;
+  /** A pre-registered client. */
+  clientId?: string;
+  clientSecret?: string;
+  /** The authorization server (`issuer`) the pre-registered client belongs to. */
+  issuer?: string;
+  /** Your Client ID Metadata Document (an https: URL with a path). */
+  clientMetadataUrl?: string;
+  /** Scopes to ask for besides those the server asks for (space-separated). */
+  scope?: string;
+  /** `client_name` for Dynamic Client Registration (default: `clientInfo.name`). */
+  clientName?: string;
+  /** DCR `application_type` (default: `native` for a localhost redirect, else `web`). */
+  applicationType?: 'web' | 'native';
+  /** Keeps registrations and tokens (refresh tokens included) across page loads, keyed by
+   * authorization server. Values are strings; `get` resolves to `null`/`undefined` when absent. */
+  storage?: AuthStorage;
+}
+export interface AuthStorage {
+  get(key: string): string | null | undefined | Promise<string | null | undefined>;
+  set(key: string, value: string): void | Promise<void>;
+}
+/** The context of `onAuthorize`. */
+export interface AuthorizeContext {
+  /** Fires when the flow is moot (the client closed): close your popup. */
+  signal: AbortSignal;
+  serverUrl: string;
+  /** The authorization server the person signs in at. */
+  issuer: string;
+  /** The protected resource the token is for (`resource` parameter). */
+  resource: string;
+  /** The scopes asked for, if any. */
+  scope?: string;
+  redirectUri: string;
 }
 
 /** Options of one request. */

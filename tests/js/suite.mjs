@@ -18,6 +18,8 @@ import {
   TaskExpiredError,
   OutputValidationError,
   MissingRequiredClientCapabilityError,
+  AuthorizationError,
+  HttpError,
 } from '../../pkg/index.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -647,6 +649,139 @@ test('server down (connection refused) → NetworkError', async ({ deadUrl, clie
   await rejects(dead.callTool('echo', { text: 'x' }), NetworkError);
   await rejects(dead.discover(), NetworkError);
   await stillWorks(client());
+});
+
+// ------------------------------------------------------------------ OAuth (the auth option)
+// A protected MCP server and its authorization server, in memory behind the `fetch` option:
+// the same cases run in Node and Chromium without another server.
+
+/** The fake: `fetch` for the client, and what the servers saw. */
+function oauthWorld({ resource } = {}) {
+  const base = 'https://mcp.oauth.test';
+  const as = 'https://as.oauth.test';
+  const w = { base, as, url: `${base}/mcp`, valid: new Set(), seen: [], tokenGrants: [], registrations: 0, n: 0 };
+  const json = (status, v, headers = {}) =>
+    new Response(JSON.stringify(v), { status, headers: { 'content-type': 'application/json', ...headers } });
+  w.fetch = async (input, init = {}) => {
+    const u = new URL(String(input));
+    const headers = new Headers(init.headers);
+    const body = typeof init.body === 'string' ? init.body : '';
+    w.seen.push({ url: u.href, auth: headers.get('authorization') });
+    if (u.href === `${base}/.well-known/oauth-protected-resource/mcp`) {
+      return json(200, { resource: resource ?? `${base}/mcp`, authorization_servers: [as], scopes_supported: ['tools'] });
+    }
+    if (u.href === `${as}/.well-known/oauth-authorization-server`) {
+      return json(200, {
+        issuer: as, authorization_endpoint: `${as}/authorize`, token_endpoint: `${as}/token`,
+        registration_endpoint: `${as}/register`, code_challenge_methods_supported: ['S256'],
+        authorization_response_iss_parameter_supported: true,
+      });
+    }
+    if (u.href === `${as}/register`) {
+      w.registrations += 1;
+      return json(201, { client_id: 'js-client' });
+    }
+    if (u.href === `${as}/token`) {
+      const form = Object.fromEntries(new URLSearchParams(body));
+      w.tokenGrants.push(form.grant_type);
+      const token = `tok-${++w.n}`;
+      w.valid.add(token);
+      return json(200, { access_token: token, token_type: 'Bearer', refresh_token: 'refresh-1' });
+    }
+    if (u.href === w.url) {
+      const a = headers.get('authorization') ?? '';
+      if (!w.valid.has(a.replace(/^Bearer /, ''))) {
+        return json(401, { error: 'invalid_token' }, {
+          'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="tools"`,
+        });
+      }
+      const m = JSON.parse(body);
+      return json(200, { jsonrpc: '2.0', id: m.id, result: { resultType: 'complete', tools: [{ name: 'x', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'private' } });
+    }
+    return json(404, { error: 'not_found' });
+  };
+  /** The person: approves at once, as the authorization server would redirect. */
+  w.people = 0;
+  w.onAuthorize = async (authorizationUrl, ctx) => {
+    w.people += 1;
+    const q = new URL(authorizationUrl).searchParams;
+    eq(q.get('code_challenge_method'), 'S256', 'PKCE');
+    eq(q.get('resource'), ctx.resource, 'resource');
+    eq(ctx.issuer, as, 'ctx.issuer');
+    ok(ctx.signal instanceof AbortSignal, 'ctx.signal');
+    const cb = new URL(ctx.redirectUri);
+    cb.searchParams.set('code', 'c0de');
+    cb.searchParams.set('state', q.get('state'));
+    cb.searchParams.set('iss', as);
+    return cb.href;
+  };
+  return w;
+}
+
+test('OAuth: a 401 runs one flow for concurrent calls, then every call carries the token', async () => {
+  const w = oauthWorld();
+  const c = new McpClient(w.url, {
+    protocolVersion: '2026-07-28', fetch: w.fetch,
+    auth: { redirectUri: 'http://localhost:8765/callback', onAuthorize: w.onAuthorize },
+  });
+  const [a, b] = await Promise.all([c.listTools(), c.listTools({ cursor: undefined }, { cache: 'no-cache' })]);
+  eq([a.tools.length, b.tools.length], [1, 1], 'both calls answered');
+  eq([w.people, w.registrations], [1, 1], 'one person step, one registration');
+  await c.listTools({}, { cache: 'no-cache' });
+  const mcp = w.seen.filter((r) => r.url === w.url);
+  eq(mcp.at(-1).auth, 'Bearer tok-1', 'later calls carry the token');
+  ok(w.seen.filter((r) => r.url !== w.url).every((r) => r.auth === null), 'no token to the metadata or authorization server');
+  c.close();
+});
+
+test('OAuth: storage keeps the token across clients; a refused token is refreshed without the person', async () => {
+  const w = oauthWorld();
+  const store = new Map();
+  const storage = { get: (k) => store.get(k), set: async (k, v) => { store.set(k, v); } };
+  const opts = { protocolVersion: '2026-07-28', fetch: w.fetch };
+  const c1 = new McpClient(w.url, { ...opts, auth: { redirectUri: 'http://localhost:8765/callback', onAuthorize: w.onAuthorize, storage } });
+  await c1.authorize();
+  c1.close();
+  eq(w.people, 1, 'signed in once');
+  const noPerson = () => { throw new Error('the person was asked'); };
+  const c2 = new McpClient(w.url, { ...opts, auth: { redirectUri: 'http://localhost:8765/callback', onAuthorize: noPerson, storage } });
+  eq((await c2.listTools()).tools.length, 1, 'the stored token works');
+  w.valid.clear();
+  eq((await c2.listTools({}, { cache: 'no-cache' })).tools.length, 1, 'after the refresh');
+  eq(w.tokenGrants, ['authorization_code', 'refresh_token'], 'grants');
+  eq(w.people, 1, 'never asked again');
+  c2.close();
+});
+
+test('OAuth: what onAuthorize throws rejects the call unchanged; a foreign resource is AuthorizationError', async () => {
+  const w = oauthWorld();
+  const mine = new Error('popup closed');
+  const c = new McpClient(w.url, {
+    protocolVersion: '2026-07-28', fetch: w.fetch,
+    auth: { redirectUri: 'http://localhost:8765/callback', onAuthorize: () => Promise.reject(mine) },
+  });
+  let caught;
+  try { await c.listTools(); } catch (e) { caught = e; }
+  ok(caught === mine, `rethrown unchanged, got ${caught?.name}: ${caught?.message}`);
+  c.close();
+  const evil = oauthWorld({ resource: 'https://evil.example/mcp' });
+  const d = new McpClient(evil.url, {
+    protocolVersion: '2026-07-28', fetch: evil.fetch,
+    auth: { redirectUri: 'http://localhost:8765/callback', onAuthorize: evil.onAuthorize },
+  });
+  const e = await rejects(d.listTools(), AuthorizationError);
+  eq(e.data?.reason, 'resource-mismatch', 'reason');
+  eq(evil.people, 0, 'the person was not asked');
+  d.close();
+});
+
+test('no auth option: a 401 is an HttpError with the parsed challenge', async () => {
+  const w = oauthWorld();
+  const c = new McpClient(w.url, { protocolVersion: '2026-07-28', fetch: w.fetch });
+  const e = await rejects(c.listTools(), HttpError);
+  eq(e.status, 401, 'status');
+  eq(e.data?.wwwAuthenticate?.params?.scope, 'tools', 'challenge scope');
+  c.close();
 });
 
 export { cases };

@@ -3,6 +3,7 @@
 // `@ts-expect-error` lines prove the types are strict (an `any` would let them through).
 import {
   AbortError,
+  AuthorizationError,
   CapabilityError,
   ConfigError,
   CorsError,
@@ -29,6 +30,9 @@ import {
   version,
 } from 'mcp-wasm-client';
 import type {
+  AuthOptions,
+  AuthorizeContext,
+  AuthStorage,
   CallToolResult,
   CompleteResult,
   ContentBlock,
@@ -253,12 +257,56 @@ export async function everything(token: string, signal: AbortSignal): Promise<vo
     McpClientError, McpError, HttpError, TimeoutError, AbortError, NetworkError, CorsError, InvalidResultError,
     ProtocolError, MissingRequiredClientCapabilityError, UnsupportedProtocolVersionError, OutputValidationError,
     InputRequiredError, InputValidationError, HandlerError, CapabilityError, TaskNotFoundError, TaskExpiredError,
-    TaskCancelledError, TaskTimeoutError, TaskError, ConfigError,
+    TaskCancelledError, TaskTimeoutError, TaskError, ConfigError, AuthorizationError,
   ];
   const made: McpClientError = new McpError('boom', { code: -32603, data: { why: 1 }, cause: new Error('root') });
   const fromServer: McpError = new TaskNotFoundError('gone', { code: -32602 });
   const plain: Error = new TaskCancelledError('stopped');
   void [classes, made, fromServer, plain];
 
+  client.close();
+}
+
+// ---- OAuth (the `auth` option)
+export async function oauth(signal: AbortSignal): Promise<void> {
+  const storage: AuthStorage = {
+    get: (key) => localStorage.getItem(key),
+    set: async (key, value) => { localStorage.setItem(key, value); },
+  };
+  const auth: AuthOptions = {
+    redirectUri: 'https://app.example/callback',
+    clientMetadataUrl: 'https://app.example/client.json',
+    scope: 'files:read',
+    clientName: 'usage',
+    applicationType: 'web',
+    storage,
+    onAuthorize: async (authorizationUrl: string, ctx: AuthorizeContext) => {
+      const s: AbortSignal = ctx.signal;
+      const issuer: string = ctx.issuer;
+      const scope: string | undefined = ctx.scope;
+      console.log(s.aborted, issuer, scope, ctx.resource, ctx.redirectUri, ctx.serverUrl);
+      return new URL(`${ctx.redirectUri}?code=x`, authorizationUrl);
+    },
+  };
+  const preRegistered: AuthOptions = {
+    redirectUri: 'http://localhost:8765/cb', clientId: 'id', clientSecret: 'secret', issuer: 'https://as.example',
+    onAuthorize: (url) => url,
+  };
+  // @ts-expect-error onAuthorize resolves with the callback URL
+  const wrong: AuthOptions = { redirectUri: 'https://app.example/cb', onAuthorize: () => 42 };
+  // @ts-expect-error applicationType is 'web' or 'native'
+  const wrongType: AuthOptions = { redirectUri: 'https://app.example/cb', onAuthorize: (u) => u, applicationType: 'spa' };
+  void [preRegistered, wrong, wrongType];
+  const client = new McpClient('https://mcp.example/mcp', { auth });
+  const done: void = await client.authorize({ signal });
+  void done;
+  try {
+    await client.listAllTools();
+  } catch (e) {
+    if (e instanceof AuthorizationError) {
+      notAny(e.data, true);
+      console.log(e.message, e.data);
+    }
+  }
   client.close();
 }

@@ -10,6 +10,7 @@
 //! Operations started before the server's era is known wait ("parked") until the
 //! session is ready: detection or initialization runs first ([`crate::engine::session`]).
 
+mod auth;
 mod routing;
 mod start;
 
@@ -39,6 +40,8 @@ pub struct ResponseHead<'a> {
     pub session_id: Option<&'a str>,
     /// `Retry-After` (seconds or an HTTP date; only seconds are used).
     pub retry_after: Option<&'a str>,
+    /// `WWW-Authenticate` (401 and 403 answers; OAuth, [`auth`]).
+    pub www_authenticate: Option<&'a str>,
 }
 
 /// A scheduled resumption of a legacy response stream (`Last-Event-ID`).
@@ -60,6 +63,8 @@ pub struct Core {
     parked: Vec<(OpId, start::Start)>,
     retry_after: HashMap<u64, u64>,
     resumes: HashMap<u64, Resume>,
+    /// OAuth, when configured ([`auth`]).
+    auth: Option<auth::AuthLink>,
 }
 
 impl Core {
@@ -74,6 +79,7 @@ impl Core {
             Session::new()
         };
         Ok(Core {
+            auth: auth::AuthLink::new(&cfg),
             sh: Shared::new(cfg, now),
             ops: HashMap::new(),
             tasks: TaskBook::default(),
@@ -481,6 +487,7 @@ impl Core {
             self.sh.set_deadline(&Owner::Resume(token), None);
         }
         self.resumes.clear();
+        self.auth_close();
         self.refresh_session();
     }
 }

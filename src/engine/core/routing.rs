@@ -28,6 +28,9 @@ impl Core {
     /// The response head of exchange `xfer` arrived.
     pub fn on_head(&mut self, xfer: u64, head: super::ResponseHead, now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        if self.auth_on_head(xfer, &head) {
+            return;
+        }
         if let Some(ra) = head.retry_after.and_then(|s| s.trim().parse::<u64>().ok()) {
             self.retry_after.insert(xfer, ra.saturating_mul(1000));
         }
@@ -65,6 +68,9 @@ impl Core {
     /// A chunk of exchange `xfer`'s body arrived.
     pub fn on_chunk(&mut self, xfer: u64, bytes: &[u8], now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        if self.auth_on_chunk(xfer, bytes) {
+            return;
+        }
         let mut outs = Vec::new();
         match self.sh.slots.get_mut(&xfer) {
             Some(slot) => slot.exchange.on_chunk(bytes, &mut outs),
@@ -76,6 +82,9 @@ impl Core {
     /// Exchange `xfer`'s body ended.
     pub fn on_end(&mut self, xfer: u64, now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        if self.auth_on_end(xfer, false) {
+            return;
+        }
         let mut outs = Vec::new();
         match self.sh.slots.get_mut(&xfer) {
             Some(slot) => slot.exchange.on_end(&mut outs),
@@ -88,6 +97,9 @@ impl Core {
     /// Exchange `xfer` failed (network error, CORS, aborted by the platform).
     pub fn on_fail(&mut self, xfer: u64, err: Error, now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        if self.auth_on_end(xfer, true) {
+            return;
+        }
         self.stream_ended(xfer, Some(err));
     }
 
@@ -212,6 +224,19 @@ impl Core {
         if e.kind == ErrorKind::Http {
             if let Some(ms) = self.retry_after.get(&xfer) {
                 e.data = Some(json!({"retryAfterMs": ms}));
+            }
+            // A 401/403's challenge, for hosts without the auth option (or after its retries).
+            if let Some(w) = slot
+                .www_authenticate
+                .as_deref()
+                .and_then(crate::auth::challenge::to_data)
+            {
+                let mut d = match e.data.take() {
+                    Some(Value::Object(m)) => m,
+                    _ => Map::new(),
+                };
+                d.insert("wwwAuthenticate".into(), w);
+                e.data = Some(Value::Object(d));
             }
         }
         self.sh.cancel_exchange(xfer);

@@ -28,7 +28,7 @@ fn head_session(h: &mut Harness, s: &Sent, status: u16, ct: &str, session: &str)
             status,
             content_type: Some(ct),
             session_id: Some(session),
-            retry_after: None,
+            ..Default::default()
         },
         h.now,
     );

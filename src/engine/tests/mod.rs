@@ -1,5 +1,6 @@
 //! Engine tests: scripted peers, a fake clock, no I/O.
 
+mod auth;
 mod legacy;
 mod listen;
 mod mrtr;

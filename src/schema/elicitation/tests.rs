@@ -145,8 +145,13 @@ fn several_problems_are_all_listed() {
 
 #[test]
 fn normalization() {
-    // An integral float for an integer field goes out as an integer; optional nulls are dropped.
-    let out = accept(json!({"nick": "ab", "count": 3.0, "email": null})).unwrap();
+    // An integral float for an integer field goes out as an integer; optional nulls are
+    // dropped (fields with a default too: null is how an answer leaves them empty).
+    let out = accept(
+        json!({"nick": "ab", "count": 3.0, "email": null, "color": null,
+        "hex": null, "colors": null, "hexes": null, "n": null, "flag": null}),
+    )
+    .unwrap();
     assert_eq!(
         out,
         json!({"action": "accept", "content": {"nick": "ab", "count": 3}})
@@ -155,13 +160,64 @@ fn normalization() {
     // Unknown top-level fields are dropped; `_meta` is kept.
     let out = check_form_answer(
         &form(),
-        &json!({"action": "accept", "content": {"nick": "ab"}, "x": 1, "_meta": {"k": 1}}),
+        &json!({"action": "accept", "content": {"nick": "ab", "email": null, "color": null,
+            "hex": null, "colors": null, "hexes": null, "n": null, "flag": null}, "x": 1, "_meta": {"k": 1}}),
     )
     .unwrap();
     assert_eq!(
         out,
         json!({"action": "accept", "content": {"nick": "ab"}, "_meta": {"k": 1}})
     );
+}
+
+/// SEP-1034 (elicitation-sep1034-client-defaults): fields left out get their defaults.
+#[test]
+fn defaults_fill_fields_left_out() {
+    let out = accept(json!({"nick": "ab", "email": null})).unwrap();
+    assert_eq!(
+        out["content"],
+        json!({"nick": "ab", "color": "Red", "hex": "#FF0000", "colors": ["Red", "Green"],
+               "hexes": ["#FF0000", "#00FF00"], "n": 50, "flag": false})
+    );
+    // An answered value wins over the default.
+    assert_eq!(
+        accept(json!({"nick": "ab", "n": 7})).unwrap()["content"]["n"],
+        7
+    );
+    // The conformance scenario's schema, answered with an empty accept.
+    let schema = json!({"type": "object", "properties": {
+        "name": {"type": "string", "default": "John Doe"},
+        "age": {"type": "integer", "default": 30.0},
+        "score": {"type": "number", "default": 95.5},
+        "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
+        "verified": {"type": "boolean", "default": true},
+        "bad": {"type": "integer", "minimum": 1, "default": 0},
+        "wrong": {"type": "string", "enum": ["a"], "default": "z"},
+        "must": {"type": "string", "default": "given"}}, "required": ["must"]});
+    for answer in [
+        json!({"action": "accept", "content": {}}),
+        json!({"action": "accept"}),
+    ] {
+        if answer.get("content").is_none() {
+            // No content while something is required stays an error.
+            assert!(check_form_answer(&schema, &answer).is_err());
+            continue;
+        }
+        let out = check_form_answer(&schema, &answer).unwrap();
+        assert_eq!(
+            out["content"],
+            json!({"name": "John Doe", "age": 30, "score": 95.5, "status": "active",
+                   "verified": true, "must": "given"})
+        );
+        assert!(out["content"]["age"].is_i64());
+    }
+    // A required field answered null is still missing, default or not.
+    let e = check_form_answer(
+        &schema,
+        &json!({"action": "accept", "content": {"must": null}}),
+    )
+    .unwrap_err();
+    assert_eq!(paths(&e), ["/must"]);
 }
 
 #[test]

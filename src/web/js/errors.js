@@ -30,7 +30,7 @@ const NAMES = [
   'ProtocolError', 'MissingRequiredClientCapabilityError', 'UnsupportedProtocolVersionError',
   'OutputValidationError', 'InputRequiredError', 'InputValidationError', 'HandlerError',
   'CapabilityError', 'TaskNotFoundError', 'TaskExpiredError', 'TaskCancelledError',
-  'TaskTimeoutError', 'TaskError', 'ConfigError',
+  'TaskTimeoutError', 'TaskError', 'ConfigError', 'AuthorizationError',
 ];
 
 for (const name of NAMES) {

@@ -56,3 +56,5 @@ export declare class TaskTimeoutError extends McpClientError {}
 export declare class TaskError extends McpClientError {}
 /** Invalid options or arguments. */
 export declare class ConfigError extends McpClientError {}
+/** OAuth authorization failed (`data.reason`, e.g. `resource-mismatch`, `iss-mismatch`); see `auth` in McpClientOptions. */
+export declare class AuthorizationError extends McpClientError {}

@@ -43,3 +43,4 @@ export const TaskCancelledError = classes.TaskCancelledError;
 export const TaskTimeoutError = classes.TaskTimeoutError;
 export const TaskError = classes.TaskError;
 export const ConfigError = classes.ConfigError;
+export const AuthorizationError = classes.AuthorizationError;

@@ -330,6 +330,8 @@ function renderForm(body, primary, summary, request, labels, id, done) {
     for (const f of fields) {
       const v = f.value();
       if (v !== undefined) content[f.name] = v;
+      // Emptied on purpose: null, or the client would fill in the field's default (SEP-1034).
+      else if (props[f.name] && props[f.name].default !== undefined) content[f.name] = null;
     }
     done({ action: 'accept', content });
   };

@@ -1,0 +1,26 @@
+//! OAuth 2.1 authorization for MCP over HTTP (spec `basic/authorization/*.mdx`; protocol
+//! notes §10), sans-IO like the engine: the flow is a state machine fed HTTP results,
+//! random bytes, the host's callback URL and storage reads, returning what to do next.
+//! The engine ([`crate::engine::core`]) runs it when a request is refused with 401 or
+//! `403 insufficient_scope`, holds the refused requests, and replays them with the token.
+//!
+//! - [`challenge`]: `WWW-Authenticate` parsing.
+//! - [`url`]: well-known discovery URLs, resource comparison, form encoding.
+//! - [`metadata`]: Protected Resource Metadata and Authorization Server Metadata.
+//! - [`client`]: client identity (pre-registered, CIMD, DCR) and token endpoint auth.
+//! - [`pkce`]: PKCE S256 and `state`.
+//! - [`tokens`]: token responses and the token set.
+//! - [`flow`]: the state machine.
+
+pub mod challenge;
+pub mod client;
+pub mod flow;
+pub mod metadata;
+pub mod pkce;
+pub mod tokens;
+pub mod url;
+
+#[cfg(test)]
+mod tests;
+
+pub use flow::{AuthConfig, AuthorizeReq, Authorizer, Effect, FetchReq, Trigger};

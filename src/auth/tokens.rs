@@ -1,0 +1,157 @@
+//! Token responses (RFC 6749 §5.1, §5.2) and the token set kept per authorization server.
+
+use crate::auth::metadata::{object, string};
+use crate::error::sanitize;
+use crate::time::Millis;
+use serde_json::{Map, Value};
+
+/// The tokens of one authorization server for this client's resource.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tokens {
+    pub access: String,
+    pub refresh: Option<String>,
+    /// When the access token expires (from `expires_in`), if the server said.
+    pub expires_at: Option<Millis>,
+    /// The scope granted (the response's `scope`, else what was asked).
+    pub scope: Option<String>,
+}
+
+impl Tokens {
+    pub fn expired(&self, now: Millis) -> bool {
+        self.expires_at.is_some_and(|t| t <= now)
+    }
+}
+
+/// A token endpoint answer: the tokens, or the server's error as a sanitized message.
+pub fn parse_response(
+    status: u16,
+    body: &[u8],
+    now: Millis,
+    asked_scope: Option<&str>,
+) -> Result<Tokens, String> {
+    let m = object(body);
+    if !(200..300).contains(&status) {
+        let detail = match &m {
+            Ok(m) => oauth_error(m),
+            Err(_) => String::new(),
+        };
+        return Err(if status == 0 {
+            "the token endpoint could not be reached".to_string()
+        } else {
+            format!("the token endpoint answered HTTP {status}{detail}")
+        });
+    }
+    let m = m.map_err(|e| format!("the token response is {e}"))?;
+    let access = string(&m, "access_token").ok_or("the token response has no access_token")?;
+    // RFC 6750: this client sends Bearer tokens only (DPoP and others are extensions).
+    let kind = m.get("token_type").and_then(Value::as_str).unwrap_or("");
+    if !kind.eq_ignore_ascii_case("bearer") {
+        return Err(format!(
+            "the token endpoint issued a \"{}\" token; only Bearer tokens are supported",
+            sanitize(kind, 40)
+        ));
+    }
+    if access.len() > 16 * 1024 || access.chars().any(|c| c.is_control() || c == ' ') {
+        return Err("the access token is not a valid header value".into());
+    }
+    let expires_at = m
+        .get("expires_in")
+        .and_then(Value::as_f64)
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| now.saturating_add((s.min(1e12) * 1000.0) as u64));
+    Ok(Tokens {
+        access,
+        refresh: string(&m, "refresh_token"),
+        expires_at,
+        scope: string(&m, "scope").or_else(|| asked_scope.map(str::to_string)),
+    })
+}
+
+/// `: error (description)` from an OAuth error object, sanitized.
+pub fn oauth_error(m: &Map<String, Value>) -> String {
+    let mut s = String::new();
+    if let Some(e) = m.get("error").and_then(Value::as_str) {
+        s.push_str(": ");
+        s.push_str(&sanitize(e, 80));
+        if let Some(d) = m.get("error_description").and_then(Value::as_str) {
+            s.push_str(" (");
+            s.push_str(&sanitize(d, 200));
+            s.push(')');
+        }
+    }
+    s
+}
+
+/// Tokens as stored (`storage.set`): JSON text.
+pub fn to_record(t: &Tokens) -> String {
+    let mut m = Map::new();
+    m.insert("access_token".into(), t.access.clone().into());
+    if let Some(r) = &t.refresh {
+        m.insert("refresh_token".into(), r.clone().into());
+    }
+    if let Some(e) = t.expires_at {
+        m.insert("expires_at".into(), e.into());
+    }
+    if let Some(s) = &t.scope {
+        m.insert("scope".into(), s.clone().into());
+    }
+    Value::Object(m).to_string()
+}
+
+/// Stored tokens, when well-formed.
+pub fn from_record(text: &str) -> Option<Tokens> {
+    let m = object(text.as_bytes()).ok()?;
+    Some(Tokens {
+        access: string(&m, "access_token")?,
+        refresh: string(&m, "refresh_token"),
+        expires_at: m.get("expires_at").and_then(Value::as_u64),
+        scope: string(&m, "scope"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn responses() {
+        let t = parse_response(
+            200,
+            br#"{"access_token":"a","token_type":"bearer","expires_in":60,"refresh_token":"r"}"#,
+            1000,
+            Some("x"),
+        )
+        .unwrap();
+        assert_eq!(t.expires_at, Some(61_000));
+        assert_eq!(t.scope.as_deref(), Some("x"));
+        assert!(!t.expired(60_999) && t.expired(61_000));
+        assert_eq!(from_record(&to_record(&t)), Some(t));
+        let e = parse_response(
+            400,
+            b"{\"error\":\"invalid_grant\",\"error_description\":\"bad\\ncode\"}",
+            0,
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e,
+            "the token endpoint answered HTTP 400: invalid_grant (bad\\u{a}code)"
+        );
+        assert!(
+            parse_response(200, br#"{"access_token":"a","token_type":"DPoP"}"#, 0, None)
+                .unwrap_err()
+                .contains("DPoP")
+        );
+        assert!(parse_response(200, br#"{"token_type":"Bearer"}"#, 0, None).is_err());
+        assert!(parse_response(
+            200,
+            br#"{"access_token":"a b","token_type":"Bearer"}"#,
+            0,
+            None
+        )
+        .is_err());
+        assert!(parse_response(200, b"nope", 0, None).is_err());
+        assert!(parse_response(0, b"", 0, None).is_err());
+        assert!(from_record("[]").is_none());
+    }
+}

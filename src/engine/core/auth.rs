@@ -1,0 +1,379 @@
+//! OAuth in the engine (spec `basic/authorization/*.mdx`): the hooks that run the
+//! [`crate::auth`] flow when a request is refused, and replay what was refused.
+//!
+//! - Any exchange answered `401`, or `403` with `error="insufficient_scope"`, is held (its
+//!   owner does not see the refusal) and the flow starts. Exchanges refused while a flow
+//!   runs wait for it: concurrent requests share one flow.
+//! - When the flow ends with a token, it goes into the configured headers (so every
+//!   request of every era carries `Authorization: Bearer …`, never the query) and each
+//!   held exchange is sent again under a new id ([`crate::engine::shared::Shared::moved`]
+//!   keeps owners' ids working). When it fails, each held exchange fails with its error.
+//! - A request goes through at most [`MAX_AUTH_ROUNDS`] flows (spec "Step-Up Authorization
+//!   Flow" 4: retry "no more than a few times"); after that its 401/403 is an `HttpError`.
+//! - A request refused with a token older than the current one is just sent again.
+//!
+//! The flow's own requests (metadata, registration, token) are exchanges of the shell
+//! like any other, but they carry no MCP headers and none of the host's headers.
+
+use super::{Core, ResponseHead};
+use crate::auth::{challenge, Authorizer, Effect, Trigger};
+use crate::engine::actions::{Action, AuthAction, AuthInput, OpId, Output};
+use crate::engine::config::Config;
+use crate::engine::exchange::Exchange;
+use crate::engine::shared::Era;
+use crate::error::{Error, Result};
+use crate::http::request::HttpRequest;
+use crate::time::Millis;
+
+/// Flows one request may go through before its refusal is final.
+pub const MAX_AUTH_ROUNDS: u8 = 2;
+
+/// Largest body of a discovery, registration or token response.
+const MAX_AUTH_BODY: usize = 256 * 1024;
+
+/// The engine's side of the authorization flow.
+pub(super) struct AuthLink {
+    machine: Authorizer,
+    /// The flow's exchange in flight, with its status and body so far.
+    xfer: Option<u64>,
+    status: u16,
+    body: Vec<u8>,
+    overflow: bool,
+    /// The host action waiting for its answer (random bytes, the person, storage).
+    waiting: Option<u64>,
+    /// `authorize()` operations waiting for the flow.
+    waiters: Vec<OpId>,
+}
+
+impl AuthLink {
+    pub(super) fn new(cfg: &Config) -> Option<AuthLink> {
+        let a = cfg.auth.clone()?;
+        Some(AuthLink {
+            machine: Authorizer::new(a, &cfg.url),
+            xfer: None,
+            status: 0,
+            body: Vec::new(),
+            overflow: false,
+            waiting: None,
+            waiters: Vec::new(),
+        })
+    }
+}
+
+/// The Bearer token a request carried.
+fn bearer_of(req: &HttpRequest) -> Option<String> {
+    req.headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("authorization"))
+        .and_then(|(_, v)| v.strip_prefix("Bearer "))
+        .map(str::to_string)
+}
+
+impl Core {
+    fn auth_owns(&self, xfer: u64) -> bool {
+        self.auth.as_ref().is_some_and(|l| l.xfer == Some(xfer))
+    }
+
+    /// A response head: the flow's own, or a refusal to hold. True when consumed.
+    pub(super) fn auth_on_head(&mut self, xfer: u64, head: &ResponseHead) -> bool {
+        if let Some(l) = self.auth.as_mut().filter(|l| l.xfer == Some(xfer)) {
+            l.status = head.status;
+            return true;
+        }
+        if !matches!(head.status, 401 | 403) {
+            return false;
+        }
+        if let (Some(w), Some(slot)) = (head.www_authenticate, self.sh.slots.get_mut(&xfer)) {
+            slot.www_authenticate = Some(w.chars().take(8192).collect());
+        }
+        self.auth_intercept(xfer, head)
+    }
+
+    pub(super) fn auth_on_chunk(&mut self, xfer: u64, bytes: &[u8]) -> bool {
+        let Some(l) = self.auth.as_mut().filter(|l| l.xfer == Some(xfer)) else {
+            return false;
+        };
+        if l.body.len() + bytes.len() > MAX_AUTH_BODY {
+            l.overflow = true;
+        } else {
+            l.body.extend_from_slice(bytes);
+        }
+        true
+    }
+
+    /// The flow's exchange ended (`failed`: without a response). True when it was the flow's.
+    pub(super) fn auth_on_end(&mut self, xfer: u64, failed: bool) -> bool {
+        if !self.auth_owns(xfer) {
+            return false;
+        }
+        let now = self.sh.now;
+        let Some(l) = self.auth.as_mut() else {
+            return false;
+        };
+        l.xfer = None;
+        let status = if failed || l.overflow { 0 } else { l.status };
+        let body = std::mem::take(&mut l.body);
+        let effects = l.machine.on_fetch(status, &body, now);
+        self.auth_apply(effects);
+        true
+    }
+
+    /// Holds a refused exchange and starts (or joins) a flow. False when the refusal is
+    /// to reach its owner: no auth, a 403 that is not about scope, a request that cannot
+    /// be replayed, or one that went through its flows already.
+    fn auth_intercept(&mut self, xfer: u64, head: &ResponseHead) -> bool {
+        if self.auth.is_none() {
+            return false;
+        }
+        let bearer = head.www_authenticate.and_then(challenge::bearer);
+        if head.status == 403 && !bearer.as_ref().is_some_and(|b| b.insufficient_scope()) {
+            return false;
+        }
+        let replayable =
+            self.sh.slots.get(&xfer).is_some_and(|s| {
+                s.request.is_some() && !s.settled && s.auth_rounds < MAX_AUTH_ROUNDS
+            });
+        if !replayable {
+            return false;
+        }
+        let Some(mut slot) = self.sh.slots.remove(&xfer) else {
+            return false;
+        };
+        slot.auth_rounds += 1;
+        let sent_gen = slot.auth_gen;
+        let sent_token = slot.request.as_ref().and_then(bearer_of);
+        self.sh.held.insert(xfer, slot);
+        // Stop reading the refusal; the exchange is replayed under a new id.
+        self.sh.push(Action::Cancel(xfer));
+        self.retry_after.remove(&xfer);
+        if self.auth.as_ref().is_some_and(|l| l.machine.running()) {
+            return true;
+        }
+        if sent_gen != self.sh.auth_gen {
+            self.auth_replay();
+            return true;
+        }
+        let trigger = Trigger {
+            status: head.status,
+            challenge: bearer,
+            sent_token,
+            legacy_fallback: self.auth_legacy_fallback(),
+        };
+        self.auth_start(trigger);
+        true
+    }
+
+    /// The 2025-03-26 fallbacks apply unless the server is known to be 2026-07-28.
+    fn auth_legacy_fallback(&self) -> bool {
+        !(self.session.era_known && self.sh.era == Era::Modern)
+    }
+
+    fn auth_start(&mut self, trigger: Trigger) {
+        let now = self.sh.now;
+        let Some(l) = self.auth.as_mut() else { return };
+        let effects = l.machine.start(trigger, now);
+        self.auth_apply(effects);
+    }
+
+    /// Turns the flow's effects into actions.
+    fn auth_apply(&mut self, effects: Vec<Effect>) {
+        for e in effects {
+            if let Effect::Done(r) = e {
+                self.auth_finished(r);
+                continue;
+            }
+            let id = self.sh.next_id();
+            let Some(l) = self.auth.as_mut() else { return };
+            let action = match e {
+                Effect::Fetch(r) => {
+                    l.xfer = Some(id);
+                    l.status = 0;
+                    l.body.clear();
+                    l.overflow = false;
+                    Action::Send(HttpRequest {
+                        id,
+                        method: r.method,
+                        url: r.url,
+                        headers: r.headers,
+                        body: r.body,
+                        event_source: false,
+                    })
+                }
+                Effect::Random(len) => {
+                    l.waiting = Some(id);
+                    Action::Auth(AuthAction::Random { id, len })
+                }
+                Effect::Authorize(req) => {
+                    l.waiting = Some(id);
+                    Action::Auth(AuthAction::Authorize { id, req })
+                }
+                Effect::Load(key) => {
+                    l.waiting = Some(id);
+                    Action::Auth(AuthAction::Load { id, key })
+                }
+                Effect::Save(key, value) => Action::Auth(AuthAction::Save { key, value }),
+                Effect::Done(_) => continue,
+            };
+            self.sh.push(action);
+        }
+    }
+
+    /// The host answered an [`AuthAction`].
+    pub fn on_auth(&mut self, id: u64, input: AuthInput, now: Millis) {
+        self.sh.now = self.sh.now.max(now);
+        let Some(l) = self.auth.as_mut().filter(|l| l.waiting == Some(id)) else {
+            return;
+        };
+        l.waiting = None;
+        let effects = match input {
+            AuthInput::Random(b) => l.machine.on_random(&b),
+            AuthInput::Callback(r) => l.machine.on_callback(r),
+            AuthInput::Loaded(v) => l.machine.on_loaded(v),
+        };
+        self.auth_apply(effects);
+    }
+
+    fn auth_finished(&mut self, r: Result<String>) {
+        let waiters = self
+            .auth
+            .as_mut()
+            .map(|l| std::mem::take(&mut l.waiters))
+            .unwrap_or_default();
+        match r {
+            Ok(token) => {
+                let value = format!("Bearer {token}");
+                if self.sh.cfg.authorization() != Some(value.as_str()) {
+                    let h = &mut self.sh.cfg.headers;
+                    h.retain(|(n, _)| !n.eq_ignore_ascii_case("authorization"));
+                    h.push(("Authorization".into(), value));
+                    self.sh.auth_gen = self.sh.auth_gen.wrapping_add(1);
+                }
+                for op in waiters {
+                    self.done(op, Ok(Output::Empty));
+                }
+                self.auth_replay();
+            }
+            Err(e) => {
+                for op in waiters {
+                    self.done(op, Err(e.clone()));
+                }
+                let mut ids: Vec<u64> = self.sh.held.keys().copied().collect();
+                ids.sort_unstable();
+                for x in ids {
+                    if let Some(slot) = self.sh.held.remove(&x) {
+                        self.sh.slots.insert(x, slot);
+                        self.exchange_failed(x, e.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends every held exchange again, with the current token, under a new id.
+    fn auth_replay(&mut self) {
+        let mut ids: Vec<u64> = self.sh.held.keys().copied().collect();
+        ids.sort_unstable();
+        let auth = self.sh.cfg.authorization().map(str::to_string);
+        for old in ids {
+            let Some(mut slot) = self.sh.held.remove(&old) else {
+                continue;
+            };
+            let Some(mut req) = slot.request.take() else {
+                continue;
+            };
+            let new = self.sh.next_id();
+            req.id = new;
+            req.headers
+                .retain(|(n, _)| !n.eq_ignore_ascii_case("authorization"));
+            if let Some(a) = &auth {
+                req.headers.push(("Authorization".into(), a.clone()));
+                // `EventSource` cannot send headers: the 2024 stream is read with fetch.
+                req.event_source = false;
+            }
+            slot.request = Some(req.clone());
+            slot.auth_gen = self.sh.auth_gen;
+            slot.exchange = Exchange::new(self.sh.bounds());
+            slot.www_authenticate = None;
+            if let Some(id) = &slot.rpc_id {
+                if self.sh.pending.get(id) == Some(&old) {
+                    self.sh.pending.insert(id.clone(), new);
+                }
+            }
+            self.sh.slots.insert(new, slot);
+            self.sh.moved.insert(old, new);
+            self.sh.push(Action::Send(req));
+        }
+        // Forget redirections to exchanges that are gone.
+        let dead: Vec<u64> = self
+            .sh
+            .moved
+            .keys()
+            .copied()
+            .filter(|k| {
+                let x = self.sh.resolve(*k);
+                !self.sh.slots.contains_key(&x) && !self.sh.held.contains_key(&x)
+            })
+            .collect();
+        for k in dead {
+            self.sh.moved.remove(&k);
+        }
+    }
+
+    /// Runs the flow now (the host's `authorize()`), discovering the metadata at the
+    /// well-known locations. Resolves once a token is held; no person is asked when one
+    /// is (from storage, or an earlier flow).
+    pub fn authorize(&mut self, now: Millis) -> OpId {
+        let id = self.new_op(now);
+        let legacy_fallback = self.auth_legacy_fallback();
+        let Some(l) = self.auth.as_mut() else {
+            self.done(
+                id,
+                Err(Error::config(
+                    "authorize() needs the auth option of the client",
+                )),
+            );
+            return id;
+        };
+        l.waiters.push(id);
+        if !l.machine.running() {
+            self.auth_start(Trigger {
+                status: 0,
+                legacy_fallback,
+                ..Default::default()
+            });
+        }
+        id
+    }
+
+    /// An `authorize()` operation was aborted (the flow goes on). True when it was one.
+    pub(super) fn auth_abort(&mut self, op: OpId, reason: &Error) -> bool {
+        let Some(l) = self.auth.as_mut() else {
+            return false;
+        };
+        let Some(i) = l.waiters.iter().position(|w| *w == op) else {
+            return false;
+        };
+        l.waiters.remove(i);
+        self.done(op, Err(reason.clone()));
+        true
+    }
+
+    /// The client closed: the flow stops, the person's step is withdrawn.
+    pub(super) fn auth_close(&mut self) {
+        let Some(l) = self.auth.as_mut() else { return };
+        l.machine.cancel();
+        let xfer = l.xfer.take();
+        let waiting = l.waiting.take();
+        let waiters = std::mem::take(&mut l.waiters);
+        if let Some(x) = xfer {
+            self.sh.push(Action::Cancel(x));
+        }
+        if let Some(w) = waiting {
+            self.sh.push(Action::CancelAsk(w));
+        }
+        for op in waiters {
+            self.done(op, Err(Error::abort("the client was closed")));
+        }
+        self.sh.held.clear();
+    }
+}

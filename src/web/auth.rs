@@ -1,0 +1,184 @@
+//! OAuth work only the host can do, for the engine's flow (`engine::core::auth`): random
+//! bytes (`crypto.getRandomValues`), the person's step (`auth.onAuthorize(url, ctx)`, which
+//! resolves with the URL the authorization server redirected to) and the optional
+//! `auth.storage` (`get`/`set`, sync or async). Each answer goes back to the engine; no
+//! decision is made here.
+
+use crate::auth::AuthorizeReq;
+use crate::engine::actions::{AuthAction, AuthInput};
+use crate::error::Error;
+use crate::web::convert::describe;
+use crate::web::driver::{now, pump, warn, Handle};
+use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::AbortController;
+
+pub fn perform(h: &Handle, a: AuthAction) {
+    match a {
+        AuthAction::Random { id, len } => feed(h, id, AuthInput::Random(random(len))),
+        AuthAction::Authorize { id, req } => authorize(h, id, req),
+        AuthAction::Load { id, key } => load(h, id, key),
+        AuthAction::Save { key, value } => save(h, &key, &value),
+    }
+}
+
+fn feed(h: &Handle, id: u64, input: AuthInput) {
+    {
+        let mut d = h.borrow_mut();
+        let t = now();
+        d.core.on_auth(id, input, t);
+    }
+    pump(h);
+}
+
+fn set(o: &Object, k: &str, v: &JsValue) {
+    let _ = Reflect::set(o, &JsValue::from_str(k), v);
+}
+
+/// `len` bytes from the platform's CSPRNG; none when it is missing (the engine refuses).
+fn random(len: usize) -> Vec<u8> {
+    let global = js_sys::global();
+    let Ok(crypto) = Reflect::get(&global, &JsValue::from_str("crypto")) else {
+        return Vec::new();
+    };
+    let Some(f) = Reflect::get(&crypto, &JsValue::from_str("getRandomValues"))
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+    else {
+        return Vec::new();
+    };
+    let arr = Uint8Array::new_with_length(len.min(1024) as u32);
+    match f.call1(&crypto, &arr) {
+        Ok(_) => arr.to_vec(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// A string, or a `URL` (its `href`).
+fn url_text(v: &JsValue) -> Option<String> {
+    v.as_string().or_else(|| {
+        Reflect::get(v, &JsValue::from_str("href"))
+            .ok()
+            .and_then(|s| s.as_string())
+    })
+}
+
+fn authorize(h: &Handle, id: u64, req: AuthorizeReq) {
+    let (f, server_url) = {
+        let d = h.borrow();
+        (d.handlers.on_authorize.clone(), d.url.clone())
+    };
+    let Some(f) = f else {
+        return feed(
+            h,
+            id,
+            AuthInput::Callback(Err(Error::config("auth.onAuthorize is missing"))),
+        );
+    };
+    let controller = match AbortController::new() {
+        Ok(c) => c,
+        Err(e) => return feed(h, id, AuthInput::Callback(Err(Error::config(describe(&e))))),
+    };
+    h.borrow_mut().asks.insert(id, controller.clone());
+    let ctx = Object::new();
+    set(&ctx, "signal", &controller.signal());
+    set(&ctx, "serverUrl", &JsValue::from_str(&server_url));
+    set(&ctx, "issuer", &JsValue::from_str(&req.issuer));
+    set(&ctx, "resource", &JsValue::from_str(&req.resource));
+    set(&ctx, "redirectUri", &JsValue::from_str(&req.redirect_uri));
+    if let Some(s) = &req.scope {
+        set(&ctx, "scope", &JsValue::from_str(s));
+    }
+    let ret = f.call2(&JsValue::UNDEFINED, &JsValue::from_str(&req.url), &ctx);
+    let p = match ret {
+        Ok(v) => Promise::resolve(&v),
+        Err(e) => return settle(h, id, Err(e)),
+    };
+    let h = h.clone();
+    spawn_local(async move {
+        let r = JsFuture::from(p).await;
+        settle(&h, id, r);
+    });
+}
+
+fn settle(h: &Handle, id: u64, r: Result<JsValue, JsValue>) {
+    h.borrow_mut().asks.remove(&id);
+    let input = match r {
+        Ok(v) => match url_text(&v) {
+            Some(u) => Ok(u),
+            None => Err(Error::config(
+                "auth.onAuthorize must resolve with the callback URL (a string or a URL)",
+            )),
+        },
+        Err(e) => {
+            let msg = describe(&e);
+            let n = h.borrow_mut().keep_host_error(e);
+            Err(Error::handler(
+                Some(n),
+                format!("auth.onAuthorize failed: {msg}"),
+            ))
+        }
+    };
+    feed(h, id, AuthInput::Callback(input));
+}
+
+fn storage_call(h: &Handle, method: &str, args: &[&JsValue]) -> Option<Result<JsValue, JsValue>> {
+    let s = h.borrow().handlers.storage.clone()?;
+    let f = Reflect::get(&s, &JsValue::from_str(method))
+        .ok()?
+        .dyn_into::<Function>()
+        .ok()?;
+    Some(match args {
+        [a] => f.call1(&s, a),
+        [a, b] => f.call2(&s, a, b),
+        _ => f.call0(&s),
+    })
+}
+
+fn load(h: &Handle, id: u64, key: String) {
+    let r = match storage_call(h, "get", &[&JsValue::from_str(&key)]) {
+        None => return feed(h, id, AuthInput::Loaded(None)),
+        Some(r) => r,
+    };
+    let p = match r {
+        Ok(v) => Promise::resolve(&v),
+        Err(e) => {
+            warn(h, &format!("auth.storage.get threw: {}", describe(&e)));
+            return feed(h, id, AuthInput::Loaded(None));
+        }
+    };
+    let h = h.clone();
+    spawn_local(async move {
+        let v = match JsFuture::from(p).await {
+            Ok(v) => v.as_string(),
+            Err(e) => {
+                warn(&h, &format!("auth.storage.get failed: {}", describe(&e)));
+                None
+            }
+        };
+        feed(&h, id, AuthInput::Loaded(v));
+    });
+}
+
+fn save(h: &Handle, key: &str, value: &str) {
+    let r = storage_call(
+        h,
+        "set",
+        &[&JsValue::from_str(key), &JsValue::from_str(value)],
+    );
+    match r {
+        None => {}
+        Some(Err(e)) => warn(h, &format!("auth.storage.set threw: {}", describe(&e))),
+        Some(Ok(v)) => {
+            let h = h.clone();
+            let p = Promise::resolve(&v);
+            spawn_local(async move {
+                if let Err(e) = JsFuture::from(p).await {
+                    warn(&h, &format!("auth.storage.set failed: {}", describe(&e)));
+                }
+            });
+        }
+    }
+}
