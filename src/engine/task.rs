@@ -602,7 +602,10 @@ impl Driver {
             hard_deadline: None,
             progress: false,
             log_level: None,
-            reissue_on_drop: true,
+            // Rule 8: a stream that broke before the acknowledgement is no definite answer
+            // (the server may have applied the update): it is not re-issued blindly, the
+            // next poll says whether the keys are still outstanding.
+            reissue_on_drop: false,
         };
         let mut c = Call::new("tasks/update", params, Vec::new(), policy);
         c.start(sh, &owner(&self.id, Part::Update));

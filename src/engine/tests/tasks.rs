@@ -961,6 +961,44 @@ fn rule_8_a_lost_ack_is_settled_by_the_next_poll() {
     h.core.abort(w, Error::abort("x"), h.now);
 }
 
+/// Found by the fault server (tests/faults, scenario `task-lost-ack-sse`): the update was
+/// applied and its SSE response stream broke before the acknowledgement. Re-issuing it at
+/// once (as a dropped stream of other requests is) sent the answer a second time; the
+/// next poll must decide instead, as for any lost acknowledgement.
+#[test]
+fn rule_8_a_broken_update_stream_is_not_reissued_and_the_next_poll_decides() {
+    let mut h = harness();
+    let (w, u) = answered_k1(&mut h);
+    h.sse(&u, &[], true); // 200 text/event-stream, then the stream ends without a response
+    assert!(h.outcome(w).is_none(), "not fatal");
+    assert_eq!(pending(&mut h, "tasks/update"), 0, "not re-issued at once");
+    h.advance(1000);
+    // The server did apply it: k1 is no longer outstanding.
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, input_required("t1", json!({"k2":elicit("2")})));
+    assert_eq!(pending(&mut h, "tasks/update"), 0, "k1 is not re-sent");
+    assert_eq!(sent(&h, "tasks/update"), 1);
+    assert_eq!(h.asks.len(), 2, "k1 asked once, then k2");
+    assert_eq!(h.asks[1].key, "k2");
+    h.core.abort(w, Error::abort("x"), h.now);
+}
+
+/// The same, when the update really was lost: the next poll still lists k1, so the answer
+/// is re-sent, without asking the host again.
+#[test]
+fn rule_8_a_broken_update_stream_is_resent_when_the_poll_still_asks() {
+    let mut h = harness();
+    let (w, u) = answered_k1(&mut h);
+    h.sse(&u, &[], true);
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
+    let u2 = take_method(&mut h, "tasks/update");
+    assert_eq!(u2.params()["inputResponses"], u.params()["inputResponses"]);
+    assert_eq!(h.asks.len(), 1, "the host is not asked again");
+    h.core.abort(w, Error::abort("x"), h.now);
+}
+
 #[test]
 fn rule_8_a_rejected_update_gives_the_keys_back() {
     let mut h = harness();
