@@ -805,6 +805,18 @@ fn clone_result(r: &Result<TaskView>) -> Result<TaskView> {
 impl TaskBook {
     /// Records a task the server created (the seed is not trusted: rule 4).
     pub fn register(&mut self, task: &Task, check: OutputCheck, legacy: bool) {
+        // A CreateTaskResult always names a new task. A driver left with this id by an
+        // earlier task (a server that reuses ids) is not this task's: its terminal outcome
+        // and the keys it presented and answered belong to the old one. Kept, it answered
+        // the new call with the old result and never presented the new task's inputs. A
+        // driver someone still waits on is left alone (its waits follow the id).
+        if self
+            .drivers
+            .get(&task.task_id)
+            .is_some_and(|d| d.done.is_some() || d.waiters.is_empty())
+        {
+            self.drivers.remove(&task.task_id);
+        }
         let d = self.drivers.entry(task.task_id.clone()).or_insert_with(|| {
             Driver::new(task.task_id.clone(), Some(task.clone()), check.clone())
         });

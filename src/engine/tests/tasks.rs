@@ -1022,6 +1022,44 @@ fn rule_8_a_rejected_update_gives_the_keys_back() {
     h.core.abort(w, Error::abort("x"), h.now);
 }
 
+/// Found by the fault server (tests/faults, scenario `task-id-reused`): a server gave a new
+/// task the id of a finished one. The client answered the second call with the first
+/// task's result and never presented the second task's input (its key had been
+/// presented under that id already): lost input, and a wrong result.
+#[test]
+fn a_task_id_reused_for_a_new_task_gets_a_fresh_driver() {
+    let mut h = harness();
+    let (w1, p) = call_task(&mut h, "t1");
+    h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
+    let a = h.asks[0].clone();
+    h.answer(a.id, Ok(accept("first")));
+    let u = take_method(&mut h, "tasks/update");
+    h.result(&u, ack());
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, completed("t1", "one"));
+    assert_eq!(h.ok(w1)["content"][0]["text"], "one");
+    // A new tools/call; the server creates a new task with the same id.
+    let w2 = call(&mut h, false, &opts(), created("t1"));
+    assert!(h.outcome(w2).is_none(), "not answered with the old result");
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, input_required("t1", json!({"k1":elicit("1 again")})));
+    assert_eq!(h.asks.len(), 2, "the new task's k1 is presented");
+    let b = h.asks[1].clone();
+    assert_eq!(b.key, "k1");
+    h.answer(b.id, Ok(accept("second")));
+    let u = take_method(&mut h, "tasks/update");
+    assert_eq!(
+        u.params()["inputResponses"]["k1"]["content"]["name"],
+        "second"
+    );
+    h.result(&u, ack());
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, completed("t1", "two"));
+    assert_eq!(h.ok(w2)["content"][0]["text"], "two");
+}
+
 // ---- rule 9 ----
 
 #[test]
