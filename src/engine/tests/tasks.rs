@@ -935,6 +935,16 @@ fn rule_8_a_timed_out_update_is_resent_without_asking_again() {
     h.advance(3000); // the update times out (5 s)
     assert!(h.cancelled.contains(&u.xfer()));
     assert!(h.outcome(w).is_none());
+    // This poll started before the update timed out: the server may have answered it
+    // before applying the update, so it decides nothing.
+    h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
+    assert_eq!(
+        pending(&mut h, "tasks/update"),
+        0,
+        "not on a poll older than the failure"
+    );
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
     h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
     let u2 = take_method(&mut h, "tasks/update");
     assert_eq!(u2.params()["inputResponses"], u.params()["inputResponses"]);
@@ -996,6 +1006,85 @@ fn rule_8_a_broken_update_stream_is_resent_when_the_poll_still_asks() {
     let u2 = take_method(&mut h, "tasks/update");
     assert_eq!(u2.params()["inputResponses"], u.params()["inputResponses"]);
     assert_eq!(h.asks.len(), 1, "the host is not asked again");
+    h.core.abort(w, Error::abort("x"), h.now);
+}
+
+/// Found by the fault server (tests/faults, scenario `task-stale-poll`): a poll answered
+/// before the server applied an update, delivered after that update's acknowledgement was
+/// lost, still listed the key; the client took it as proof that the update was lost and
+/// sent the answer again. Only a poll started after the failure decides.
+#[test]
+fn rule_8_a_poll_older_than_a_lost_ack_does_not_resend() {
+    let mut h = harness();
+    let (w, u) = answered_k1(&mut h);
+    h.advance(1000);
+    let stale = take_method(&mut h, "tasks/get"); // started while the update is in flight
+    h.fail(u.xfer(), Error::network("reset")); // applied, but the ack is lost
+    h.result(&stale, input_required("t1", json!({"k1":elicit("1")})));
+    assert_eq!(
+        pending(&mut h, "tasks/update"),
+        0,
+        "the stale poll decides nothing"
+    );
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, input_required("t1", json!({"k2":elicit("2")})));
+    assert_eq!(
+        pending(&mut h, "tasks/update"),
+        0,
+        "k1 arrived: not re-sent"
+    );
+    assert_eq!(sent(&h, "tasks/update"), 1);
+    assert_eq!(h.asks.len(), 2, "k1 asked once, then k2");
+    // An answer given meanwhile goes out alone, without k1.
+    let k2 = h.asks[1].clone();
+    h.answer(k2.id, Ok(accept("b")));
+    let u2 = take_method(&mut h, "tasks/update");
+    assert_eq!(
+        u2.params()["inputResponses"],
+        json!({"k2":{"action":"accept","content":{"name":"b"}}})
+    );
+    h.core.abort(w, Error::abort("x"), h.now);
+}
+
+/// The same, when the update really was lost: the first poll started after the failure
+/// still lists k1, and the answer goes out again, once; an answer given in between goes
+/// out without it.
+#[test]
+fn rule_8_after_a_lost_ack_a_fresh_poll_resends_once() {
+    let mut h = harness();
+    let (w, u) = answered_k1(&mut h);
+    h.advance(1000);
+    let stale = take_method(&mut h, "tasks/get");
+    h.fail(u.xfer(), Error::network("reset"));
+    h.result(
+        &stale,
+        input_required("t1", json!({"k1":elicit("1"),"k2":elicit("2")})),
+    );
+    let k2 = h.asks[1].clone();
+    h.answer(k2.id, Ok(accept("b")));
+    let u2 = take_method(&mut h, "tasks/update");
+    assert_eq!(
+        u2.params()["inputResponses"],
+        json!({"k2":{"action":"accept","content":{"name":"b"}}}),
+        "k1 is not re-sent on the strength of a stale poll"
+    );
+    h.result(&u2, ack());
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
+    let u3 = take_method(&mut h, "tasks/update");
+    assert_eq!(u3.params()["inputResponses"], u.params()["inputResponses"]);
+    assert_eq!(h.asks.len(), 2, "nobody is asked again");
+    h.result(&u3, ack());
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
+    assert_eq!(
+        pending(&mut h, "tasks/update"),
+        0,
+        "acknowledged: never again"
+    );
     h.core.abort(w, Error::abort("x"), h.now);
 }
 
