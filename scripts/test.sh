@@ -58,6 +58,7 @@ NODE=${NODE:-node}
 HOOKS=(
   tests/conformance/run.sh # the MCP conformance suite (client scenarios)
   tests/e2e/run.sh         # Playwright end-to-end tests of the agent console (www/)
+  tests/faults/run.sh      # fault-injection scenarios, limits, security, CORS (Node + Chromium)
   bench/check-size.sh      # gzip size budget of the shipped client (bench/size-budget.json)
   fuzz/smoke.sh            # a short run of each fuzz target
 )
