@@ -68,6 +68,15 @@ pub struct Driver {
     update_keys: Vec<String>,
     /// Keys whose answers the server acknowledged (or stopped asking for).
     acked: HashSet<String>,
+    /// Keys whose last `tasks/update` ended without a definite answer (rule 8): not sent
+    /// again until a poll started after that update ended still lists them. An older poll
+    /// may have been answered before the server applied the update.
+    unsettled: HashSet<String>,
+    /// Polls started so far, the number of the one in flight, and the last poll started
+    /// before the inconclusive update ended (its answer says nothing about that update).
+    polls_started: u64,
+    poll_number: u64,
+    unsettled_before: u64,
     asking: HashMap<u64, String>,
     queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
     outstanding: HashMap<String, InputRequest>,
@@ -141,6 +150,10 @@ impl Driver {
             answered: Map::new(),
             update_keys: Vec::new(),
             acked: HashSet::new(),
+            unsettled: HashSet::new(),
+            polls_started: 0,
+            poll_number: 0,
+            unsettled_before: 0,
             asking: HashMap::new(),
             queued: VecDeque::new(),
             outstanding: HashMap::new(),
@@ -225,6 +238,8 @@ impl Driver {
 
     fn start_poll(&mut self, sh: &mut Shared) {
         self.next_poll = None;
+        self.polls_started += 1;
+        self.poll_number = self.polls_started;
         let mut params = Map::new();
         params.insert("taskId".into(), self.id.clone().into());
         let policy = CallPolicy {
@@ -288,7 +303,8 @@ impl Driver {
     }
 
     /// A new observation of the task (a `tasks/get` answer or `notifications/tasks`).
-    fn observe(&mut self, sh: &mut Shared, dt: DetailedTask, notes: &mut Vec<Note>) {
+    /// `fresh`: it comes from a poll started after the last inconclusive update ended.
+    fn observe(&mut self, sh: &mut Shared, dt: DetailedTask, notes: &mut Vec<Note>, fresh: bool) {
         if self.done.is_some() {
             if !dt.task.status.is_terminal() {
                 sh.push(Action::Warn {
@@ -386,11 +402,11 @@ impl Driver {
                 self.finish(sh, Err(err), true, notes);
             }
             TaskStatus::InputRequired => {
-                self.on_inputs(sh, dt.input_requests, notes);
+                self.on_inputs(sh, dt.input_requests, notes, fresh);
                 self.schedule_poll(sh, None);
             }
             TaskStatus::Working => {
-                self.on_inputs(sh, Vec::new(), notes);
+                self.on_inputs(sh, Vec::new(), notes, fresh);
                 self.schedule_poll(sh, None);
             }
         }
@@ -478,7 +494,13 @@ impl Driver {
         }
     }
 
-    fn on_inputs(&mut self, sh: &mut Shared, reqs: Vec<InputRequest>, notes: &mut Vec<Note>) {
+    fn on_inputs(
+        &mut self,
+        sh: &mut Shared,
+        reqs: Vec<InputRequest>,
+        notes: &mut Vec<Note>,
+        fresh: bool,
+    ) {
         self.outstanding = reqs.iter().map(|r| (r.key.clone(), r.clone())).collect();
         // Asks whose keys the server no longer lists are moot.
         let moot: Vec<u64> = self
@@ -503,7 +525,13 @@ impl Driver {
             .collect();
         for k in delivered {
             self.answered.remove(&k);
+            self.unsettled.remove(&k);
             self.acked.insert(k);
+        }
+        // A poll started after an inconclusive update that still lists its keys: that
+        // update was lost, and the answers go out again (without asking the host again).
+        if fresh {
+            self.unsettled.clear();
         }
         // Rule 7: only keys never presented are presented.
         let new: Vec<InputRequest> = reqs
@@ -587,13 +615,15 @@ impl Driver {
 
     /// Rule 6: answers go out in `tasks/update {taskId, inputResponses}` (never a requestState).
     fn send_update(&mut self, sh: &mut Shared) {
+        let mut answers = self.answered.clone();
+        answers.retain(|k, _| !self.unsettled.contains(k));
+        if answers.is_empty() {
+            return;
+        }
         let mut params = Map::new();
         params.insert("taskId".into(), self.id.clone().into());
-        params.insert(
-            "inputResponses".into(),
-            Value::Object(self.answered.clone()),
-        );
-        self.update_keys = self.answered.keys().cloned().collect();
+        self.update_keys = answers.keys().cloned().collect();
+        params.insert("inputResponses".into(), Value::Object(answers));
         let policy = CallPolicy {
             allow_input: false,
             allow_task: false,
@@ -602,7 +632,10 @@ impl Driver {
             hard_deadline: None,
             progress: false,
             log_level: None,
-            reissue_on_drop: true,
+            // Rule 8: a stream that broke before the acknowledgement is no definite answer
+            // (the server may have applied the update): it is not re-issued blindly, the
+            // next poll says whether the keys are still outstanding.
+            reissue_on_drop: false,
         };
         let mut c = Call::new("tasks/update", params, Vec::new(), policy);
         c.start(sh, &owner(&self.id, Part::Update));
@@ -657,7 +690,8 @@ impl Driver {
                 match decoded {
                     Ok(dt) => {
                         self.transient_streak = 0;
-                        self.observe(sh, dt, notes);
+                        let fresh = self.poll_number > self.unsettled_before;
+                        self.observe(sh, dt, notes, fresh);
                     }
                     Err(e) => self.finish(sh, Err(e), false, notes),
                 }
@@ -732,10 +766,14 @@ impl Driver {
                     || (e.kind == ErrorKind::Mcp && e.code == Some(INTERNAL_ERROR)) =>
             {
                 // Rule 8: no definite answer; the answers stay pending and go out again
-                // after the next poll, without asking the host again.
-                if !self.answered.keys().all(|k| keys.contains(k)) {
-                    self.send_update(sh);
+                // once a poll started from now on still lists their keys (an earlier poll
+                // may predate the update), without asking the host again.
+                for k in keys {
+                    self.unsettled.insert(k);
                 }
+                self.unsettled_before = self.polls_started;
+                // Answers that came in while this update was in flight go out now.
+                self.send_update(sh);
             }
             Err(e) => {
                 if e.kind == ErrorKind::Mcp && e.code == Some(INVALID_PARAMS) {
@@ -802,6 +840,18 @@ fn clone_result(r: &Result<TaskView>) -> Result<TaskView> {
 impl TaskBook {
     /// Records a task the server created (the seed is not trusted: rule 4).
     pub fn register(&mut self, task: &Task, check: OutputCheck, legacy: bool) {
+        // A CreateTaskResult always names a new task. A driver left with this id by an
+        // earlier task (a server that reuses ids) is not this task's: its terminal outcome
+        // and the keys it presented and answered belong to the old one. Kept, it answered
+        // the new call with the old result and never presented the new task's inputs. A
+        // driver someone still waits on is left alone (its waits follow the id).
+        if self
+            .drivers
+            .get(&task.task_id)
+            .is_some_and(|d| d.done.is_some() || d.waiters.is_empty())
+        {
+            self.drivers.remove(&task.task_id);
+        }
         let d = self.drivers.entry(task.task_id.clone()).or_insert_with(|| {
             Driver::new(task.task_id.clone(), Some(task.clone()), check.clone())
         });
@@ -914,7 +964,7 @@ impl TaskBook {
         let mut notes = Vec::new();
         if let Some(d) = self.drivers.get_mut(&dt.task.task_id) {
             if !d.waiters.is_empty() || d.done.is_some() {
-                d.observe(sh, dt, &mut notes);
+                d.observe(sh, dt, &mut notes, false);
             }
         }
         notes

@@ -1,13 +1,22 @@
 //! Performing an HTTP request with `fetch` (the global one, or the host's), streaming the
 //! body with a `ReadableStream` reader, and feeding head, chunks and end to the engine.
 //! Cancellation is an `AbortController` per exchange.
+//!
+//! CORS diagnosis (a page talking to a server on another origin): a browser rejects a
+//! refused request with the same bare `TypeError` as a network failure, and hides response
+//! headers the server did not expose. So, only in a browser context and only for a
+//! cross-origin URL: after a rejected fetch, up to three `HEAD` probes tell "CORS refused"
+//! from "network down", and a 401 whose `WWW-Authenticate` is unreadable is reported as
+//! such; both become a `CorsError` whose `data` names what the server must allow. The
+//! probes and the wording are in `js/cors.js` (plain JS: mostly awaiting fetches, several
+//! times smaller than the same in wasm). Transport facts only: no protocol decision.
 
 use crate::engine::core::ResponseHead;
-use crate::error::Error;
+use crate::error::{sanitize, Error, ErrorKind};
 use crate::http::request::HttpRequest;
-use crate::web::convert::describe;
+use crate::web::convert::{describe, from_js};
 use crate::web::driver::{now, pump, Handle};
-use js_sys::{ArrayBuffer, Function, Reflect, Uint8Array};
+use js_sys::{Array, ArrayBuffer, Function, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
@@ -24,9 +33,73 @@ fn fail(h: &Handle, id: u64, e: Error) {
 }
 
 /// Why a fetch was rejected, as the engine's error. A browser reports CORS refusals and
-/// network failures alike as a `TypeError`; both are network errors here.
+/// network failures alike as a `TypeError`: a network error, unless [`diagnose`] finds CORS.
 fn fetch_error(e: &JsValue) -> Error {
     Error::network(format!("fetch failed: {}", describe(e)))
+}
+
+#[wasm_bindgen(module = "/src/web/js/cors.js")]
+extern "C" {
+    /// The page's origin when the URL is cross-origin in a browser context.
+    #[wasm_bindgen(js_name = crossOrigin)]
+    fn cross_origin(url: &str) -> Option<String>;
+    /// After a rejected fetch: a promise of the finding (a string), or null (not CORS).
+    fn diagnose(f: &Function, this: &JsValue, url: &str, headers: &Array) -> js_sys::Promise;
+    /// The CorsError's `{ message, data }` for a finding.
+    #[wasm_bindgen(js_name = corsFacts)]
+    fn cors_facts(
+        reason: &str,
+        page: &str,
+        url: &str,
+        method: &str,
+        headers: &Array,
+        status: u16,
+    ) -> JsValue;
+}
+
+/// What a CORS diagnosis needs of a cross-origin request in a browser context.
+struct CorsContext {
+    /// The page's origin (`location.origin`).
+    page: String,
+    url: String,
+    method: &'static str,
+    headers: Vec<(String, String)>,
+}
+
+impl CorsContext {
+    /// The headers as `[name, value]` pairs (built only when a diagnosis runs).
+    fn header_pairs(&self) -> Array {
+        self.headers
+            .iter()
+            .map(|(n, v)| Array::of2(&JsValue::from_str(n), &JsValue::from_str(v)))
+            .collect()
+    }
+
+    fn error(&self, reason: &str, status: u16) -> Error {
+        let facts = cors_facts(
+            reason,
+            &self.page,
+            &self.url,
+            self.method,
+            &self.header_pairs(),
+            status,
+        );
+        let message = Reflect::get(&facts, &JsValue::from_str("message"))
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_default();
+        let mut e = Error::new(ErrorKind::Cors, sanitize(&message, 2000));
+        if let Ok(Some(d)) = Reflect::get(&facts, &JsValue::from_str("data"))
+            .map_err(|_| ())
+            .and_then(|d| from_js(&d).map_err(|_| ()))
+        {
+            e.data = Some(d);
+        }
+        if status != 0 {
+            e.status = Some(status);
+        }
+        e
+    }
 }
 
 fn build(req: &HttpRequest, signal: &web_sys::AbortSignal) -> Result<RequestInit, Error> {
@@ -89,14 +162,32 @@ pub fn perform(h: &Handle, req: HttpRequest) {
         Ok(p) => js_sys::Promise::resolve(&p),
         Err(e) => return fail(h, id, fetch_error(&e)),
     };
+    let cors = cross_origin(&req.url).map(|page| CorsContext {
+        page,
+        method: req.method.as_str(),
+        headers: req.headers,
+        url: req.url,
+    });
     let h = h.clone();
     spawn_local(async move {
         let resp = match JsFuture::from(promise).await {
             Ok(r) => r,
             Err(e) => {
-                if !controller.signal().aborted() {
-                    fail(&h, id, fetch_error(&e));
+                if controller.signal().aborted() {
+                    return;
                 }
+                let mut err = fetch_error(&e);
+                if let Some(cx) = &cors {
+                    let finding =
+                        JsFuture::from(diagnose(&f, &this, &cx.url, &cx.header_pairs())).await;
+                    if let Some(reason) = finding.ok().and_then(|r| r.as_string()) {
+                        err = cx.error(&reason, 0);
+                    }
+                    if controller.signal().aborted() {
+                        return; // the engine gave up on the exchange while probing
+                    }
+                }
+                fail(&h, id, err);
                 return;
             }
         };
@@ -104,6 +195,14 @@ pub fn perform(h: &Handle, req: HttpRequest) {
             return fail(&h, id, Error::network("fetch did not return a Response"));
         };
         let hdrs = resp.headers();
+        if let Some(cx) = &cors {
+            // A 401 always carries WWW-Authenticate (RFC 9110 §15.5.2): unreadable, it was
+            // not exposed to this origin, and the page cannot learn how to authenticate.
+            if resp.status() == 401 && hdrs.get("www-authenticate").ok().flatten().is_none() {
+                controller.abort();
+                return fail(&h, id, cx.error("www-authenticate-not-exposed", 401));
+            }
+        }
         let ct = hdrs.get("content-type").ok().flatten();
         let session = hdrs.get("mcp-session-id").ok().flatten();
         let retry = hdrs.get("retry-after").ok().flatten();

@@ -239,18 +239,32 @@ pub fn client_options(url: String, o: &JsValue) -> Result<(Config, Handlers), Er
     }
     let limits = get(o, "limits");
     if present(&limits) {
+        // A misspelt limit would otherwise be ignored silently.
+        let Some(Value::Object(names)) = from_js(&limits)? else {
+            return Err(Error::config("limits must be an object"));
+        };
+        if names.keys().any(|k| !LIMIT_NAMES.contains(&k.as_str())) {
+            return Err(Error::config(concat!(
+                "limits has a name that is not a limit (the limits are maxEventBytes, ",
+                "maxBodyBytes, maxConcurrentInputs, maxInputRequests, listenMaxRetries, ",
+                "listenBackoffMs, listenMaxBackoffMs, listenAckTimeoutMs)"
+            )));
+        }
+        // On wasm32 a usize has 32 bits: a larger limit saturates instead of wrapping
+        // (2^32 bytes must not become 0).
+        let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
         let l = &mut cfg.limits;
         if let Some(n) = number(&limits, "maxEventBytes")? {
-            l.max_event_bytes = n as usize;
+            l.max_event_bytes = size(n);
         }
         if let Some(n) = number(&limits, "maxBodyBytes")? {
-            l.max_body_bytes = n as usize;
+            l.max_body_bytes = size(n);
         }
         if let Some(n) = number(&limits, "maxConcurrentInputs")? {
-            l.max_concurrent_inputs = n as usize;
+            l.max_concurrent_inputs = size(n);
         }
         if let Some(n) = number(&limits, "maxInputRequests")? {
-            l.max_input_requests = n as usize;
+            l.max_input_requests = size(n);
         }
         if let Some(n) = number(&limits, "listenMaxRetries")? {
             l.listen_max_retries = n.min(u32::MAX as u64) as u32;
@@ -340,6 +354,18 @@ pub struct CallOpts {
     pub on_progress: Option<Function>,
     pub on_status: Option<Function>,
 }
+
+/// The names `limits` accepts (README "Limits").
+const LIMIT_NAMES: [&str; 8] = [
+    "maxEventBytes",
+    "maxBodyBytes",
+    "maxConcurrentInputs",
+    "maxInputRequests",
+    "listenMaxRetries",
+    "listenBackoffMs",
+    "listenMaxBackoffMs",
+    "listenAckTimeoutMs",
+];
 
 /// Reads per-call options (`{ signal, timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs,
 /// taskTimeoutMs, onProgress, onTaskStatus | onStatus, cache, logLevel, _meta }`).

@@ -88,11 +88,24 @@ export interface McpClientOptions {
   onSampling?: (request: CreateMessageRequestParams, ctx: InputContext) => CreateMessageResult | Promise<CreateMessageResult>;
   sampling?: { tools?: boolean; context?: boolean };
   roots?: Root[] | ((ctx: InputContext) => Root[] | Promise<Root[]>);
-  /** MRTR rounds per call and input rounds per task. Default 10. */
+  /** MRTR rounds per call and input rounds per task (over: InputRequiredError). Default 10. */
   maxInputRounds?: number;
+  /** Bounds on what a server can make the client hold or do (README "Limits"). */
   limits?: {
-    maxEventBytes?: number; maxBodyBytes?: number; maxConcurrentInputs?: number; maxInputRequests?: number;
-    listenMaxRetries?: number; listenBackoffMs?: number; listenMaxBackoffMs?: number; listenAckTimeoutMs?: number;
+    /** Data of one SSE event (over: ProtocolError). Default 16 MiB. */
+    maxEventBytes?: number;
+    /** One JSON response body (over: ProtocolError). Default 64 MiB. */
+    maxBodyBytes?: number;
+    /** Handlers of one call or task running at once; the others wait. Default 8. */
+    maxConcurrentInputs?: number;
+    /** Entries of one inputRequests (over: InvalidResultError, no handler runs). Default 64. */
+    maxInputRequests?: number;
+    /** Failed re-listens in a row before a subscription is lost (NetworkError). Default 8. */
+    listenMaxRetries?: number;
+    /** First re-listen delay, doubled each attempt (default 500) up to listenMaxBackoffMs (default 30 000). */
+    listenBackoffMs?: number; listenMaxBackoffMs?: number;
+    /** Wait for the listen acknowledgement (over: TimeoutError). Default 30 000. */
+    listenAckTimeoutMs?: number;
   };
   /** OAuth 2.1 authorization: on a 401 (or 403 `insufficient_scope`) the client discovers the
    * authorization server, gets a token through your `onAuthorize`, and retries with it. */

@@ -1,6 +1,7 @@
-// Runs tests/js/suite.mjs in headless Chromium (playwright-core, /usr/bin/chromium) against a
+// Runs tests/js/suite.mjs (or another suite with the same runSuite API, e.g.
+// tests/faults/suite.mjs) in headless Chromium (playwright-core, /usr/bin/chromium) against a
 // running test server.
-//   node tests/js/run-browser.mjs <serverUrl> [--only <regexp>]
+//   node tests/js/run-browser.mjs <serverUrl> [--suite <path>] [--only <regexp>]
 // Serves the repository root over HTTP on a free port (the page imports /pkg/index.js like
 // any page would), opens tests/js/browser.html, streams each case's line back, and exits 0
 // when every case passed (expected failures aside) and no promise rejection went unhandled.
@@ -15,8 +16,9 @@ const args = process.argv.slice(2);
 const serverUrl = args[0];
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? args[onlyAt + 1] : undefined;
+const suiteAt = args.indexOf('--suite');
 if (!serverUrl) {
-  console.error('usage: node tests/js/run-browser.mjs <serverUrl> [--only <regexp>]');
+  console.error('usage: node tests/js/run-browser.mjs <serverUrl> [--suite <path>] [--only <regexp>]');
   process.exit(2);
 }
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -97,6 +99,11 @@ try {
   await page.exposeFunction('__report', (line) => console.log(line));
   const q = new URLSearchParams({ server: serverUrl, dead: await deadUrl() });
   if (only) q.set('only', only);
+  if (suiteAt >= 0) {
+    // The page imports the suite by its path under the repository root (served above).
+    const file = normalize(join(process.cwd(), args[suiteAt + 1]));
+    q.set('suite', `/${file.slice(ROOT.length).split(sep).join('/')}`.replace(/^\/+/, '/'));
+  }
   await page.goto(`${origin}/tests/js/browser.html?${q}`);
   await page.waitForFunction(() => window.__result !== undefined, null, { timeout: SUITE_TIMEOUT_MS, polling: 100 });
   const r = await page.evaluate(() => window.__result);
@@ -117,7 +124,7 @@ try {
     const version = browser.version();
     console.log(
       `chromium ${version}: ${r.passed} passed, ${r.failed} failed, ${r.xfailed} expected failures, ` +
-        `${r.xpassed} unexpected passes, ${r.unhandled.length} unhandled rejections ` +
+        `${r.xpassed} unexpected passes, ${r.skipped ? `${r.skipped} skipped, ` : ''}${r.unhandled.length} unhandled rejections ` +
         `(${r.total} cases, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
     );
     code = r.failed === 0 && r.xpassed === 0 && r.unhandled.length === 0 && pageErrors.length === 0 && r.total > 0 ? 0 : 1;

@@ -1,18 +1,22 @@
-// Runs tests/js/suite.mjs in Node against a running test server.
-//   node tests/js/run-node.mjs <serverUrl> [--only <regexp>]
+// Runs tests/js/suite.mjs (or another suite with the same runSuite API, e.g.
+// tests/faults/suite.mjs) in Node against a running test server.
+//   node tests/js/run-node.mjs <serverUrl> [--suite <path>] [--only <regexp>]
 // Exit status 0 when every case passed (expected failures aside) and no promise rejection
 // went unhandled, 1 otherwise.
 import net from 'node:net';
-import { runSuite } from './suite.mjs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
 const serverUrl = args[0];
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? new RegExp(args[onlyAt + 1]) : undefined;
+const suiteAt = args.indexOf('--suite');
 if (!serverUrl) {
-  console.error('usage: node tests/js/run-node.mjs <serverUrl> [--only <regexp>]');
+  console.error('usage: node tests/js/run-node.mjs <serverUrl> [--suite <path>] [--only <regexp>]');
   process.exit(2);
 }
+const { runSuite } = await import(suiteAt >= 0 ? pathToFileURL(resolve(args[suiteAt + 1])).href : './suite.mjs');
 
 // An unhandled rejection ends a Node host by default; here it is recorded (and fails the
 // run at the end) so that the remaining cases still run and the report names it.
@@ -45,6 +49,7 @@ if (unhandled.length) {
 }
 console.log(
   `node: ${r.passed} passed, ${r.failed} failed, ${r.xfailed} expected failures, ${r.xpassed} unexpected passes, ` +
+    (r.skipped ? `${r.skipped} skipped, ` : '') +
     `${unhandled.length} unhandled rejections (${r.total} cases, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
 );
 process.exit(r.failed === 0 && r.xpassed === 0 && unhandled.length === 0 && r.total > 0 ? 0 : 1);

@@ -935,6 +935,16 @@ fn rule_8_a_timed_out_update_is_resent_without_asking_again() {
     h.advance(3000); // the update times out (5 s)
     assert!(h.cancelled.contains(&u.xfer()));
     assert!(h.outcome(w).is_none());
+    // This poll started before the update timed out: the server may have answered it
+    // before applying the update, so it decides nothing.
+    h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
+    assert_eq!(
+        pending(&mut h, "tasks/update"),
+        0,
+        "not on a poll older than the failure"
+    );
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
     h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
     let u2 = take_method(&mut h, "tasks/update");
     assert_eq!(u2.params()["inputResponses"], u.params()["inputResponses"]);
@@ -961,6 +971,123 @@ fn rule_8_a_lost_ack_is_settled_by_the_next_poll() {
     h.core.abort(w, Error::abort("x"), h.now);
 }
 
+/// Found by the fault server (tests/faults, scenario `task-lost-ack-sse`): the update was
+/// applied and its SSE response stream broke before the acknowledgement. Re-issuing it at
+/// once (as a dropped stream of other requests is) sent the answer a second time; the
+/// next poll must decide instead, as for any lost acknowledgement.
+#[test]
+fn rule_8_a_broken_update_stream_is_not_reissued_and_the_next_poll_decides() {
+    let mut h = harness();
+    let (w, u) = answered_k1(&mut h);
+    h.sse(&u, &[], true); // 200 text/event-stream, then the stream ends without a response
+    assert!(h.outcome(w).is_none(), "not fatal");
+    assert_eq!(pending(&mut h, "tasks/update"), 0, "not re-issued at once");
+    h.advance(1000);
+    // The server did apply it: k1 is no longer outstanding.
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, input_required("t1", json!({"k2":elicit("2")})));
+    assert_eq!(pending(&mut h, "tasks/update"), 0, "k1 is not re-sent");
+    assert_eq!(sent(&h, "tasks/update"), 1);
+    assert_eq!(h.asks.len(), 2, "k1 asked once, then k2");
+    assert_eq!(h.asks[1].key, "k2");
+    h.core.abort(w, Error::abort("x"), h.now);
+}
+
+/// The same, when the update really was lost: the next poll still lists k1, so the answer
+/// is re-sent, without asking the host again.
+#[test]
+fn rule_8_a_broken_update_stream_is_resent_when_the_poll_still_asks() {
+    let mut h = harness();
+    let (w, u) = answered_k1(&mut h);
+    h.sse(&u, &[], true);
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
+    let u2 = take_method(&mut h, "tasks/update");
+    assert_eq!(u2.params()["inputResponses"], u.params()["inputResponses"]);
+    assert_eq!(h.asks.len(), 1, "the host is not asked again");
+    h.core.abort(w, Error::abort("x"), h.now);
+}
+
+/// Found by the fault server (tests/faults, scenario `task-stale-poll`): a poll answered
+/// before the server applied an update, delivered after that update's acknowledgement was
+/// lost, still listed the key; the client took it as proof that the update was lost and
+/// sent the answer again. Only a poll started after the failure decides.
+#[test]
+fn rule_8_a_poll_older_than_a_lost_ack_does_not_resend() {
+    let mut h = harness();
+    let (w, u) = answered_k1(&mut h);
+    h.advance(1000);
+    let stale = take_method(&mut h, "tasks/get"); // started while the update is in flight
+    h.fail(u.xfer(), Error::network("reset")); // applied, but the ack is lost
+    h.result(&stale, input_required("t1", json!({"k1":elicit("1")})));
+    assert_eq!(
+        pending(&mut h, "tasks/update"),
+        0,
+        "the stale poll decides nothing"
+    );
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, input_required("t1", json!({"k2":elicit("2")})));
+    assert_eq!(
+        pending(&mut h, "tasks/update"),
+        0,
+        "k1 arrived: not re-sent"
+    );
+    assert_eq!(sent(&h, "tasks/update"), 1);
+    assert_eq!(h.asks.len(), 2, "k1 asked once, then k2");
+    // An answer given meanwhile goes out alone, without k1.
+    let k2 = h.asks[1].clone();
+    h.answer(k2.id, Ok(accept("b")));
+    let u2 = take_method(&mut h, "tasks/update");
+    assert_eq!(
+        u2.params()["inputResponses"],
+        json!({"k2":{"action":"accept","content":{"name":"b"}}})
+    );
+    h.core.abort(w, Error::abort("x"), h.now);
+}
+
+/// The same, when the update really was lost: the first poll started after the failure
+/// still lists k1, and the answer goes out again, once; an answer given in between goes
+/// out without it.
+#[test]
+fn rule_8_after_a_lost_ack_a_fresh_poll_resends_once() {
+    let mut h = harness();
+    let (w, u) = answered_k1(&mut h);
+    h.advance(1000);
+    let stale = take_method(&mut h, "tasks/get");
+    h.fail(u.xfer(), Error::network("reset"));
+    h.result(
+        &stale,
+        input_required("t1", json!({"k1":elicit("1"),"k2":elicit("2")})),
+    );
+    let k2 = h.asks[1].clone();
+    h.answer(k2.id, Ok(accept("b")));
+    let u2 = take_method(&mut h, "tasks/update");
+    assert_eq!(
+        u2.params()["inputResponses"],
+        json!({"k2":{"action":"accept","content":{"name":"b"}}}),
+        "k1 is not re-sent on the strength of a stale poll"
+    );
+    h.result(&u2, ack());
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
+    let u3 = take_method(&mut h, "tasks/update");
+    assert_eq!(u3.params()["inputResponses"], u.params()["inputResponses"]);
+    assert_eq!(h.asks.len(), 2, "nobody is asked again");
+    h.result(&u3, ack());
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
+    assert_eq!(
+        pending(&mut h, "tasks/update"),
+        0,
+        "acknowledged: never again"
+    );
+    h.core.abort(w, Error::abort("x"), h.now);
+}
+
 #[test]
 fn rule_8_a_rejected_update_gives_the_keys_back() {
     let mut h = harness();
@@ -982,6 +1109,44 @@ fn rule_8_a_rejected_update_gives_the_keys_back() {
     let u2 = take_method(&mut h, "tasks/update");
     assert_eq!(u2.params()["inputResponses"]["k1"]["content"]["name"], "b");
     h.core.abort(w, Error::abort("x"), h.now);
+}
+
+/// Found by the fault server (tests/faults, scenario `task-id-reused`): a server gave a new
+/// task the id of a finished one. The client answered the second call with the first
+/// task's result and never presented the second task's input (its key had been
+/// presented under that id already): lost input, and a wrong result.
+#[test]
+fn a_task_id_reused_for_a_new_task_gets_a_fresh_driver() {
+    let mut h = harness();
+    let (w1, p) = call_task(&mut h, "t1");
+    h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
+    let a = h.asks[0].clone();
+    h.answer(a.id, Ok(accept("first")));
+    let u = take_method(&mut h, "tasks/update");
+    h.result(&u, ack());
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, completed("t1", "one"));
+    assert_eq!(h.ok(w1)["content"][0]["text"], "one");
+    // A new tools/call; the server creates a new task with the same id.
+    let w2 = call(&mut h, false, &opts(), created("t1"));
+    assert!(h.outcome(w2).is_none(), "not answered with the old result");
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, input_required("t1", json!({"k1":elicit("1 again")})));
+    assert_eq!(h.asks.len(), 2, "the new task's k1 is presented");
+    let b = h.asks[1].clone();
+    assert_eq!(b.key, "k1");
+    h.answer(b.id, Ok(accept("second")));
+    let u = take_method(&mut h, "tasks/update");
+    assert_eq!(
+        u.params()["inputResponses"]["k1"]["content"]["name"],
+        "second"
+    );
+    h.result(&u, ack());
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, completed("t1", "two"));
+    assert_eq!(h.ok(w2)["content"][0]["text"], "two");
 }
 
 // ---- rule 9 ----

@@ -24,8 +24,20 @@ export declare class TimeoutError extends McpClientError {}
 export declare class AbortError extends McpClientError {}
 /** The request could not be sent or its response stream broke. */
 export declare class NetworkError extends McpClientError {}
-/** The browser blocked the exchange for CORS reasons; `data` names what the server must allow. */
-export declare class CorsError extends McpClientError {}
+/** The browser blocked the exchange for CORS reasons; `data` names what the server must allow
+ *  (`data.required`: the response headers to add, e.g. `Access-Control-Allow-Origin: <origin>`). */
+export declare class CorsError extends McpClientError { data: CorsErrorData }
+/** `CorsError.data` (README "CORS"). */
+export interface CorsErrorData {
+  reason: 'origin-not-allowed' | 'preflight-refused' | 'www-authenticate-not-exposed';
+  /** The page's origin (the one the server must allow) and the server's. */
+  origin: string; serverOrigin: string;
+  /** The request's headers that are not CORS-safelisted, a method other than GET/HEAD/POST, headers to expose. */
+  allowHeaders: string[]; allowMethods: string[]; exposeHeaders: string[];
+  /** The response headers the server must send, one `Name: value` line each. */
+  required: string[];
+  status?: number;
+}
 /** The server's answer is not a valid result for the request. */
 export declare class InvalidResultError extends McpClientError {}
 /** The peer broke the transport (bad SSE, oversized event or body, wrong content type). */
