@@ -610,8 +610,11 @@ impl ToolOp {
                 None => Step::Pending,
                 Some(r) => {
                     // A failed listing is not fatal: the call goes out without what it would have told.
-                    if r.is_ok() {
-                        cx.sh.tools.filled = true;
+                    match r {
+                        Ok(_) => cx.sh.tools.filled = true,
+                        Err(e) => cx.sh.push(Action::Warn {
+                            message: format!("tools/list before calling a tool failed ({}): the call goes out without the tool's declarations", e.message),
+                        }),
                     }
                     to_step(self.call(cx, op))
                 }

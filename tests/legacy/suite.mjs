@@ -257,8 +257,9 @@ export async function runLegacySuite({ urls, env, report = console.log, only }) 
     if (only && !only.test(c.name)) continue;
     out.total += 1;
     const clients = [];
+    const warnings = [];
     const client = (url, options = {}) => {
-      const cl = new McpClient(url, { extensions: [TASKS], ...options });
+      const cl = new McpClient(url, { extensions: [TASKS], onWarning: (w) => warnings.push(w), ...options });
       clients.push(cl);
       return cl;
     };
@@ -280,7 +281,7 @@ export async function runLegacySuite({ urls, env, report = console.log, only }) 
     if (error) {
       out.failed += 1;
       out.failures.push({ name: c.name, error: String(error?.stack ?? error) });
-      report(`  FAIL  ${c.name} (${ms} ms) — ${error?.name}: ${error?.message}`);
+      report(`  FAIL  ${c.name} (${ms} ms) — ${error?.name}: ${error?.message}${warnings.length ? ` [warnings: ${warnings.join(' | ')}]` : ''}`);
     } else {
       out.passed += 1;
       report(`  ok    ${c.name} (${ms} ms)`);
