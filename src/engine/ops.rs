@@ -613,7 +613,7 @@ impl ToolOp {
                     match r {
                         Ok(_) => cx.sh.tools.filled = true,
                         Err(e) => cx.sh.push(Action::Warn {
-                            message: format!("tools/list before calling a tool failed ({}): the call goes out without the tool's declarations", e.message),
+                            message: format!("tools/list failed: {}", e.message),
                         }),
                     }
                     to_step(self.call(cx, op))
