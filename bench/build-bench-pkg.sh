@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TARGET=${CARGO_TARGET_DIR:-target}/bench-pkg
-CARGO_TARGET_DIR=$TARGET cargo build --quiet --lib --release --features bench --target wasm32-unknown-unknown
+. scripts/wasm-std.sh
+CARGO_TARGET_DIR=$TARGET RUSTC_BOOTSTRAP=1 RUSTFLAGS="$WASM_RUSTFLAGS" cargo build --quiet --lib --release --features bench --target wasm32-unknown-unknown "${WASM_STD_ARGS[@]}"
 OUT=bench/out/pkg-bench
 rm -rf "$OUT" && mkdir -p "$OUT"
 wasm-bindgen --target web --out-dir "$OUT" --out-name mcp_wasm_client "$TARGET/wasm32-unknown-unknown/release/mcp_wasm_client.wasm"

@@ -7,8 +7,10 @@ ROOT=$PWD
 log() { printf '\033[1;34m[build]\033[0m %s\n' "$*"; }
 
 PROFILE=${PROFILE:-release}
-log "cargo build --target wasm32-unknown-unknown --$PROFILE"
-cargo build --quiet --lib --target wasm32-unknown-unknown --profile "$PROFILE"
+# std rebuilt for size (scripts/wasm-std.sh says why and what it saves).
+. scripts/wasm-std.sh
+log "cargo build --target wasm32-unknown-unknown --$PROFILE (std rebuilt for size)"
+RUSTC_BOOTSTRAP=1 RUSTFLAGS="$WASM_RUSTFLAGS" cargo build --quiet --lib --target wasm32-unknown-unknown --profile "$PROFILE" "${WASM_STD_ARGS[@]}"
 WASM="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$PROFILE/mcp_wasm_client.wasm"
 
 OUT=pkg

@@ -16,7 +16,8 @@ fi
 
 # 1b. rustfmt and clippy (scripts/test.sh checks formatting and lints; a minimal rustup
 #     profile lacks them).
-for component in rustfmt clippy; do
+# rust-src: scripts/build.sh rebuilds std for size (scripts/wasm-std.sh).
+for component in rustfmt clippy rust-src; do
   if ! rustup component list --installed 2>/dev/null | grep -q "^$component"; then
     log "adding rustup component $component"
     rustup component add "$component"
