@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 
 const rows = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 function group(n) {
+  // v0 symbol names (RUSTC_BOOTSTRAP=1 builds, scripts/wasm-std.sh) carry a crate hash: `core[27cd…]::fmt`.
+  n = n.replace(/\[[0-9a-f]+\]/g, '');
   if (n.startsWith('"function names"') || n.startsWith('"data names"') || n.startsWith('custom section')) return null;
   if (n.startsWith('data segment')) return 'data segments (strings, tables)';
   if (/externref shim|^__wbg|^__wbindgen|^<?wasm_bindgen|^<?js_sys|^<?web_sys|wasm_bindgen::|js_sys::|web_sys::|^mcpclient_|^task_/.test(n)) return 'wasm-bindgen / js-sys glue';
