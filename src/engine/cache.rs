@@ -6,9 +6,9 @@
 //! notifications drop the matching entries at once.
 
 use crate::time::Millis;
+use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use std::collections::HashMap;
 
 /// Methods whose results may be cached.
 pub fn is_cacheable(method: &str) -> bool {
@@ -42,7 +42,7 @@ struct Entry {
 /// The response cache of one client.
 #[derive(Default)]
 pub struct Cache {
-    entries: HashMap<String, Entry>,
+    entries: FxHashMap<String, Entry>,
     seq: u64,
 }
 

@@ -22,9 +22,10 @@ use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::result::{peek_result_type, ResultType};
 use crate::schema::{answers, elicitation};
 use crate::time::Millis;
+use rustc_hash::FxHashMap;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// How one call behaves.
 #[derive(Clone, Debug)]
@@ -107,8 +108,8 @@ impl Budget {
 struct Round {
     request_state: Option<Box<RawValue>>,
     queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
-    asking: HashMap<u64, String>,
-    requests: HashMap<String, InputRequest>,
+    asking: FxHashMap<u64, String>,
+    requests: FxHashMap<String, InputRequest>,
     answers: Map<String, Value>,
 }
 
@@ -551,7 +552,7 @@ impl Call {
         self.round = Some(Round {
             request_state: ir.request_state,
             queued,
-            asking: HashMap::new(),
+            asking: FxHashMap::default(),
             requests,
             answers: Map::new(),
         });

@@ -21,9 +21,9 @@ use crate::protocol::tasks::{
     decode_create_task_result, decode_detailed_task, DetailedTask, Task, TaskStatus,
 };
 use crate::time::{format_rfc3339, Millis};
+use rustc_hash::FxHashSet;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
-use std::collections::HashSet;
 
 /// What handling an input did to an operation.
 pub enum Step {
@@ -328,7 +328,7 @@ pub struct Pager {
     method: String,
     key: &'static str,
     items: Vec<Value>,
-    seen: HashSet<String>,
+    seen: FxHashSet<String>,
     call: Option<Call>,
     opts: OpOptions,
     pages: u32,
@@ -350,7 +350,7 @@ impl Pager {
             method: method.to_string(),
             key,
             items: Vec::new(),
-            seen: HashSet::new(),
+            seen: FxHashSet::default(),
             call: None,
             opts,
             pages: 0,

@@ -15,8 +15,8 @@ use crate::http::request::META_RELATED_TASK;
 use crate::protocol::codes::{INTERNAL_ERROR, METHOD_NOT_FOUND};
 use crate::protocol::input::{InputKind, InputRequest};
 use crate::protocol::jsonrpc::{encode_response, RequestId, RpcError};
+use rustc_hash::FxHashMap;
 use serde_json::{json, Map, Value};
-use std::collections::HashMap;
 
 enum Entry {
     Asking { ask: u64, req: InputRequest },
@@ -26,8 +26,8 @@ enum Entry {
 /// Server requests in flight and answered.
 #[derive(Default)]
 pub struct ServerRequests {
-    entries: HashMap<RequestId, Entry>,
-    asks: HashMap<u64, RequestId>,
+    entries: FxHashMap<RequestId, Entry>,
+    asks: FxHashMap<u64, RequestId>,
 }
 
 /// Requests remembered at most (answered ones are forgotten first).

@@ -13,9 +13,10 @@ use crate::http::request::{
 use crate::protocol::jsonrpc::{encode_request, RequestId};
 use crate::protocol::LATEST_PROTOCOL_VERSION;
 use crate::time::Millis;
+use rustc_hash::FxHashMap;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 
 /// Who an exchange, an ask or a timer belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -97,15 +98,15 @@ pub struct Shared {
     pub post_url: Option<String>,
     next_id: u64,
     pub actions: VecDeque<Action>,
-    pub slots: HashMap<u64, Slot>,
+    pub slots: FxHashMap<u64, Slot>,
     /// In-flight JSON-RPC ids → the exchange carrying them.
-    pub pending: HashMap<RequestId, u64>,
-    pub asks: HashMap<u64, Owner>,
+    pub pending: FxHashMap<RequestId, u64>,
+    pub asks: FxHashMap<u64, Owner>,
     /// Progress tokens in use → owner.
-    pub progress: HashMap<String, Owner>,
+    pub progress: FxHashMap<String, Owner>,
     /// Deadlines: (time, owner). One entry per owner at most (see `owner_deadline`).
     pub timers: BTreeSet<(Millis, Owner)>,
-    pub owner_deadline: HashMap<Owner, Millis>,
+    pub owner_deadline: FxHashMap<Owner, Millis>,
     pub cache: Cache,
     pub tools: ToolRegistry,
     /// `server/discover` capabilities once known.
@@ -113,10 +114,10 @@ pub struct Shared {
     /// OAuth: the generation of the token in `cfg.headers` (bumped when it changes).
     pub auth_gen: u32,
     /// OAuth: exchanges refused with 401/403, waiting for a token (by exchange id).
-    pub held: HashMap<u64, Slot>,
+    pub held: FxHashMap<u64, Slot>,
     /// OAuth: an exchange replayed under a new id (old → new), so that owners holding the
     /// old id still reach it.
-    pub moved: HashMap<u64, u64>,
+    pub moved: FxHashMap<u64, u64>,
 }
 
 impl Shared {
@@ -134,18 +135,18 @@ impl Shared {
             post_url: None,
             next_id: 1,
             actions: VecDeque::new(),
-            slots: HashMap::new(),
-            pending: HashMap::new(),
-            asks: HashMap::new(),
-            progress: HashMap::new(),
+            slots: FxHashMap::default(),
+            pending: FxHashMap::default(),
+            asks: FxHashMap::default(),
+            progress: FxHashMap::default(),
             timers: BTreeSet::new(),
-            owner_deadline: HashMap::new(),
+            owner_deadline: FxHashMap::default(),
             cache: Cache::default(),
             tools: ToolRegistry::default(),
             server_capabilities: None,
             auth_gen: 0,
-            held: HashMap::new(),
-            moved: HashMap::new(),
+            held: FxHashMap::default(),
+            moved: FxHashMap::default(),
         }
     }
 

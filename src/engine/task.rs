@@ -20,8 +20,9 @@ use crate::protocol::codes::{INTERNAL_ERROR, INVALID_PARAMS, MISSING_REQUIRED_CL
 use crate::protocol::input::InputRequest;
 use crate::protocol::tasks::{decode_detailed_task, DetailedTask, Task, TaskStatus};
 use crate::time::Millis;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{json, Map, Value};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 
 /// Which exchange of a driver an owner names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -62,24 +63,24 @@ pub struct Driver {
     done: Option<Result<TaskView>>,
     check: OutputCheck,
     /// Keys presented to the host, ever (rule 7).
-    presented: HashSet<String>,
+    presented: FxHashSet<String>,
     /// Answers not yet acknowledged by a `tasks/update` (rule 8).
     answered: Map<String, Value>,
     update_keys: Vec<String>,
     /// Keys whose answers the server acknowledged (or stopped asking for).
-    acked: HashSet<String>,
+    acked: FxHashSet<String>,
     /// Keys whose last `tasks/update` ended without a definite answer (rule 8): not sent
     /// again until a poll started after that update ended still lists them. An older poll
     /// may have been answered before the server applied the update.
-    unsettled: HashSet<String>,
+    unsettled: FxHashSet<String>,
     /// Polls started so far, the number of the one in flight, and the last poll started
     /// before the inconclusive update ended (its answer says nothing about that update).
     polls_started: u64,
     poll_number: u64,
     unsettled_before: u64,
-    asking: HashMap<u64, String>,
+    asking: FxHashMap<u64, String>,
     queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
-    outstanding: HashMap<String, InputRequest>,
+    outstanding: FxHashMap<String, InputRequest>,
     rounds: u32,
     waiters: Vec<Waiter>,
     poll: Option<Call>,
@@ -95,7 +96,7 @@ pub struct Driver {
 /// All task drivers of a client.
 #[derive(Default)]
 pub struct TaskBook {
-    drivers: HashMap<String, Driver>,
+    drivers: FxHashMap<String, Driver>,
 }
 
 fn owner(id: &str, part: Part) -> Owner {
@@ -146,17 +147,17 @@ impl Driver {
             last_inputs: None,
             done: None,
             check,
-            presented: HashSet::new(),
+            presented: FxHashSet::default(),
             answered: Map::new(),
             update_keys: Vec::new(),
-            acked: HashSet::new(),
-            unsettled: HashSet::new(),
+            acked: FxHashSet::default(),
+            unsettled: FxHashSet::default(),
             polls_started: 0,
             poll_number: 0,
             unsettled_before: 0,
-            asking: HashMap::new(),
+            asking: FxHashMap::default(),
             queued: VecDeque::new(),
-            outstanding: HashMap::new(),
+            outstanding: FxHashMap::default(),
             rounds: 0,
             waiters: Vec::new(),
             poll: None,

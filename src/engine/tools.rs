@@ -10,9 +10,9 @@
 use crate::error::{sanitize, Error, Result};
 use crate::http::x_mcp_header::{header_params, HeaderParam};
 use crate::schema::output::OutputSchema;
+use rustc_hash::FxHashMap;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A compiled output schema, shared by the calls and tasks that use it.
@@ -38,7 +38,7 @@ pub struct ToolEntry {
 /// The registry of one client.
 #[derive(Default)]
 pub struct ToolRegistry {
-    tools: HashMap<String, ToolEntry>,
+    tools: FxHashMap<String, ToolEntry>,
     /// True once a listing filled the registry (and nothing invalidated it since).
     pub filled: bool,
 }

@@ -7,11 +7,11 @@
 
 use crate::error::sanitize;
 use crate::protocol::content::{number, string_member, type_tag, unknown_tag};
+use rustc_hash::FxHashSet;
 use serde::de::{Error as _, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
-use std::collections::HashSet;
 use std::fmt;
 
 /// A JSON object whose entries keep the order they were sent in (form fields are shown in
@@ -71,7 +71,7 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
                 f.write_str("a JSON object")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<OrderedMap<V>, A::Error> {
-                let mut seen = HashSet::new();
+                let mut seen = FxHashSet::default();
                 let mut out = Vec::new();
                 while let Some(k) = a.next_key::<String>()? {
                     if !seen.insert(k.clone()) {

@@ -7,11 +7,11 @@
 //! errors, so no handler is ever called twice for one key.
 
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use rustc_hash::FxHashSet;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use std::collections::HashSet;
 use std::fmt;
 
 /// The kinds of input a server may ask for.
@@ -77,7 +77,7 @@ impl<'de> Deserialize<'de> for UniqueMap {
                 self,
                 mut a: A,
             ) -> std::result::Result<UniqueMap, A::Error> {
-                let mut seen = HashSet::new();
+                let mut seen = FxHashSet::default();
                 let mut out = Vec::new();
                 while let Some((k, v)) = a.next_entry::<String, Value>()? {
                     if !seen.insert(k.clone()) {

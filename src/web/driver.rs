@@ -13,8 +13,8 @@ use crate::web::convert::{error_to_js, output_to_js, task_to_js, to_js};
 use crate::web::js::{console_warn, Subscription};
 use crate::web::options::Handlers;
 use js_sys::{Function, Object, Reflect};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -56,16 +56,16 @@ pub struct Driver {
     pub core: Core,
     pub handlers: Handlers,
     pub url: String,
-    pub exchanges: HashMap<u64, AbortController>,
-    pub asks: HashMap<u64, AbortController>,
-    pub pending: HashMap<OpId, Pending>,
-    host_errors: HashMap<u32, JsValue>,
+    pub exchanges: FxHashMap<u64, AbortController>,
+    pub asks: FxHashMap<u64, AbortController>,
+    pub pending: FxHashMap<OpId, Pending>,
+    host_errors: FxHashMap<u32, JsValue>,
     next_host_ref: u32,
     timer: Option<gloo_timers::callback::Timeout>,
     timer_at: Option<Millis>,
     pub closed: bool,
     /// Open `EventSource`s (2024-11-05 streams), by exchange id.
-    pub event_sources: HashMap<u64, web_sys::EventSource>,
+    pub event_sources: FxHashMap<u64, web_sys::EventSource>,
     /// How the 2024-11-05 stream was read: `EventSource` or `fetch`.
     pub sse_transport: Option<&'static str>,
 }
@@ -76,15 +76,15 @@ impl Driver {
             core,
             handlers,
             url,
-            exchanges: HashMap::new(),
-            asks: HashMap::new(),
-            pending: HashMap::new(),
-            host_errors: HashMap::new(),
+            exchanges: FxHashMap::default(),
+            asks: FxHashMap::default(),
+            pending: FxHashMap::default(),
+            host_errors: FxHashMap::default(),
             next_host_ref: 1,
             timer: None,
             timer_at: None,
             closed: false,
-            event_sources: HashMap::new(),
+            event_sources: FxHashMap::default(),
             sse_transport: None,
         }
     }

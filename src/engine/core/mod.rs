@@ -26,8 +26,8 @@ use crate::error::{Error, Result};
 use crate::protocol::is_modern_version;
 use crate::protocol::jsonrpc::RequestId;
 use crate::time::Millis;
+use rustc_hash::FxHashMap;
 use serde_json::Value;
-use std::collections::HashMap;
 
 pub use start::TaskRef;
 
@@ -55,14 +55,14 @@ struct Resume {
 /// The engine of one client.
 pub struct Core {
     sh: Shared,
-    ops: HashMap<OpId, Op>,
+    ops: FxHashMap<OpId, Op>,
     tasks: TaskBook,
     session: Session,
     server_requests: ServerRequests,
     /// Operations waiting for the session.
     parked: Vec<(OpId, start::Start)>,
-    retry_after: HashMap<u64, u64>,
-    resumes: HashMap<u64, Resume>,
+    retry_after: FxHashMap<u64, u64>,
+    resumes: FxHashMap<u64, Resume>,
     /// OAuth, when configured ([`auth`]).
     auth: Option<auth::AuthLink>,
 }
@@ -81,13 +81,13 @@ impl Core {
         Ok(Core {
             auth: auth::AuthLink::new(&cfg),
             sh: Shared::new(cfg, now),
-            ops: HashMap::new(),
+            ops: FxHashMap::default(),
             tasks: TaskBook::default(),
             session,
             server_requests: ServerRequests::default(),
             parked: Vec::new(),
-            retry_after: HashMap::new(),
-            resumes: HashMap::new(),
+            retry_after: FxHashMap::default(),
+            resumes: FxHashMap::default(),
         })
     }
 
