@@ -194,10 +194,7 @@ impl TaskView {
             );
         }
         if let Some(e) = &self.error {
-            m.insert(
-                "error".into(),
-                serde_json::to_value(e).unwrap_or(Value::Null),
-            );
+            m.insert("error".into(), e.to_value());
         }
         Value::Object(m)
     }

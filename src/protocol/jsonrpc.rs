@@ -52,6 +52,37 @@ pub struct RpcError {
     pub data: Option<Value>,
 }
 
+impl RpcError {
+    /// The wire shape `{"code", "message", "data"?}`, as the `Serialize` derive writes it.
+    /// Hand-written: the shipped code needs only this and [`RpcError::from_value`], and the
+    /// derives' state machines cost ~5 KB of wasm.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("code".into(), self.code.into());
+        m.insert("message".into(), self.message.clone().into());
+        if let Some(d) = &self.data {
+            m.insert("data".into(), d.clone());
+        }
+        Value::Object(m)
+    }
+
+    /// Reads what the `Deserialize` derive accepts from a JSON value (its error message is
+    /// not needed): an object with an integer `code` (i64), a string `message` and any
+    /// `data` (`null` = none), other members ignored; or an array `[code, message, data?]`.
+    pub fn from_value(v: &Value) -> Option<RpcError> {
+        let (code, message, data) = match v {
+            Value::Object(m) => (m.get("code")?, m.get("message")?, m.get("data")),
+            Value::Array(a) if a.len() == 2 || a.len() == 3 => (&a[0], &a[1], a.get(2)),
+            _ => return None,
+        };
+        Some(RpcError {
+            code: code.as_i64()?,
+            message: message.as_str()?.to_string(),
+            data: data.filter(|d| !d.is_null()).cloned(),
+        })
+    }
+}
+
 /// A message received from a peer.
 #[derive(Debug)]
 pub enum Message {
@@ -259,10 +290,7 @@ pub fn encode_response(id: &RequestId, outcome: std::result::Result<Value, RpcEr
     v.insert("id".into(), id.to_value());
     match outcome {
         Ok(result) => v.insert("result".into(), result),
-        Err(e) => v.insert(
-            "error".into(),
-            serde_json::to_value(e).unwrap_or(Value::Null),
-        ),
+        Err(e) => v.insert("error".into(), e.to_value()),
     };
     Value::Object(v).to_string()
 }
@@ -271,6 +299,48 @@ pub fn encode_response(id: &RequestId, outcome: std::result::Result<Value, RpcEr
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The hand-written conversions accept, refuse and write exactly what the derives do.
+    #[test]
+    fn rpc_error_value_conversions_match_the_derives() {
+        let cases = [
+            json!({"code": -32602, "message": "bad"}),
+            json!({"code": 1, "message": "m", "data": {"x": [1, 2]}}),
+            json!({"code": 1, "message": "m", "data": null}),
+            json!({"code": 1, "message": "m", "data": 0, "extra": true}),
+            json!({"message": "m", "code": 9223372036854775807i64}),
+            json!({"code": 9223372036854775808u64, "message": "m"}),
+            json!({"code": -1.0, "message": "m"}),
+            json!({"code": 1.5, "message": "m"}),
+            json!({"code": "1", "message": "m"}),
+            json!({"code": 1, "message": 2}),
+            json!({"code": 1, "message": null}),
+            json!({"code": 1}),
+            json!({"message": "m"}),
+            json!({}),
+            json!([1, "m"]),
+            json!([1, "m", {"d": 1}]),
+            json!([1, "m", null]),
+            json!([1, "m", 1, 2]),
+            json!([1]),
+            json!([]),
+            json!("error"),
+            json!(null),
+            json!(7),
+        ];
+        for v in cases {
+            let derived = serde_json::from_value::<RpcError>(v.clone()).ok();
+            assert_eq!(RpcError::from_value(&v), derived, "{v}");
+            if let Some(e) = derived {
+                assert_eq!(e.to_value(), serde_json::to_value(&e).unwrap(), "{v}");
+                assert_eq!(
+                    e.to_value().to_string(),
+                    serde_json::to_string(&e).unwrap(),
+                    "{v}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn decodes_responses_errors_notifications_requests() {

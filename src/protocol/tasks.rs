@@ -312,8 +312,8 @@ pub fn decode_detailed_task(
             let err = r
                 .error
                 .ok_or_else(|| invalid("task is failed but has no error"))?;
-            let e: RpcError = serde_json::from_value(err)
-                .map_err(|_| invalid("task error is not a JSON-RPC error {code, message}"))?;
+            let e = RpcError::from_value(&err)
+                .ok_or_else(|| invalid("task error is not a JSON-RPC error {code, message}"))?;
             out.error = Some(e);
         }
         TaskStatus::Working | TaskStatus::Cancelled => {}

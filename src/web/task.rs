@@ -53,7 +53,7 @@ impl Task {
             _ => None,
         };
         let error = match m.get("error") {
-            Some(e @ Value::Object(_)) => serde_json::from_value::<RpcError>(e.clone()).ok(),
+            Some(e @ Value::Object(_)) => RpcError::from_value(e),
             _ => None,
         };
         let local = m.get("isLocal").and_then(Value::as_bool).unwrap_or(false);
@@ -145,8 +145,7 @@ impl Task {
         self.view
             .error
             .as_ref()
-            .and_then(|e| serde_json::to_value(e).ok())
-            .map(|v| to_js(&v))
+            .map(|e| to_js(&e.to_value()))
             .unwrap_or(JsValue::UNDEFINED)
     }
 
