@@ -255,6 +255,18 @@ pub fn sanitize(s: &str, max_chars: usize) -> String {
     out
 }
 
+/// A JSON object from `(key, value)` pairs, in order. The shipped code uses this rather
+/// than `serde_json::json!` with expressions: `json!` turns every leaf that is not a literal
+/// `null`/`true`/`false`/`[]`/`{}` into `serde_json::to_value(..).unwrap()`, which links the
+/// serialize-into-`Value` machinery and the `Debug` of its error for each leaf type.
+pub fn json_object(pairs: Vec<(&str, Value)>) -> Value {
+    let mut m = serde_json::Map::new();
+    for (k, v) in pairs {
+        m.insert(k.into(), v);
+    }
+    Value::Object(m)
+}
+
 /// `Result` with the crate's error.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

@@ -5,9 +5,10 @@
 
 use crate::auth::metadata::{object, string, AsMeta};
 use crate::auth::url;
+use crate::error::json_object;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Token endpoint client authentication.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,18 +83,22 @@ pub fn registration_request(
     } else {
         "web"
     });
-    let mut m = json!({
-        "client_name": client_name,
-        "redirect_uris": [redirect_uri],
-        "grant_types": ["authorization_code", "refresh_token"],
-        "response_types": ["code"],
-        "token_endpoint_auth_method": "none",
-        "application_type": app,
-    });
+    let strings = |a: &[&str]| Value::Array(a.iter().map(|&s| s.into()).collect());
+    let mut m = vec![
+        ("client_name", client_name.into()),
+        ("redirect_uris", strings(&[redirect_uri])),
+        (
+            "grant_types",
+            strings(&["authorization_code", "refresh_token"]),
+        ),
+        ("response_types", strings(&["code"])),
+        ("token_endpoint_auth_method", "none".into()),
+        ("application_type", app.into()),
+    ];
     if let Some(s) = scope {
-        m["scope"] = Value::String(s.to_string());
+        m.push(("scope", s.into()));
     }
-    m.to_string()
+    json_object(m).to_string()
 }
 
 /// Reads a DCR response (RFC 7591 §3.2.1).

@@ -26,10 +26,10 @@ use crate::auth::metadata::{self, AsMeta, MetaProblem};
 use crate::auth::pkce::{self, Pkce};
 use crate::auth::tokens::{self, Tokens};
 use crate::auth::url;
+use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::http::request::HttpMethod;
 use crate::time::Millis;
-use serde_json::json;
 
 /// What the host configured (`auth` in `new McpClient(url, { auth })`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -178,7 +178,7 @@ impl<T> ByIssuer<T> {
 }
 
 fn fail(reason: &str, message: String) -> Error {
-    Error::new(ErrorKind::Auth, message).with_data(json!({ "reason": reason }))
+    Error::new(ErrorKind::Auth, message).with_data(json_object(vec![("reason", reason.into())]))
 }
 
 fn get(url: &str) -> Effect {
@@ -868,7 +868,10 @@ impl Authorizer {
                 msg.push_str(&format!(" ({})", sanitize(d, 200)));
             }
             return self.done(Err(Error::new(ErrorKind::Auth, msg).with_data(
-                json!({"reason": "authorization-error", "error": sanitize(e, 80)}),
+                json_object(vec![
+                    ("reason", "authorization-error".into()),
+                    ("error", sanitize(e, 80).into()),
+                ]),
             )));
         }
         let Some(code) = param("code").map(str::to_string) else {

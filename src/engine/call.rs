@@ -14,6 +14,7 @@
 use crate::engine::actions::{Action, Ask, AskScope, UrlFacts};
 use crate::engine::config::Config;
 use crate::engine::shared::{Owner, Shared};
+use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::protocol::codes::{from_rpc, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::protocol::input::{decode_input_required, InputKind, InputRequest};
@@ -24,7 +25,7 @@ use crate::schema::{answers, elicitation};
 use crate::time::Millis;
 use rustc_hash::FxHashMap;
 use serde_json::value::RawValue;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::collections::VecDeque;
 
 /// How one call behaves.
@@ -137,7 +138,11 @@ pub fn check_declared(cfg: &Config, req: &InputRequest) -> Result<Option<UrlFact
             ErrorKind::InputRequired,
             format!("the server asked for {what}, which this client did not declare"),
         )
-        .with_data(json!({"key": req.key, "method": req.kind.method(), "reason": "undeclared"}))
+        .with_data(json_object(vec![
+            ("key", req.key.as_str().into()),
+            ("method", req.kind.method().into()),
+            ("reason", "undeclared".into()),
+        ]))
     };
     match req.kind {
         InputKind::Elicitation => {
@@ -453,7 +458,7 @@ impl Call {
                                 ""
                             }
                         ))
-                        .with_data(json!({"reason": "stream-closed"}))),
+                        .with_data(json_object(vec![("reason", "stream-closed".into())]))),
                     )
                 }
             }
@@ -520,7 +525,7 @@ impl Call {
                     ErrorKind::InputRequired,
                     format!("the server still asks for input after {max} rounds"),
                 )
-                .with_data(json!({"rounds": max}))),
+                .with_data(json_object(vec![("rounds", max.into())]))),
             );
         }
         let ir = match decode_input_required(raw) {

@@ -5,6 +5,7 @@
 //! a handler that is not there is a capability that is not declared (spec
 //! `basic/index.mdx` "Capabilities"; protocol notes §2.5).
 
+use crate::error::json_object;
 use crate::error::{Error, Result};
 use crate::protocol::TASKS_EXTENSION;
 use serde_json::{json, Map, Value};
@@ -140,7 +141,10 @@ impl Config {
         Config {
             url: url.into(),
             version: VersionChoice::Auto,
-            client_info: json!({"name": "mcp-wasm-client", "version": env!("CARGO_PKG_VERSION")}),
+            client_info: json_object(vec![
+                ("name", "mcp-wasm-client".into()),
+                ("version", env!("CARGO_PKG_VERSION").into()),
+            ]),
             headers: Vec::new(),
             elicitation: None,
             sampling: None,

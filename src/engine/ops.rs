@@ -10,6 +10,7 @@ use crate::engine::listen::ListenOp;
 use crate::engine::shared::{Era, Owner, Shared};
 use crate::engine::task::{map_task_error, Note, TaskBook};
 use crate::engine::tools::OutputCheck;
+use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::http::request::META_SERVER_INFO;
 use crate::http::x_mcp_header::param_headers;
@@ -23,7 +24,7 @@ use crate::protocol::tasks::{
 use crate::time::{format_rfc3339, Millis};
 use rustc_hash::FxHashSet;
 use serde_json::value::RawValue;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// What handling an input did to an operation.
 pub enum Step {
@@ -137,7 +138,7 @@ pub fn check_tool_result(sh: &mut Shared, check: &OutputCheck, raw: &RawValue) -
             ErrorKind::OutputValidation,
             "the tool declares an outputSchema but the result has no structuredContent",
         )
-        .with_data(json!({"path": ""}))),
+        .with_data(json_object(vec![("path", "".into())]))),
         Some(sc) => schema.validate(sc),
     };
     match (outcome, mode) {
@@ -760,10 +761,11 @@ impl ToolOp {
                     cx.tasks.detach(cx.sh, &id, op);
                     self.phase = ToolPhase::Over;
                     // The task keeps running; the error names it so the host can resume.
-                    let mut data = json!({"taskId": id});
+                    let mut data = vec![("taskId", Value::from(id.as_str()))];
                     if let Some(t) = cx.tasks.last(&id) {
-                        data["task"] = Value::Object(t.to_value());
+                        data.push(("task", Value::Object(t.to_value())));
                     }
+                    let data = json_object(data);
                     return Step::Done(Err(Error::timeout(format!(
                         "tool \"{}\" did not finish in time; its task \"{}\" keeps running",
                         sanitize(&self.name, 100),
@@ -855,10 +857,11 @@ impl WaitOp {
     }
 
     pub fn timeout_error(&self, tasks: &TaskBook) -> Error {
-        let mut data = json!({"taskId": self.task_id});
+        let mut data = vec![("taskId", Value::from(self.task_id.as_str()))];
         if let Some(t) = tasks.last(&self.task_id) {
-            data["task"] = Value::Object(t.to_value());
+            data.push(("task", Value::Object(t.to_value())));
         }
+        let data = json_object(data);
         Error::new(
             ErrorKind::TaskTimeout,
             format!(

@@ -15,13 +15,14 @@ use crate::engine::actions::{Action, Ask, AskScope, OpId, TaskView, UrlFacts};
 use crate::engine::call::{check_answer, check_declared, Call, CallInput, CallOutcome, CallPolicy};
 use crate::engine::shared::{Owner, Shared};
 use crate::engine::tools::OutputCheck;
+use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::protocol::codes::{INTERNAL_ERROR, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY};
 use crate::protocol::input::InputRequest;
 use crate::protocol::tasks::{decode_detailed_task, DetailedTask, Task, TaskStatus};
 use crate::time::Millis;
 use rustc_hash::{FxHashMap, FxHashSet};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::collections::VecDeque;
 
 /// Which exchange of a driver an owner names.
@@ -574,7 +575,10 @@ impl Driver {
                         sanitize(&self.id, 100)
                     ),
                 )
-                .with_data(json!({"rounds": max, "taskId": self.id}));
+                .with_data(json_object(vec![
+                    ("rounds", max.into()),
+                    ("taskId", self.id.as_str().into()),
+                ]));
                 self.finish(sh, Err(e), false, notes);
                 return;
             }

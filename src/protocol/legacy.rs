@@ -3,11 +3,12 @@
 //! `initialize`, the 2025 `Task` (`ttl`, `pollInterval`), the wrapped
 //! `CreateTaskResult {task}`, and session ids.
 
+use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::protocol::tasks::{decode_create_task_result, Task};
 use crate::protocol::{HTTP_SSE_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS};
 use serde_json::value::RawValue;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// What `initialize` told the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,7 +24,10 @@ impl InitializeResult {
     /// `discover()` answers alike in every era.
     pub fn as_discover(&self) -> Value {
         let mut m = Map::new();
-        m.insert("supportedVersions".into(), json!([self.protocol_version]));
+        m.insert(
+            "supportedVersions".into(),
+            Value::Array(vec![self.protocol_version.clone().into()]),
+        );
         m.insert("capabilities".into(), self.capabilities.clone());
         m.insert("serverInfo".into(), self.server_info.clone());
         if let Some(i) = &self.instructions {
@@ -69,7 +73,13 @@ pub fn decode_initialize_result(raw: &RawValue, over_sse: bool) -> Result<Initia
             ErrorKind::UnsupportedProtocolVersion,
             format!("the server answered initialize with protocol version \"{}\", which this client does not speak", sanitize(&version, 40)),
         )
-        .with_data(json!({"supported": LEGACY_PROTOCOL_VERSIONS, "requested": version})));
+        .with_data(json_object(vec![
+            (
+                "supported",
+                LEGACY_PROTOCOL_VERSIONS.iter().map(|&v| Value::from(v)).collect(),
+            ),
+            ("requested", version.into()),
+        ])));
     }
     let capabilities = match m.get("capabilities") {
         Some(c @ Value::Object(_)) => c.clone(),
@@ -107,7 +117,10 @@ pub fn legacy_capabilities(modern: &Value) -> Value {
         m.insert("sampling".into(), s.clone());
     }
     if modern.get("roots").is_some() {
-        m.insert("roots".into(), json!({"listChanged": false}));
+        m.insert(
+            "roots".into(),
+            json_object(vec![("listChanged", false.into())]),
+        );
     }
     Value::Object(m)
 }
@@ -209,6 +222,7 @@ pub fn resolve_endpoint(base: &str, endpoint: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn endpoint_resolution_and_origin_check() {

@@ -4,6 +4,7 @@
 //! what the handler threw) goes back to the engine, which checks it.
 
 use crate::engine::actions::Ask;
+use crate::error::json_object;
 use crate::error::{Error, ErrorKind};
 use crate::protocol::input::InputKind;
 use crate::web::convert::{describe, from_js, to_js};
@@ -64,7 +65,8 @@ pub fn run(h: &Handle, ask: Ask) {
     if ask.kind == InputKind::Roots {
         match roots {
             Some(r) if Array::is_array(&r) => {
-                let v = from_js(&r).map(|v| json!({"roots": v.unwrap_or(Value::Array(vec![]))}));
+                let v = from_js(&r)
+                    .map(|v| json_object(vec![("roots", v.unwrap_or(Value::Array(vec![])))]));
                 return answer(h, ask.id, v);
             }
             Some(r) => match r.dyn_into::<Function>() {

@@ -12,6 +12,7 @@ use crate::engine::listen::apply_notification;
 use crate::engine::ops::{Ctx, Op};
 use crate::engine::session::{self, SessionPart};
 use crate::engine::shared::{Era, Owner};
+use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind};
 use crate::http::response::is_success;
 use crate::protocol::jsonrpc::{Message, RequestId, RpcError};
@@ -19,7 +20,7 @@ use crate::protocol::legacy::{check_session_id, decode_legacy_task_value};
 use crate::protocol::tasks::DetailedTask;
 use crate::time::Millis;
 use serde_json::value::RawValue;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Resumptions of one legacy response stream before it counts as lost.
 const MAX_RESUMES: u32 = 5;
@@ -223,7 +224,7 @@ impl Core {
         let is_request = slot.rpc_id.is_some();
         if e.kind == ErrorKind::Http {
             if let Some(ms) = self.retry_after.get(&xfer) {
-                e.data = Some(json!({"retryAfterMs": ms}));
+                e.data = Some(json_object(vec![("retryAfterMs", (*ms).into())]));
             }
             // A 401/403's challenge, for hosts without the auth option (or after its retries).
             if let Some(w) = slot

@@ -12,7 +12,7 @@ use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::TASKS_EXTENSION;
 use crate::time::Millis;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// A task an operation names: its id and, when the host has a handle, what it knows.
 #[derive(Clone, Debug)]
@@ -591,7 +591,7 @@ impl Core {
         for id in ids {
             let mut p = Map::new();
             p.insert("requestId".into(), id.to_value());
-            p.insert("reason".into(), json!(sanitize(reason, 200)));
+            p.insert("reason".into(), sanitize(reason, 200).into());
             self.session
                 .send_notification(&mut self.sh, "notifications/cancelled", Some(&p));
         }
