@@ -267,12 +267,31 @@ pub fn json_object(pairs: Vec<(&str, Value)>) -> Value {
     Value::Object(m)
 }
 
+/// A JSON value as compact text: the same text as `Value`'s `Display` (`to_string()`,
+/// `{}`), through the `Vec` serializer the client already links. `Display` links a second
+/// serializer (and a pretty-printing one for `{:#}`).
+pub fn json_text(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
 /// `Result` with the crate's error.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `json_text` writes what `Value`'s `Display` writes (messages show values through it).
+    #[test]
+    fn json_text_is_display() {
+        let v: Value = serde_json::from_str(
+            r#"{"b":[1,-2,3.5,1e300,null,true],"a":"\u0000\"\\é\u2028","c":{},"d":[],"e":0.1}"#,
+        )
+        .unwrap();
+        for x in [&v, &v["b"], &v["a"], &v["e"], &Value::Null] {
+            assert_eq!(json_text(x), x.to_string());
+        }
+    }
 
     #[test]
     fn sanitize_escapes_controls_and_bidi() {

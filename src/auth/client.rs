@@ -5,7 +5,7 @@
 
 use crate::auth::metadata::{object, string, AsMeta};
 use crate::auth::url;
-use crate::error::json_object;
+use crate::error::{json_object, json_text};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{Map, Value};
@@ -98,7 +98,7 @@ pub fn registration_request(
     if let Some(s) = scope {
         m.push(("scope", s.into()));
     }
-    json_object(m).to_string()
+    json_text(&json_object(m))
 }
 
 /// Reads a DCR response (RFC 7591 §3.2.1).
@@ -169,7 +169,7 @@ pub fn to_record(c: &Client) -> String {
     if let Some(r) = &c.redirect_uri {
         m.insert("redirect_uri".into(), r.clone().into());
     }
-    Value::Object(m).to_string()
+    json_text(&Value::Object(m))
 }
 
 /// A stored registration, when it is well-formed.

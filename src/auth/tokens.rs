@@ -1,6 +1,7 @@
 //! Token responses (RFC 6749 §5.1, §5.2) and the token set kept per authorization server.
 
 use crate::auth::metadata::{object, string};
+use crate::error::json_text;
 use crate::error::sanitize;
 use crate::time::Millis;
 use serde_json::{Map, Value};
@@ -95,7 +96,7 @@ pub fn to_record(t: &Tokens) -> String {
     if let Some(s) = &t.scope {
         m.insert("scope".into(), s.clone().into());
     }
-    Value::Object(m).to_string()
+    json_text(&Value::Object(m))
 }
 
 /// Stored tokens, when well-formed.

@@ -14,7 +14,7 @@
 use crate::engine::actions::{Action, Ask, AskScope, UrlFacts};
 use crate::engine::config::Config;
 use crate::engine::shared::{Owner, Shared};
-use crate::error::json_object;
+use crate::error::{json_object, json_text};
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::protocol::codes::{from_rpc, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::protocol::input::{decode_input_required, InputKind, InputRequest};
@@ -183,7 +183,7 @@ pub fn check_declared(cfg: &Config, req: &InputRequest) -> Result<Option<UrlFact
                 }
                 Some(other) => Err(Error::invalid_result(format!(
                     "unknown elicitation mode {}",
-                    sanitize(&other.to_string(), 40)
+                    sanitize(&json_text(other), 40)
                 ))),
             }
         }

@@ -8,6 +8,7 @@
 use crate::engine::actions::{Action, OpId, Output, SubscriptionEvent};
 use crate::engine::ops::{Ctx, Step};
 use crate::engine::shared::Owner;
+use crate::error::json_text;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::http::request::META_SUBSCRIPTION_ID;
 use crate::protocol::codes::from_rpc;
@@ -244,7 +245,7 @@ impl ListenOp {
                     message: format!(
                         "dropped {} for another subscription ({})",
                         sanitize(method, 80),
-                        sanitize(&tag.to_string(), 60)
+                        sanitize(&json_text(tag), 60)
                     ),
                 });
                 return Step::Pending;

@@ -1,7 +1,7 @@
 //! JSON-RPC 2.0 framing: request ids, outgoing requests, and decoding of whatever a
 //! peer sends (never panics; everything malformed is a typed [`Error`]).
 
-use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::error::{json_text, sanitize, Error, ErrorKind, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -280,7 +280,7 @@ pub fn encode_notification(method: &str, params: Option<&Map<String, Value>>) ->
     if let Some(p) = params {
         v.insert("params".into(), Value::Object(p.clone()));
     }
-    Value::Object(v).to_string()
+    json_text(&Value::Object(v))
 }
 
 /// Serializes a response to a server request (legacy eras only).
@@ -292,7 +292,7 @@ pub fn encode_response(id: &RequestId, outcome: std::result::Result<Value, RpcEr
         Ok(result) => v.insert("result".into(), result),
         Err(e) => v.insert("error".into(), e.to_value()),
     };
-    Value::Object(v).to_string()
+    json_text(&Value::Object(v))
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! missing or non-string `taskId`, an unknown `status`, malformed timestamps, `ttlMs` or
 //! `pollIntervalMs` are [`ErrorKind::InvalidResult`] errors.
 
-use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::error::{json_text, sanitize, Error, ErrorKind, Result};
 use crate::protocol::input::{decode_input_requests, InputRequest};
 use crate::protocol::jsonrpc::RpcError;
 use crate::time::parse_rfc3339;
@@ -268,7 +268,7 @@ pub fn decode_detailed_task(
             Some(other) => {
                 return Err(invalid(format!(
                     "tasks/get answered resultType {}; expected \"complete\"",
-                    sanitize(&other.to_string(), 60)
+                    sanitize(&json_text(other), 60)
                 )))
             }
         }

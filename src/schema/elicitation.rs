@@ -13,7 +13,7 @@
 
 use super::formats;
 use super::output::json_eq;
-use crate::error::{sanitize, Error, ErrorKind};
+use crate::error::{json_text, sanitize, Error, ErrorKind};
 use serde_json::{Map, Number, Value};
 
 pub use super::url::{check_url, UrlInfo};
@@ -90,7 +90,7 @@ fn outside(x: f64, (lo, hi): Bounds<'_>) -> bool {
 }
 
 fn range((lo, hi): Bounds<'_>) -> String {
-    let show = |b: Option<&Value>| b.map_or(String::new(), Value::to_string);
+    let show = |b: Option<&Value>| b.map_or(String::new(), json_text);
     format!("{}..{}", show(lo), show(hi))
 }
 
@@ -226,7 +226,7 @@ fn check_value(
                     }
                     _ => fail(format!(
                         "{} is not one of the options",
-                        sanitize(&it.to_string(), 60)
+                        sanitize(&json_text(it), 60)
                     )),
                 }
             }
@@ -245,7 +245,7 @@ fn check_value(
             };
             fail(format!(
                 "expected {want}, got {}",
-                sanitize(&v.to_string(), 40)
+                sanitize(&json_text(v), 40)
             ));
         }
     }

@@ -26,7 +26,7 @@
 //!   instance is reported as a validation failure, never a stack overflow.
 
 use super::index::{pointer, push_token, Index};
-use crate::error::{sanitize, Error, ErrorKind};
+use crate::error::{json_text, sanitize, Error, ErrorKind};
 use serde_json::{Map, Value};
 
 /// Deepest evaluation (schema frames, including followed references).
@@ -146,7 +146,7 @@ fn has_type(v: &Value, t: &str) -> bool {
 }
 
 fn short(v: &Value) -> String {
-    sanitize(&v.to_string(), 60)
+    sanitize(&json_text(v), 60)
 }
 
 struct Run<'a> {

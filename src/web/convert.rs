@@ -3,7 +3,7 @@
 //! for results this is the fastest path and keeps the server's key order.
 
 use crate::engine::actions::{Output, TaskView};
-use crate::error::{Error, ErrorKind};
+use crate::error::{json_text, Error, ErrorKind};
 use crate::web::js::{json_parse, json_stringify, make_error};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -14,7 +14,7 @@ pub fn to_js(v: &Value) -> JsValue {
         Value::Null => JsValue::NULL,
         Value::Bool(b) => JsValue::from_bool(*b),
         Value::String(s) => JsValue::from_str(s),
-        _ => json_parse(&v.to_string()).unwrap_or(JsValue::NULL),
+        _ => json_parse(&json_text(v)).unwrap_or(JsValue::NULL),
     }
 }
 

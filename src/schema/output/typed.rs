@@ -2,7 +2,7 @@
 //! arrays and objects (JSON Schema 2020-12 validation §6.2–6.5, applicators §10.3).
 
 use super::{json_eq, mark, Ann, Run, Seg};
-use crate::error::sanitize;
+use crate::error::{json_text, sanitize};
 use serde_json::{Map, Value};
 
 impl<'a> Run<'a> {
@@ -26,7 +26,10 @@ impl<'a> Run<'a> {
             _ => return true,
         };
         if !good && collect {
-            self.err(kw, format!("{inst} is not {what} {v}"));
+            self.err(
+                kw,
+                format!("{} is not {what} {}", json_text(inst), json_text(v)),
+            );
         }
         good
     }
@@ -45,8 +48,8 @@ impl<'a> Run<'a> {
                     "string does not match the pattern '{}'",
                     sanitize(v.as_str().unwrap_or(""), 80)
                 ),
-                "maxLength" => format!("string is longer than {v} characters"),
-                _ => format!("string is shorter than {v} characters"),
+                "maxLength" => format!("string is longer than {} characters", json_text(v)),
+                _ => format!("string is shorter than {} characters", json_text(v)),
             };
             self.err(kw, msg);
         }
@@ -131,7 +134,7 @@ impl<'a> Run<'a> {
                             obj.get("minContains").unwrap_or(&Value::Null),
                             obj.get("maxContains").unwrap_or(&Value::Null),
                         );
-                        self.err(kw, format!("array has {hits} items matching 'contains' (minContains {lo}, maxContains {hi})"));
+                        self.err(kw, format!("array has {hits} items matching 'contains' (minContains {}, maxContains {})", json_text(lo), json_text(hi)));
                     }
                 }
                 true
@@ -146,7 +149,10 @@ impl<'a> Run<'a> {
                         } else {
                             "at least"
                         };
-                        self.err(kw, format!("array has {n} items, needs {w} {v}"));
+                        self.err(
+                            kw,
+                            format!("array has {n} items, needs {w} {}", json_text(v)),
+                        );
                     }
                 }
                 true
@@ -305,7 +311,7 @@ impl<'a> Run<'a> {
                     } else {
                         "at least"
                     };
-                    bad!("object has {n} properties, needs {w} {v}");
+                    bad!("object has {n} properties, needs {w} {}", json_text(v));
                 }
             }
             _ => {}
