@@ -162,8 +162,11 @@ fn finish_rpc(
 ) -> Result<Output> {
     match purpose {
         Purpose::Discover => {
-            let mut m: Map<String, Value> = serde_json::from_str(raw.get())
-                .map_err(|_| Error::invalid_result("server/discover result is not an object"))?;
+            let Ok(Value::Object(mut m)) = serde_json::from_str::<Value>(raw.get()) else {
+                return Err(Error::invalid_result(
+                    "server/discover result is not an object",
+                ));
+            };
             match m.get("supportedVersions") {
                 Some(Value::Array(a)) if a.iter().all(Value::is_string) => {}
                 _ => {

@@ -12,7 +12,7 @@ use crate::http::x_mcp_header::{header_params, HeaderParam};
 use crate::schema::output::OutputSchema;
 use rustc_hash::FxHashMap;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::rc::Rc;
 
 /// A compiled output schema, shared by the calls and tasks that use it.
@@ -95,8 +95,12 @@ impl ToolRegistry {
         check_headers: bool,
         warnings: &mut Vec<String>,
     ) -> Result<Value> {
-        let mut page: Map<String, Value> = serde_json::from_str(raw.get())
-            .map_err(|_| Error::invalid_result("tools/list result is not a JSON object"))?;
+        // Parsed as a Value (one deserializer for the crate), not straight into a Map.
+        let Ok(Value::Object(mut page)) = serde_json::from_str::<Value>(raw.get()) else {
+            return Err(Error::invalid_result(
+                "tools/list result is not a JSON object",
+            ));
+        };
         let tools = match page.remove("tools") {
             Some(Value::Array(a)) => a,
             _ => {
