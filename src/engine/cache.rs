@@ -5,9 +5,9 @@
 //! header in use); `public` ones are shared. List-changed and resource-updated
 //! notifications drop the matching entries at once.
 
+use crate::protocol::fields::{self, field, Got, Kind, Shape};
 use crate::time::Millis;
 use rustc_hash::FxHashMap;
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
 /// Methods whose results may be cached.
@@ -23,12 +23,29 @@ pub fn is_cacheable(method: &str) -> bool {
     )
 }
 
-#[derive(Deserialize)]
 struct Hints {
-    #[serde(rename = "ttlMs", default)]
     ttl_ms: Option<serde_json::Value>,
-    #[serde(rename = "cacheScope", default)]
     cache_scope: Option<serde_json::Value>,
+}
+
+/// What `#[derive(Deserialize)]` read (see `protocol::fields`).
+static HINTS: Shape = Shape {
+    name: "Hints",
+    expecting: "struct Hints",
+    with_len: "struct Hints with 2 elements",
+    fields: &[
+        field("ttlMs", Kind::Opt, true),
+        field("cacheScope", Kind::Opt, true),
+    ],
+};
+
+fn parse_hints(text: &str) -> serde_json::Result<Hints> {
+    let mut g: [Got; 2] = Default::default();
+    fields::parse(text, &HINTS, &mut g)?;
+    Ok(Hints {
+        ttl_ms: g[0].value(),
+        cache_scope: g[1].value(),
+    })
 }
 
 struct Entry {
@@ -84,7 +101,7 @@ impl Cache {
         raw: &RawValue,
         now: Millis,
     ) -> bool {
-        let Ok(h) = serde_json::from_str::<Hints>(raw.get()) else {
+        let Ok(h) = parse_hints(raw.get()) else {
             return false;
         };
         let ttl = match h.ttl_ms.as_ref().and_then(|v| v.as_f64()) {
@@ -159,6 +176,29 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `Deserialize` derive `Hints` had.
+    mod derived {
+        use serde::Deserialize;
+
+        #[derive(Deserialize)]
+        pub struct Hints {
+            #[serde(rename = "ttlMs", default)]
+            pub ttl_ms: Option<serde_json::Value>,
+            #[serde(rename = "cacheScope", default)]
+            pub cache_scope: Option<serde_json::Value>,
+        }
+    }
+
+    #[test]
+    fn hints_parse_matches_the_derive() {
+        fields::assert_same_as_derive(
+            &["ttlMs", "cacheScope"],
+            parse_hints,
+            |h: derived::Hints| format!("{:?}", (h.ttl_ms, h.cache_scope)),
+            |h| format!("{:?}", (h.ttl_ms, h.cache_scope)),
+        );
+    }
 
     fn raw(s: &str) -> Box<RawValue> {
         RawValue::from_string(s.into()).unwrap()

@@ -7,6 +7,7 @@
 //! errors, so no handler is ever called twice for one key.
 
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::protocol::fields::{self, field, Got, Kind, Shape};
 use rustc_hash::FxHashSet;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
@@ -95,12 +96,29 @@ impl<'de> Deserialize<'de> for UniqueMap {
     }
 }
 
-#[derive(Deserialize)]
 struct RawInputRequired {
-    #[serde(rename = "inputRequests", default)]
     input_requests: Option<Box<RawValue>>,
-    #[serde(rename = "requestState", default)]
     request_state: Option<Box<RawValue>>,
+}
+
+/// What `#[derive(Deserialize)]` read (see `protocol::fields`).
+static RAW_INPUT_REQUIRED: Shape = Shape {
+    name: "RawInputRequired",
+    expecting: "struct RawInputRequired",
+    with_len: "struct RawInputRequired with 2 elements",
+    fields: &[
+        field("inputRequests", Kind::Raw, true),
+        field("requestState", Kind::Raw, true),
+    ],
+};
+
+fn parse_raw_input_required(text: &str) -> serde_json::Result<RawInputRequired> {
+    let mut g: [Got; 2] = Default::default();
+    fields::parse(text, &RAW_INPUT_REQUIRED, &mut g)?;
+    Ok(RawInputRequired {
+        input_requests: g[0].raw(),
+        request_state: g[1].raw(),
+    })
 }
 
 fn invalid(msg: impl Into<String>) -> Error {
@@ -173,7 +191,7 @@ fn decode_entry(key: String, entry: Value) -> Result<InputRequest> {
 /// Decodes an `InputRequiredResult`. At least one of `inputRequests` and `requestState`
 /// must be present; `requestState` must be a string.
 pub fn decode_input_required(raw: &RawValue) -> Result<InputRequiredResult> {
-    let r: RawInputRequired = serde_json::from_str(raw.get()).map_err(|e| {
+    let r = parse_raw_input_required(raw.get()).map_err(|e| {
         invalid(format!(
             "malformed input_required result: {}",
             sanitize(&e.to_string(), 200)
@@ -207,6 +225,30 @@ pub fn decode_input_required(raw: &RawValue) -> Result<InputRequiredResult> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `Deserialize` derive `RawInputRequired` had.
+    mod derived {
+        use serde::Deserialize;
+        use serde_json::value::RawValue;
+
+        #[derive(Deserialize)]
+        pub struct RawInputRequired {
+            #[serde(rename = "inputRequests", default)]
+            pub input_requests: Option<Box<RawValue>>,
+            #[serde(rename = "requestState", default)]
+            pub request_state: Option<Box<RawValue>>,
+        }
+    }
+
+    #[test]
+    fn raw_input_required_parse_matches_the_derive() {
+        fields::assert_same_as_derive(
+            &["inputRequests", "requestState"],
+            parse_raw_input_required,
+            |r: derived::RawInputRequired| format!("{:?}", (r.input_requests, r.request_state)),
+            |r| format!("{:?}", (r.input_requests, r.request_state)),
+        );
+    }
 
     fn raw(s: &str) -> Box<RawValue> {
         RawValue::from_string(s.to_string()).unwrap()

@@ -2,6 +2,7 @@
 //! peer sends (never panics; everything malformed is a typed [`Error`]).
 
 use crate::error::{json_text, sanitize, Error, ErrorKind, Result};
+use crate::protocol::fields::{self, field, Got, Kind, Shape};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -109,10 +110,11 @@ pub enum Message {
     },
 }
 
-#[derive(Deserialize)]
+/// The members of a JSON-RPC message. `id` distinguishes `"id": null` (present,
+/// `Some(Value::Null)`) from an absent id (`None`).
+#[derive(Debug)]
 struct Envelope {
     jsonrpc: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
     id: Option<Value>,
     method: Option<Value>,
     params: Option<Value>,
@@ -120,14 +122,37 @@ struct Envelope {
     error: Option<Value>,
 }
 
-/// Distinguishes `"id": null` (present, `Some(Value::Null)`) from an absent id (`None`).
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<Value>, D::Error> {
-    Value::deserialize(d).map(Some)
+/// What `#[derive(Deserialize)]` read (see `protocol::fields`).
+static ENVELOPE: Shape = Shape {
+    name: "Envelope",
+    expecting: "struct Envelope",
+    with_len: "struct Envelope with 6 elements",
+    fields: &[
+        field("jsonrpc", Kind::Opt, false),
+        field("id", Kind::Present, true),
+        field("method", Kind::Opt, false),
+        field("params", Kind::Opt, false),
+        field("result", Kind::Raw, false),
+        field("error", Kind::Opt, false),
+    ],
+};
+
+fn parse_envelope(text: &str) -> serde_json::Result<Envelope> {
+    let mut g: [Got; 6] = Default::default();
+    fields::parse(text, &ENVELOPE, &mut g)?;
+    Ok(Envelope {
+        jsonrpc: g[0].value(),
+        id: g[1].value(),
+        method: g[2].value(),
+        params: g[3].value(),
+        result: g[4].raw(),
+        error: g[5].value(),
+    })
 }
 
 /// Decodes one JSON-RPC message from text.
 pub fn decode(text: &str) -> Result<Message> {
-    let env: Envelope = serde_json::from_str(text).map_err(|e| {
+    let env = parse_envelope(text).map_err(|e| {
         Error::new(
             ErrorKind::Protocol,
             format!(
@@ -299,6 +324,54 @@ pub fn encode_response(id: &RequestId, outcome: std::result::Result<Value, RpcEr
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The `Deserialize` derive `Envelope` had; `parse_envelope` must read exactly as it did.
+    mod derived {
+        use serde::Deserialize;
+        use serde_json::value::RawValue;
+        use serde_json::Value;
+
+        #[derive(Deserialize)]
+        pub struct Envelope {
+            pub jsonrpc: Option<Value>,
+            #[serde(default, deserialize_with = "present")]
+            pub id: Option<Value>,
+            pub method: Option<Value>,
+            pub params: Option<Value>,
+            pub result: Option<Box<RawValue>>,
+            pub error: Option<Value>,
+        }
+
+        fn present<'de, D: serde::Deserializer<'de>>(
+            d: D,
+        ) -> std::result::Result<Option<Value>, D::Error> {
+            Value::deserialize(d).map(Some)
+        }
+    }
+
+    #[test]
+    fn envelope_parse_matches_the_derive() {
+        let names = ["jsonrpc", "id", "method", "params", "result", "error"];
+        for text in fields::tricky_inputs(&names) {
+            let derived = serde_json::from_str::<derived::Envelope>(&text).map(|d| {
+                format!(
+                    "{:?}",
+                    (d.jsonrpc, d.id, d.method, d.params, d.result, d.error)
+                )
+            });
+            let ours = parse_envelope(&text).map(|d| {
+                format!(
+                    "{:?}",
+                    (d.jsonrpc, d.id, d.method, d.params, d.result, d.error)
+                )
+            });
+            assert_eq!(
+                ours.map_err(|e| e.to_string()),
+                derived.map_err(|e| e.to_string()),
+                "{text}"
+            );
+        }
+    }
 
     /// The hand-written conversions accept, refuse and write exactly what the derives do.
     #[test]

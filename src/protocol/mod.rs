@@ -11,6 +11,7 @@ pub mod completion;
 pub mod content;
 pub mod discover;
 pub mod elicitation;
+pub mod fields;
 pub mod input;
 pub mod jsonrpc;
 pub mod legacy;

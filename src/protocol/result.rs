@@ -2,7 +2,7 @@
 //! `"task"`). An absent `resultType` (a pre-2026 server) means `"complete"`.
 
 use crate::error::{sanitize, Error, Result};
-use serde::Deserialize;
+use crate::protocol::fields::{self, field, Got, Kind, Shape};
 use serde_json::value::RawValue;
 
 /// What kind of result a response carries.
@@ -16,10 +16,19 @@ pub enum ResultType {
     Other(String),
 }
 
-#[derive(Deserialize)]
-struct Peek {
-    #[serde(rename = "resultType", default)]
-    result_type: Option<serde_json::Value>,
+/// What `#[derive(Deserialize)] struct Peek { resultType: Option<Value> }` read (see
+/// `protocol::fields`).
+static PEEK: Shape = Shape {
+    name: "Peek",
+    expecting: "struct Peek",
+    with_len: "struct Peek with 1 element",
+    fields: &[field("resultType", Kind::Opt, true)],
+};
+
+fn parse_peek(text: &str) -> serde_json::Result<Option<serde_json::Value>> {
+    let mut g: [Got; 1] = Default::default();
+    fields::parse(text, &PEEK, &mut g)?;
+    Ok(g[0].value())
 }
 
 /// Reads `resultType` from a raw result without decoding the rest of it.
@@ -29,13 +38,13 @@ pub fn peek_result_type(raw: &RawValue) -> Result<ResultType> {
     if !text.starts_with('{') {
         return Err(Error::invalid_result("result is not a JSON object"));
     }
-    let peek: Peek = serde_json::from_str(raw.get()).map_err(|e| {
+    let result_type = parse_peek(raw.get()).map_err(|e| {
         Error::invalid_result(format!(
             "malformed result: {}",
             sanitize(&e.to_string(), 200)
         ))
     })?;
-    Ok(match peek.result_type {
+    Ok(match result_type {
         None => ResultType::Complete,
         Some(serde_json::Value::String(s)) => match s.as_str() {
             "complete" => ResultType::Complete,
@@ -50,6 +59,27 @@ pub fn peek_result_type(raw: &RawValue) -> Result<ResultType> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `Deserialize` derive `Peek` had.
+    mod derived {
+        use serde::Deserialize;
+
+        #[derive(Deserialize)]
+        pub struct Peek {
+            #[serde(rename = "resultType", default)]
+            pub result_type: Option<serde_json::Value>,
+        }
+    }
+
+    #[test]
+    fn peek_parse_matches_the_derive() {
+        fields::assert_same_as_derive(
+            &["resultType"],
+            parse_peek,
+            |p: derived::Peek| format!("{:?}", p.result_type),
+            |p| format!("{p:?}"),
+        );
+    }
 
     fn raw(s: &str) -> Box<RawValue> {
         RawValue::from_string(s.to_string()).unwrap()

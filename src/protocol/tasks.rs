@@ -4,10 +4,10 @@
 //! `pollIntervalMs` are [`ErrorKind::InvalidResult`] errors.
 
 use crate::error::{json_text, sanitize, Error, ErrorKind, Result};
+use crate::protocol::fields::{self, field, Got, Kind, Shape};
 use crate::protocol::input::{decode_input_requests, InputRequest};
 use crate::protocol::jsonrpc::RpcError;
 use crate::time::parse_rfc3339;
-use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -111,34 +111,58 @@ pub struct DetailedTask {
     pub error: Option<RpcError>,
 }
 
-fn present<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<Value>, D::Error> {
-    Value::deserialize(d).map(Some)
+/// The members of a task object; `ttl_ms` distinguishes `null` (`Some(Null)`: unlimited)
+/// from absent.
+struct RawTask {
+    result_type: Option<Value>,
+    task_id: Option<Value>,
+    status: Option<Value>,
+    status_message: Option<Value>,
+    created_at: Option<Value>,
+    last_updated_at: Option<Value>,
+    ttl_ms: Option<Value>,
+    poll_interval_ms: Option<Value>,
+    input_requests: Option<Box<RawValue>>,
+    result: Option<Box<RawValue>>,
+    error: Option<Value>,
 }
 
-#[derive(Deserialize)]
-struct RawTask {
-    #[serde(rename = "resultType", default)]
-    result_type: Option<Value>,
-    #[serde(rename = "taskId", default)]
-    task_id: Option<Value>,
-    #[serde(default)]
-    status: Option<Value>,
-    #[serde(rename = "statusMessage", default)]
-    status_message: Option<Value>,
-    #[serde(rename = "createdAt", default)]
-    created_at: Option<Value>,
-    #[serde(rename = "lastUpdatedAt", default)]
-    last_updated_at: Option<Value>,
-    #[serde(rename = "ttlMs", default, deserialize_with = "present")]
-    ttl_ms: Option<Value>,
-    #[serde(rename = "pollIntervalMs", default)]
-    poll_interval_ms: Option<Value>,
-    #[serde(rename = "inputRequests", default)]
-    input_requests: Option<Box<RawValue>>,
-    #[serde(default)]
-    result: Option<Box<RawValue>>,
-    #[serde(default)]
-    error: Option<Value>,
+/// What `#[derive(Deserialize)]` read (see `protocol::fields`).
+static RAW_TASK: Shape = Shape {
+    name: "RawTask",
+    expecting: "struct RawTask",
+    with_len: "struct RawTask with 11 elements",
+    fields: &[
+        field("resultType", Kind::Opt, true),
+        field("taskId", Kind::Opt, true),
+        field("status", Kind::Opt, true),
+        field("statusMessage", Kind::Opt, true),
+        field("createdAt", Kind::Opt, true),
+        field("lastUpdatedAt", Kind::Opt, true),
+        field("ttlMs", Kind::Present, true),
+        field("pollIntervalMs", Kind::Opt, true),
+        field("inputRequests", Kind::Raw, true),
+        field("result", Kind::Raw, true),
+        field("error", Kind::Opt, true),
+    ],
+};
+
+fn parse_raw_task(text: &str) -> serde_json::Result<RawTask> {
+    let mut g: [Got; 11] = Default::default();
+    fields::parse(text, &RAW_TASK, &mut g)?;
+    Ok(RawTask {
+        result_type: g[0].value(),
+        task_id: g[1].value(),
+        status: g[2].value(),
+        status_message: g[3].value(),
+        created_at: g[4].value(),
+        last_updated_at: g[5].value(),
+        ttl_ms: g[6].value(),
+        poll_interval_ms: g[7].value(),
+        input_requests: g[8].raw(),
+        result: g[9].raw(),
+        error: g[10].value(),
+    })
 }
 
 fn invalid(msg: impl Into<String>) -> Error {
@@ -235,7 +259,7 @@ fn parse_raw(raw: &RawValue, what: &str) -> Result<RawTask> {
     if !raw.get().trim_start().starts_with('{') {
         return Err(invalid(format!("{what} is not a JSON object")));
     }
-    serde_json::from_str(raw.get()).map_err(|e| {
+    parse_raw_task(raw.get()).map_err(|e| {
         invalid(format!(
             "malformed {what}: {}",
             sanitize(&e.to_string(), 200)
@@ -324,6 +348,88 @@ pub fn decode_detailed_task(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `Deserialize` derive `RawTask` had; `parse_raw_task` must read exactly as it did.
+    mod derived {
+        use serde::Deserialize;
+        use serde_json::value::RawValue;
+        use serde_json::Value;
+
+        fn present<'de, D: serde::Deserializer<'de>>(
+            d: D,
+        ) -> std::result::Result<Option<Value>, D::Error> {
+            Value::deserialize(d).map(Some)
+        }
+
+        #[derive(Deserialize)]
+        pub struct RawTask {
+            #[serde(rename = "resultType", default)]
+            pub result_type: Option<Value>,
+            #[serde(rename = "taskId", default)]
+            pub task_id: Option<Value>,
+            #[serde(default)]
+            pub status: Option<Value>,
+            #[serde(rename = "statusMessage", default)]
+            pub status_message: Option<Value>,
+            #[serde(rename = "createdAt", default)]
+            pub created_at: Option<Value>,
+            #[serde(rename = "lastUpdatedAt", default)]
+            pub last_updated_at: Option<Value>,
+            #[serde(rename = "ttlMs", default, deserialize_with = "present")]
+            pub ttl_ms: Option<Value>,
+            #[serde(rename = "pollIntervalMs", default)]
+            pub poll_interval_ms: Option<Value>,
+            #[serde(rename = "inputRequests", default)]
+            pub input_requests: Option<Box<RawValue>>,
+            #[serde(default)]
+            pub result: Option<Box<RawValue>>,
+            #[serde(default)]
+            pub error: Option<Value>,
+        }
+    }
+
+    #[test]
+    fn raw_task_parse_matches_the_derive() {
+        macro_rules! show {
+            ($r:expr) => {{
+                let r = $r;
+                format!(
+                    "{:?}",
+                    (
+                        r.result_type,
+                        r.task_id,
+                        r.status,
+                        r.status_message,
+                        r.created_at,
+                        r.last_updated_at,
+                        r.ttl_ms,
+                        r.poll_interval_ms,
+                        r.input_requests,
+                        r.result,
+                        r.error
+                    )
+                )
+            }};
+        }
+        fields::assert_same_as_derive(
+            &[
+                "resultType",
+                "taskId",
+                "status",
+                "statusMessage",
+                "createdAt",
+                "lastUpdatedAt",
+                "ttlMs",
+                "pollIntervalMs",
+                "inputRequests",
+                "result",
+                "error",
+            ],
+            parse_raw_task,
+            |r: derived::RawTask| show!(r),
+            |r| show!(r),
+        );
+    }
     use crate::protocol::input::InputKind;
 
     fn raw(s: &str) -> Box<RawValue> {
