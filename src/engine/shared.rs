@@ -6,11 +6,12 @@ use crate::engine::cache::Cache;
 use crate::engine::config::Config;
 use crate::engine::exchange::{Bounds, Exchange};
 use crate::engine::tools::ToolRegistry;
+use crate::error::json_text;
 use crate::http::request::{
-    add_modern_meta, add_progress_token, legacy_post_headers, modern_post_headers, HttpMethod,
-    HttpRequest, RequestMeta,
+    add_progress_token, legacy_post_headers, modern_params_text, modern_post_headers, HttpMethod,
+    HttpRequest, RequestMetaText,
 };
-use crate::protocol::jsonrpc::{encode_request, RequestId};
+use crate::protocol::jsonrpc::{encode_request, encode_request_text, RequestId};
 use crate::protocol::LATEST_PROTOCOL_VERSION;
 use crate::time::Millis;
 use rustc_hash::FxHashMap;
@@ -118,6 +119,10 @@ pub struct Shared {
     /// OAuth: an exchange replayed under a new id (old → new), so that owners holding the
     /// old id still reach it.
     pub moved: FxHashMap<u64, u64>,
+    /// The JSON text of the capabilities and client info every modern request carries in
+    /// `_meta` (the configuration does not change them after construction).
+    caps_text: String,
+    client_info_text: String,
 }
 
 impl Shared {
@@ -126,7 +131,11 @@ impl Shared {
             crate::engine::config::VersionChoice::Pinned(v) => v.clone(),
             crate::engine::config::VersionChoice::Auto => LATEST_PROTOCOL_VERSION.to_string(),
         };
+        let caps_text = json_text(&cfg.client_capabilities());
+        let client_info_text = json_text(&cfg.client_info);
         Shared {
+            caps_text,
+            client_info_text,
             cfg,
             now,
             era: Era::Modern,
@@ -183,30 +192,31 @@ impl Shared {
         log_level: Option<&str>,
     ) -> (u64, RequestId) {
         let rpc_id = RequestId::Number(self.next_id() as i64);
-        let mut p = params.clone();
-        let (url, headers) = match self.era {
+        let (url, headers, body) = match self.era {
             Era::Modern => {
-                let caps = self.cfg.client_capabilities();
-                add_modern_meta(
-                    &mut p,
-                    &RequestMeta {
+                // Written straight to text: no copy of `params`, no `_meta` map per request.
+                let text = modern_params_text(
+                    params,
+                    &RequestMetaText {
                         protocol_version: &self.version,
-                        capabilities: &caps,
-                        client_info: &self.cfg.client_info,
+                        capabilities: &self.caps_text,
+                        client_info: &self.client_info_text,
                         log_level: log_level.or(self.cfg.log_level.as_deref()),
                         progress_token,
                     },
                 );
                 let h = modern_post_headers(
                     method,
-                    &p,
+                    params,
                     &self.version,
                     extra_headers,
                     &self.cfg.headers,
                 );
-                (self.cfg.url.clone(), h)
+                let body = encode_request_text(&rpc_id, method, text, request_state);
+                (self.cfg.url.clone(), h, body)
             }
             Era::Legacy | Era::HttpSse => {
+                let mut p = params.clone();
                 if let Some(t) = progress_token {
                     add_progress_token(&mut p, t);
                 }
@@ -220,10 +230,10 @@ impl Shared {
                     .post_url
                     .clone()
                     .unwrap_or_else(|| self.cfg.url.clone());
-                (url, h)
+                let body = encode_request(&rpc_id, method, &p, request_state);
+                (url, h, body)
             }
         };
-        let body = encode_request(&rpc_id, method, &p, request_state);
         let xfer = self.next_id();
         let req = HttpRequest {
             id: xfer,

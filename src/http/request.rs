@@ -59,7 +59,8 @@ pub struct RequestMeta<'a> {
 }
 
 /// Adds the modern `_meta` to `params`, keeping any entries the host put there itself
-/// (the client's reserved keys win).
+/// (the client's reserved keys win). The reference for [`modern_params_text`].
+#[cfg(test)]
 pub fn add_modern_meta(params: &mut Map<String, Value>, meta: &RequestMeta) {
     let mut m = match params.remove("_meta") {
         Some(Value::Object(m)) => m,
@@ -75,6 +76,99 @@ pub fn add_modern_meta(params: &mut Map<String, Value>, meta: &RequestMeta) {
         m.insert(PROGRESS_TOKEN.into(), t.clone());
     }
     params.insert("_meta".into(), Value::Object(m));
+}
+
+/// What a modern request's `_meta` carries, with the constant parts already serialized
+/// (capabilities and client info are written once per client, not rebuilt per request).
+pub struct RequestMetaText<'a> {
+    pub protocol_version: &'a str,
+    /// JSON text of the capabilities object.
+    pub capabilities: &'a str,
+    /// JSON text of the client info object.
+    pub client_info: &'a str,
+    pub log_level: Option<&'a str>,
+    pub progress_token: Option<&'a Value>,
+}
+
+/// The JSON text of `params` with the modern `_meta`: byte for byte what serializing
+/// `params` after [`add_modern_meta`] gave (the same members in the same order: a host
+/// `_meta` is taken out as `Map::remove` does, by swapping the last member into its place,
+/// and the merged `_meta` comes last; reserved keys the host also set keep the host's
+/// position), without cloning `params` or building the `_meta` map.
+pub fn modern_params_text(params: &Map<String, Value>, meta: &RequestMetaText) -> String {
+    let at = params.keys().position(|k| k == "_meta");
+    let last = params.iter().next_back();
+    let mut out = Vec::with_capacity(256);
+    out.push(b'{');
+    for (j, (k, v)) in params.iter().enumerate() {
+        match at {
+            // `_meta`'s place goes to the last member (unless `_meta` is the last one).
+            Some(i) if i == j => match last {
+                Some((lk, lv)) if j + 1 < params.len() => member(&mut out, lk, Member::Value(lv)),
+                _ => {}
+            },
+            Some(_) if j + 1 == params.len() => {}
+            _ => member(&mut out, k, Member::Value(v)),
+        }
+    }
+    member(&mut out, "_meta", Member::Text("{"));
+    let version = Value::from(meta.protocol_version);
+    let level = meta.log_level.map(Value::from);
+    // In the order add_modern_meta inserted them; `None`: not sent.
+    let reserved = [
+        (META_PROTOCOL_VERSION, Some(Member::Value(&version))),
+        (
+            META_CLIENT_CAPABILITIES,
+            Some(Member::Text(meta.capabilities)),
+        ),
+        (META_CLIENT_INFO, Some(Member::Text(meta.client_info))),
+        (META_LOG_LEVEL, level.as_ref().map(Member::Value)),
+        (PROGRESS_TOKEN, meta.progress_token.map(Member::Value)),
+    ];
+    let mut used = [false; 5];
+    if let Some(Value::Object(host)) = params.get("_meta") {
+        for (k, v) in host {
+            match reserved
+                .iter()
+                .position(|(r, m)| *r == k.as_str() && m.is_some())
+            {
+                Some(i) => {
+                    used[i] = true;
+                    member(&mut out, k, reserved[i].1.unwrap_or(Member::Text("")));
+                }
+                None => member(&mut out, k, Member::Value(v)),
+            }
+        }
+    }
+    for (i, (k, m)) in reserved.iter().enumerate() {
+        if let (Some(m), false) = (m, used[i]) {
+            member(&mut out, k, *m);
+        }
+    }
+    out.extend_from_slice(b"}}");
+    String::from_utf8(out).unwrap_or_default()
+}
+
+#[derive(Clone, Copy)]
+enum Member<'a> {
+    Value(&'a Value),
+    /// Already JSON text (empty: the value follows separately).
+    Text(&'a str),
+}
+
+/// Writes `,"key":value` (no comma right after an opening brace).
+fn member(out: &mut Vec<u8>, key: &str, v: Member) {
+    if out.last() != Some(&b'{') {
+        out.push(b',');
+    }
+    let _ = serde_json::to_writer(&mut *out, key);
+    out.push(b':');
+    match v {
+        Member::Value(v) => {
+            let _ = serde_json::to_writer(&mut *out, v);
+        }
+        Member::Text(t) => out.extend_from_slice(t.as_bytes()),
+    }
 }
 
 /// Adds only a progress token (legacy eras: no per-request capabilities).
@@ -176,6 +270,60 @@ mod tests {
         assert_eq!(m[META_CLIENT_INFO], info);
         assert_eq!(m[META_LOG_LEVEL], "debug");
         assert_eq!(m[PROGRESS_TOKEN], "p-1");
+    }
+
+    /// The text writer gives byte for byte what cloning the params, merging `_meta` into
+    /// them and serializing gave.
+    #[test]
+    fn modern_params_text_is_add_modern_meta_serialized() {
+        let caps = json!({"elicitation":{"form":{}},"extensions":{"a/b":{"x":[1,"\u{2028}"]}}});
+        let info = json!({"name":"c \"q\"","version":"1"});
+        let (caps_text, info_text) = (caps.to_string(), info.to_string());
+        let params = [
+            json!({}),
+            json!({"name":"t","arguments":{"z":1,"a":[{"k":"v"}]}}),
+            json!({"_meta":{"custom/x":1}}),
+            json!({"_meta":{"custom/x":1},"name":"t","uri":"u","last":true}),
+            json!({"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"bogus","x":2,"progressToken":"mine","io.modelcontextprotocol/logLevel":"info"},"b":1,"c":2}),
+            json!({"name":"t","c":2,"_meta":null}),
+            json!({"_meta":5,"a":1}),
+            json!({"a":1,"_meta":{}}),
+            json!({"\u{0}\"key\"\n":"\u{1f}","é":"\u{2028}","_meta":{"io.modelcontextprotocol/clientInfo":0,"io.modelcontextprotocol/clientCapabilities":0}}),
+        ];
+        let token = json!("p-7");
+        let num_token = json!(42);
+        for p in &params {
+            for (level, tok) in [
+                (None, None),
+                (Some("debug"), None),
+                (None, Some(&token)),
+                (Some("error"), Some(&num_token)),
+            ] {
+                let p = obj(p.clone());
+                let mut reference = p.clone();
+                add_modern_meta(
+                    &mut reference,
+                    &RequestMeta {
+                        protocol_version: "2026-07-28",
+                        capabilities: &caps,
+                        client_info: &info,
+                        log_level: level,
+                        progress_token: tok,
+                    },
+                );
+                let text = modern_params_text(
+                    &p,
+                    &RequestMetaText {
+                        protocol_version: "2026-07-28",
+                        capabilities: &caps_text,
+                        client_info: &info_text,
+                        log_level: level,
+                        progress_token: tok,
+                    },
+                );
+                assert_eq!(text, serde_json::to_string(&reference).unwrap(), "{p:?}");
+            }
+        }
     }
 
     #[test]

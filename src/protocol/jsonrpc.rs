@@ -281,7 +281,17 @@ pub fn encode_request(
     params: &Map<String, Value>,
     raw_request_state: Option<&RawValue>,
 ) -> String {
-    let mut params_text = serde_json::to_string(params).unwrap_or_else(|_| "{}".into());
+    let params_text = serde_json::to_string(params).unwrap_or_else(|_| "{}".into());
+    encode_request_text(id, method, params_text, raw_request_state)
+}
+
+/// [`encode_request`] with `params` already serialized (a JSON object's text).
+pub fn encode_request_text(
+    id: &RequestId,
+    method: &str,
+    mut params_text: String,
+    raw_request_state: Option<&RawValue>,
+) -> String {
     if let Some(raw) = raw_request_state {
         // `params_text` is a JSON object: drop its closing brace and append the member.
         params_text.pop();
@@ -292,7 +302,10 @@ pub fn encode_request(
         params_text.push_str(raw.get());
         params_text.push('}');
     }
-    let id_text = serde_json::to_string(id).unwrap_or_else(|_| "0".into());
+    let id_text = match id {
+        RequestId::Number(n) => n.to_string(),
+        RequestId::String(s) => serde_json::to_string(s).unwrap_or_default(),
+    };
     let method_text = serde_json::to_string(method).unwrap_or_else(|_| "\"\"".into());
     format!("{{\"jsonrpc\":\"2.0\",\"id\":{id_text},\"method\":{method_text},\"params\":{params_text}}}")
 }
