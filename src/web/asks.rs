@@ -10,7 +10,7 @@ use crate::protocol::input::InputKind;
 use crate::web::convert::{describe, from_js, to_js};
 use crate::web::driver::{now, pump, Handle};
 use js_sys::{Array, Function, Object, Reflect};
-use serde_json::{json, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
