@@ -48,11 +48,12 @@ run_target() {
     -artifact_prefix="fuzz/artifacts/$t/") >"$logf" 2>&1
 }
 
-# The final stats of a finished run: "<execs> <seconds>".
+# The final stats of a run: "<execs> <seconds>" ("?" for what the log does not say, e.g.
+# after a crash or a kill). Never fails.
 stats_of() {
   local logf="$1"
   local runs secs
-  runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$logf" | grep -Eo '[0-9]+$' | tail -1)
-  secs=$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$logf" | grep -Eo 'in [0-9]+' | grep -Eo '[0-9]+' | tail -1)
+  runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$logf" 2>/dev/null | grep -Eo '[0-9]+$' | tail -1 || true)
+  secs=$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$logf" 2>/dev/null | grep -Eo 'in [0-9]+' | grep -Eo '[0-9]+' | tail -1 || true)
   echo "${runs:-?} ${secs:-?}"
 }

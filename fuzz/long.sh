@@ -34,7 +34,7 @@ finish_one() {
   if ! wait -n -p pid; then result=FAILED; status=1; fi
   t="${target_of[$pid]}"
   unset "target_of[$pid]"
-  read -r runs secs < <(stats_of "$FUZZ_DIR/logs/long-$t.log")
+  read -r runs secs < <(stats_of "$FUZZ_DIR/logs/long-$t.log") || true
   printf '%-8s %12s execs %7s s  %s\n' "$t" "$runs" "$secs" "$result" | tee -a "$summary"
 }
 

@@ -29,7 +29,7 @@ finish_one() {
   t="${target_of[$pid]}"
   unset "target_of[$pid]"
   if [ "$rc" = 0 ]; then
-    read -r runs secs < <(stats_of "$FUZZ_DIR/logs/smoke-$t.log")
+    read -r runs secs < <(stats_of "$FUZZ_DIR/logs/smoke-$t.log") || true
     log "$t: ok, $runs executions in $secs s"
   else
     log "$t: FAILED (log: fuzz/logs/smoke-$t.log)"
