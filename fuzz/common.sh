@@ -42,9 +42,12 @@ build_targets() {
 run_target() {
   local t="$1" stop="$2" logf="$3"
   mkdir -p "$FUZZ_DIR/corpus/$t" "$FUZZ_DIR/artifacts/$t"
+  # Inputs that once failed (tests/regressions/<t>/) seed the run too.
+  local extra=()
+  [ -d "$REPO_DIR/tests/regressions/$t" ] && extra=("tests/regressions/$t")
   # shellcheck disable=SC2046
   (cd "$REPO_DIR" && cargo fuzz run --sanitizer "$FUZZ_SANITIZER" --fuzz-dir fuzz "$t" \
-    "fuzz/corpus/$t" "fuzz/seeds/$t" -- $(target_flags "$t") "$stop" \
+    "fuzz/corpus/$t" "fuzz/seeds/$t" "${extra[@]}" -- $(target_flags "$t") "$stop" \
     -artifact_prefix="fuzz/artifacts/$t/") >"$logf" 2>&1
 }
 
