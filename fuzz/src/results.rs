@@ -138,8 +138,9 @@ pub fn run(data: &[u8]) {
                 Some(other) => panic!("resultType {other} accepted"),
             };
             // Duplicate keys: serde_json's Value keeps the last one, a struct the first
-            // or errors; only compare when there is one `resultType` member.
-            if text.matches("\"resultType\"").count() <= 1 {
+            // or errors; only compare when there is one `resultType` member, and when the
+            // text fits a `Value` at all (`1e999` does not).
+            if value.is_some() && text.matches("\"resultType\"").count() <= 1 {
                 assert_eq!(t, expected);
             }
         }
