@@ -5,8 +5,9 @@
 #   fuzz/long.sh                          # all targets, 10M executions each
 #   FUZZ_RUNS=50000000 FUZZ_TARGETS="engine" fuzz/long.sh
 #
-# Logs: fuzz/logs/long-<target>.log; a summary table (target, executions, seconds,
-# result) is printed at the end and written to fuzz/logs/long-summary.txt. The corpus
+# Logs: fuzz/logs/long-<target>.log (long-address-<target>.log with ASan); a summary
+# table (target, executions, seconds, result) is printed as runs end and written to
+# fuzz/logs/long-summary.txt (long-address-summary.txt). The corpus
 # grows in fuzz/corpus/<target>/ (git-ignored) and is reused by the next run.
 set -euo pipefail
 # No sanitizer by default: 2-3x the executions per second, and the crate has no `unsafe`
@@ -20,7 +21,10 @@ read -r -a selected <<<"${FUZZ_TARGETS:-${TARGETS[*]}}"
 ensure_cargo_fuzz
 build_targets
 mkdir -p "$FUZZ_DIR/logs"
-summary="$FUZZ_DIR/logs/long-summary.txt"
+# Logs and summary are named after the sanitizer when there is one (long-address-*).
+tag=long
+[ "$FUZZ_SANITIZER" = none ] || tag="long-$FUZZ_SANITIZER"
+summary="$FUZZ_DIR/logs/$tag-summary.txt"
 {
   echo "# fuzz/long.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n) ($(nproc) cores)"
   echo "# $(rustc --version), cargo-fuzz $(cargo fuzz --version 2>/dev/null | awk '{print $2}'), sanitizer $FUZZ_SANITIZER, runs $FUZZ_RUNS"
@@ -34,13 +38,13 @@ finish_one() {
   if ! wait -n -p pid; then result=FAILED; status=1; fi
   t="${target_of[$pid]}"
   unset "target_of[$pid]"
-  read -r runs secs < <(stats_of "$FUZZ_DIR/logs/long-$t.log") || true
+  read -r runs secs < <(stats_of "$FUZZ_DIR/logs/$tag-$t.log") || true
   printf '%-8s %12s execs %7s s  %s\n' "$t" "$runs" "$secs" "$result" | tee -a "$summary"
 }
 
 for t in "${selected[@]}"; do
-  log "$t: $FUZZ_RUNS executions (log: fuzz/logs/long-$t.log)"
-  run_target "$t" "-runs=$FUZZ_RUNS" "$FUZZ_DIR/logs/long-$t.log" &
+  log "$t: $FUZZ_RUNS executions (log: fuzz/logs/$tag-$t.log)"
+  run_target "$t" "-runs=$FUZZ_RUNS" "$FUZZ_DIR/logs/$tag-$t.log" &
   target_of[$!]="$t"
   if [ "${#target_of[@]}" -ge "$FUZZ_JOBS" ]; then finish_one; fi
 done
