@@ -14,13 +14,24 @@ pub enum Output {
     Message(Message, u16),
     /// The exchange failed; nothing more will come from it.
     Failed(Error),
-    /// An SSE event's `id`/`retry` (legacy resumability).
+    /// An SSE event's `id`/`retry` (legacy resumability). `id` is the stream's last
+    /// event ID as of this event: `None` when it is empty, or when a `Last-Event-ID`
+    /// header cannot carry it (the stream is then not resumable from here).
     SseMeta {
         id: Option<String>,
         retry: Option<u64>,
     },
     /// An SSE event of another type than `message` (the 2024-11-05 `endpoint` event).
     Event { event: String, data: String },
+}
+
+/// True when an SSE event id can be sent back in `Last-Event-ID`: visible ASCII and
+/// inner spaces. `fetch` takes header values as bytes: it refuses characters above
+/// U+00FF, sends U+0080–U+00FF as single bytes (not the UTF-8 the server sent) and
+/// strips surrounding spaces, so any other id would fail or name another event
+/// (found by the engine fuzz target).
+fn resumable_id(id: &str) -> bool {
+    id.bytes().all(|b| (0x20..=0x7e).contains(&b)) && !id.starts_with(' ') && !id.ends_with(' ')
 }
 
 enum Body {
@@ -118,7 +129,7 @@ impl Exchange {
                 for ev in events {
                     if ev.id.is_some() || ev.retry.is_some() {
                         out.push(Output::SseMeta {
-                            id: ev.id.clone(),
+                            id: ev.id.clone().filter(|id| resumable_id(id)),
                             retry: ev.retry,
                         });
                     }

@@ -539,6 +539,7 @@ impl Session {
             );
         }
         self.get_disabled = true;
+        self.get_retry_at = None;
     }
 
     pub fn deadline(&self, part: SessionPart) -> Option<Millis> {
@@ -556,11 +557,13 @@ impl Session {
         match part {
             SessionPart::Probe | SessionPart::Init => self.on_call(sh, part, CallInput::Timer),
             SessionPart::GetStream => {
-                if self.get_stream.is_none()
-                    && self.get_retry_at.is_some_and(|t| t <= sh.now)
-                    && !self.get_disabled
-                {
-                    self.open_get(sh);
+                if self.get_retry_at.is_some_and(|t| t <= sh.now) {
+                    // The retry is spent whatever happens now: left set, a disabled
+                    // stream's deadline stays due and `on_timer` would spin (fuzz: engine).
+                    self.get_retry_at = None;
+                    if self.get_stream.is_none() && !self.get_disabled {
+                        self.open_get(sh);
+                    }
                 }
                 Outcome::Pending
             }

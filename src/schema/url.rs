@@ -31,6 +31,67 @@ fn bad(url: &str, why: &str) -> Error {
     ))
 }
 
+/// WHATWG URL host parsing, "ends in a number": the last label (after one trailing dot)
+/// is all digits, or `0x` with hex digits. A browser then parses the whole host as an
+/// IPv4 address with octal, hex and shortened forms: `0x7f.0.0.1`, `127.1`, `2130706433`
+/// all open 127.0.0.1 and `010.0.0.1` opens 8.0.0.1, while the host shown would be the
+/// text as written (found by fuzzing against the `url` crate).
+fn ends_in_number(host: &str) -> bool {
+    let h = host.strip_suffix('.').unwrap_or(host);
+    let last = h.rsplit('.').next().unwrap_or("");
+    let hex = last
+        .strip_prefix("0x")
+        .or_else(|| last.strip_prefix("0X"))
+        .is_some_and(|x| x.bytes().all(|b| b.is_ascii_hexdigit()));
+    hex || (!last.is_empty() && last.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// `a.b.c.d`, each 0–255 in decimal without leading zeros: the one IPv4 form a browser
+/// shows as written.
+fn is_dotted_decimal(host: &str) -> bool {
+    let parts: Vec<&str> = host.split('.').collect();
+    parts.len() == 4
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && p.len() <= 3
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && (p.len() == 1 || !p.starts_with('0'))
+                && p.parse::<u16>().is_ok_and(|n| n <= 255)
+        })
+}
+
+/// An IPv6 address in RFC 4291 text form: eight groups of 1–4 hex digits, or fewer with
+/// one `::`; the last 32 bits may be written as a dotted-decimal IPv4 address. By hand:
+/// `core::net::Ipv6Addr`'s parser costs ~2 KB gzip of wasm.
+fn is_ipv6<'a>(s: &'a str) -> bool {
+    let (head, tail, compressed) = match s.split_once("::") {
+        Some((h, t)) => (h, t, true),
+        None => (s, "", false),
+    };
+    if tail.contains("::") {
+        return false;
+    }
+    let split = |p: &'a str| p.split(':').filter(move |_| !p.is_empty());
+    let pieces: Vec<&str> = split(head).chain(split(tail)).collect();
+    // Only the last piece written may be an IPv4 address ("1.2.3.4::" is not valid).
+    let v4_at = (!compressed || !tail.is_empty()).then(|| pieces.len().wrapping_sub(1));
+    let mut groups = 0;
+    for (i, p) in pieces.iter().enumerate() {
+        if !p.is_empty() && p.len() <= 4 && p.bytes().all(|b| b.is_ascii_hexdigit()) {
+            groups += 1;
+        } else if v4_at == Some(i) && is_dotted_decimal(p) {
+            groups += 2;
+        } else {
+            return false;
+        }
+    }
+    if compressed {
+        groups <= 7
+    } else {
+        groups == 8
+    }
+}
+
 /// Checks the URL the server wants opened. Allowed: `https:`, or `http:` on `localhost`,
 /// `127.0.0.1` or `[::1]`.
 pub fn check_url(url: &str) -> Result<UrlInfo, Error> {
@@ -68,11 +129,9 @@ pub fn check_url(url: &str) -> Result<UrlInfo, Error> {
         let (inner, after) = v6
             .split_once(']')
             .ok_or_else(|| bad(url, "unclosed '[' in the host"))?;
-        let ok = inner.contains(':')
-            && inner
-                .chars()
-                .all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.');
-        if !ok {
+        // A literal a browser cannot parse (`[1:2:3:4:5]`) is refused here rather than
+        // opened (fuzz: schema).
+        if !is_ipv6(inner) {
             return Err(bad(url, "malformed IPv6 address"));
         }
         (format!("[{}]", inner.to_ascii_lowercase()), after)
@@ -91,6 +150,12 @@ pub fn check_url(url: &str) -> Result<UrlInfo, Error> {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_') || !c.is_ascii())
         {
             return Err(bad(url, "the host has characters that are not allowed"));
+        }
+        if ends_in_number(h) && !is_dotted_decimal(h) {
+            return Err(bad(
+                url,
+                "a numeric host must be a plain IPv4 address (a browser reads other forms as a different address)",
+            ));
         }
         // ASCII only: non-ASCII hosts are flagged, and Unicode case tables cost ~10 KB of wasm.
         (h.to_ascii_lowercase(), p)
@@ -160,6 +225,23 @@ mod tests {
             "http://localhost:3000"
         );
         assert_eq!(check_url("http://127.0.0.1/").unwrap().host, "127.0.0.1");
+        assert_eq!(check_url("https://10.0.0.255/").unwrap().host, "10.0.0.255");
+        assert_eq!(
+            check_url("https://0xample.com/").unwrap().host,
+            "0xample.com"
+        );
+        for v6 in [
+            "[::ffff:1.2.3.4]",
+            "[1:2:3:4:5:6:7:8]",
+            "[1::]",
+            "[fe80::1:2]",
+        ] {
+            assert_eq!(check_url(&format!("https://{v6}/")).unwrap().host, v6);
+        }
+        assert_eq!(
+            check_url("https://123.example/").unwrap().host,
+            "123.example"
+        );
         assert_eq!(check_url("http://[::1]:8080/x").unwrap().host, "[::1]");
         assert_eq!(
             check_url("https://[2001:DB8::1]/").unwrap().host,
@@ -214,9 +296,26 @@ mod tests {
             "https://example.com:8a/",
             "https://[::1/",
             "https://[zz::1]/",
+            "https://[2001:DB8:2:001:1]/",
+            "https://[1::2::3]/",
+            "https://[::ffff:1.2.3]/",
+            "https://[1.2.3.4::]/",
+            "https://[::1.2.3.4:1]/",
+            "https://[1:2:3:4:5:6:7:8:9]/",
+            "https://[:::]/",
+            "https://[::12345]/",
             "https://exa\u{202e}mple.com/",
             "https://example.com/\u{202e}fdp.exe",
             "https://exa\u{200b}mple.com/",
+            // Numeric hosts a browser reads as another IPv4 address.
+            "https://0x7f.0.0.1/",
+            "https://127.1/",
+            "https://2130706433/",
+            "https://010.0.0.1/",
+            "https://1.2.3.4./",
+            "https://256.1.1.1/",
+            "https://example.0x/",
+            "https://example.123/",
         ] {
             let e = check_url(u).unwrap_err();
             assert_eq!(e.kind, ErrorKind::InvalidResult, "{u}");

@@ -136,7 +136,30 @@ impl Core {
 
     fn done(&mut self, op: OpId, outcome: Result<Output>) {
         self.sh.set_deadline(&Owner::Op(op), None);
+        self.drop_streams(&Owner::Op(op));
         self.sh.push(Action::Done { op, outcome });
+    }
+
+    /// Closes what an ended operation still has open that its call does not track: a
+    /// legacy resumption GET (`Last-Event-ID`) and scheduled resumptions. Left alone,
+    /// the GET stayed open after the call ended (or the client closed) and, when it
+    /// dropped, was resumed again for nobody (fuzz: engine).
+    fn drop_streams(&mut self, owner: &Owner) {
+        let xfers: Vec<u64> = (self.sh.slots.iter())
+            .filter(|(_, s)| &s.owner == owner)
+            .map(|(x, _)| *x)
+            .collect();
+        for x in xfers {
+            self.sh.cancel_exchange(x);
+        }
+        let tokens: Vec<u64> = (self.resumes.iter())
+            .filter(|(_, r)| &r.owner == owner)
+            .map(|(t, _)| *t)
+            .collect();
+        for t in tokens {
+            self.resumes.remove(&t);
+            self.sh.set_deadline(&Owner::Resume(t), None);
+        }
     }
 
     fn refresh(&mut self, owner: &Owner) {
@@ -471,6 +494,7 @@ impl Core {
     /// Ends everything: every operation fails with `AbortError`; a legacy session is
     /// ended with `DELETE`.
     pub fn close(&mut self, now: Millis) {
+        let open_before: Vec<u64> = self.sh.slots.keys().copied().collect();
         let ids: Vec<OpId> = self
             .ops
             .keys()
@@ -487,6 +511,12 @@ impl Core {
             self.sh.set_deadline(&Owner::Resume(token), None);
         }
         self.resumes.clear();
+        // What no owner closed (a task poll's legacy resumption GET, which its call does
+        // not track) closes too; what closing itself sent (DELETE, tasks/cancel,
+        // notifications/cancelled) goes on (fuzz: engine).
+        for x in open_before {
+            self.sh.cancel_exchange(x);
+        }
         self.auth_close();
         self.refresh_session();
     }

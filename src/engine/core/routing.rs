@@ -166,16 +166,14 @@ impl Core {
                 XOut::Failed(e) => self.exchange_failed(xfer, e),
                 XOut::SseMeta { id, retry } => {
                     if let Some(slot) = self.sh.slots.get_mut(&xfer) {
-                        if id.is_some() {
-                            slot.last_event_id = id.clone();
-                        }
+                        // The stream's id as of this event (`None`: reset, or not
+                        // resumable): an older one would replay events already seen.
+                        slot.last_event_id = id.clone();
                         if retry.is_some() {
                             slot.retry_ms = retry;
                         }
                         if slot.owner == session::owner(SessionPart::GetStream) {
-                            if id.is_some() {
-                                self.session.get_last_event_id = id;
-                            }
+                            self.session.get_last_event_id = id;
                             if retry.is_some() {
                                 self.session.get_retry_ms = retry;
                             }

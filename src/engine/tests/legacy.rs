@@ -328,7 +328,9 @@ fn resumption_is_bounded() {
     h.end(s.xfer());
     let mut gets = 0;
     for _ in 0..20 {
-        h.advance(60_000);
+        // To the resumption's backoff, within the call's 60 s budget (a call that timed
+        // out has nothing left to resume).
+        h.advance_to_deadline();
         let Some(g) = h.try_take() else { break };
         if g.req.method.as_str() != "GET" {
             // The re-issued POST after resumption gave up.
@@ -342,6 +344,25 @@ fn resumption_is_bounded() {
     }
     assert_eq!(gets, 5);
     assert!(h.outcome(op).is_some(), "the call ends");
+}
+
+#[test]
+fn a_call_that_ended_is_not_resumed() {
+    // Found by fuzzing: the resumption of a call that timed out went on for nobody.
+    let mut h = legacy(json!({}));
+    let budget = OpOptions {
+        timeout_ms: Some(100),
+        ..opts()
+    };
+    let op = h.core.request("prompts/list", Map::new(), &budget, h.now);
+    let s = h.take();
+    h.head(s.xfer(), 200, Some("text/event-stream"));
+    h.chunk(s.xfer(), b"id: e\nretry: 1000\ndata: \n\n");
+    h.end(s.xfer());
+    h.advance(100);
+    assert_eq!(h.err(op).kind, ErrorKind::Timeout);
+    h.advance(5_000);
+    assert!(h.try_take().is_none(), "no Last-Event-ID GET for an ended call");
 }
 
 #[test]

@@ -1,0 +1,741 @@
+//! `engine`: the whole client engine (`engine::Core`) driven by a fuzzer-written script.
+//!
+//! The script plays host, network and clock at once: it starts operations (every public
+//! start method, with fuzzer-chosen options), answers the requests the engine sends
+//! (status, content type, session id, `Retry-After`, body chunks, end, network failure),
+//! answers the host asks (elicitation, sampling, roots) with arbitrary JSON or a handler
+//! error, moves the clock, aborts operations, and finally closes the client.
+//!
+//! Bodies are fuzzer bytes in which `$ID` becomes the JSON-RPC id of the request being
+//! answered (or, on a stream that carries none, of the latest request sent), `$PREV` the
+//! id of the latest request sent, and `$PT` the request's progress token, so that the
+//! fuzzer reaches deep states (MRTR rounds, tasks, subscriptions, legacy sessions)
+//! instead of stopping at "unknown id".
+//!
+//! Script: `[config] [config2] (opcode args...)*`; see [`run`]. Steps are capped at
+//! [`MAX_STEPS`].
+//!
+//! Properties:
+//! - never panics, never loops (libFuzzer `-timeout`), bounded work per event;
+//! - no busy loop: right after `on_timer(now)`, `next_deadline()` is `None` or later
+//!   than `now` (the driver would otherwise be woken again at once, forever);
+//! - every request sent is well-formed: JSON body, token header names, header values
+//!   without CR, LF or NUL and made of bytes (code points <= U+00FF: `fetch` refuses
+//!   anything else);
+//! - every operation ends exactly once (at the latest at `close()`); results handed to
+//!   the host are JSON; errors and warnings are sanitized;
+//! - after `close()`: every operation the host started has ended, and the engine winds
+//!   down (no timers left, nothing in flight, nothing sent but the session's `DELETE`,
+//!   `tasks/cancel` for aborted task calls and legacy `notifications/cancelled`) once
+//!   its last requests fail.
+
+use crate::util::{check_error, is_json_text, is_unsafe_char, Reader};
+use mcp_wasm_client::engine::{
+    Action, Ask, Config, Core, ElicitationModes, OpId, OpOptions, Output, ResponseHead,
+    SamplingSupport, TaskRef, TaskView, ValidateOutput, VersionChoice, Want,
+};
+use mcp_wasm_client::error::Error;
+use mcp_wasm_client::http::encoding::is_token;
+use mcp_wasm_client::protocol::tasks::{Task, TaskStatus};
+use mcp_wasm_client::protocol::TASKS_EXTENSION;
+use serde_json::{json, Map, Value};
+use std::collections::HashSet;
+
+/// Script steps at most per input.
+pub const MAX_STEPS: usize = 256;
+/// Actions one event may produce at most.
+const MAX_ACTIONS_PER_EVENT: usize = 10_000;
+/// Rounds of "fail every request, move to the next deadline" after `close()`.
+const WIND_DOWN_ROUNDS: usize = 64;
+
+const START: u64 = 1_764_066_600_000;
+
+const METHODS: [&str; 8] = [
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "prompts/get",
+    "completion/complete",
+    "bogus/method",
+];
+const TOOLS: [&str; 4] = ["echo", "weather", "t\u{e9}l\u{e9}", "slow"];
+const TASK_IDS: [&str; 3] = ["task-123", "t2", "786512e2-9e0d-44bd-8f29-789f320fe840"];
+const STATUSES: [u16; 16] = [
+    200, 200, 200, 202, 204, 400, 401, 404, 405, 408, 429, 500, 502, 503, 301, 0,
+];
+const CONTENT_TYPES: [Option<&str>; 8] = [
+    Some("application/json"),
+    Some("text/event-stream"),
+    Some("application/json; charset=utf-8"),
+    Some("text/event-stream; charset=utf-8"),
+    Some("text/html"),
+    None,
+    Some("application/problem+json"),
+    Some("TEXT/EVENT-STREAM"),
+];
+const ADVANCE: [u64; 12] = [
+    0,
+    1,
+    5,
+    50,
+    250,
+    1_000,
+    5_000,
+    30_000,
+    60_000,
+    600_000,
+    86_400_000,
+    1 << 40,
+];
+const ANSWERS: [&str; 8] = [
+    r#"{"action":"accept","content":{}}"#,
+    r#"{"action":"decline"}"#,
+    r#"{"action":"cancel"}"#,
+    r#"{"action":"accept","content":{"name":"x","n":3,"ok":true}}"#,
+    r#"{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"}"#,
+    r#"{"roots":[{"uri":"file:///tmp","name":"tmp"}]}"#,
+    r#"[{"uri":"file:///a"}]"#,
+    r#"{"action":"accept"}"#,
+];
+
+/// A request the engine sent and the script may still answer.
+struct Exchange {
+    xfer: u64,
+    /// The JSON-RPC id of the body, if it is a request.
+    id: Option<Value>,
+    progress_token: Option<Value>,
+}
+
+struct Driver {
+    core: Core,
+    now: u64,
+    open: Vec<Exchange>,
+    last_id: Value,
+    asks: Vec<u64>,
+    started: HashSet<OpId>,
+    done: HashSet<OpId>,
+    closed: bool,
+    /// Sends after `close()`, by JSON-RPC method (HTTP method when there is no body).
+    sent_after_close: Vec<String>,
+}
+
+/// `MCP_FUZZ_TRACE=1`: print what the engine does (to see where a seed or a crash goes).
+fn trace() -> bool {
+    static T: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *T.get_or_init(|| std::env::var_os("MCP_FUZZ_TRACE").is_some())
+}
+
+fn header_value_ok(v: &str) -> bool {
+    // fetch's Headers: a ByteString without NUL, CR or LF.
+    v.chars()
+        .all(|c| (c as u32) <= 0xFF && !matches!(c, '\0' | '\r' | '\n'))
+}
+
+impl Driver {
+    /// Drains the engine's actions, checking each.
+    fn pump(&mut self) {
+        let mut n = 0;
+        while let Some(a) = self.core.poll_action() {
+            n += 1;
+            assert!(
+                n <= MAX_ACTIONS_PER_EVENT,
+                "unbounded actions for one event"
+            );
+            if trace() {
+                match &a {
+                    Action::Send(req) => eprintln!(
+                        "  send #{} {} {} {}",
+                        req.id,
+                        req.method.as_str(),
+                        req.url,
+                        req.body.as_deref().unwrap_or("")
+                    ),
+                    other => eprintln!("  {other:?}"),
+                }
+            }
+            match a {
+                Action::Send(req) => {
+                    for (name, value) in &req.headers {
+                        assert!(is_token(name), "bad header name {name:?}");
+                        assert!(header_value_ok(value), "bad header {name}: {value:?}");
+                    }
+                    assert!(!req.url.chars().any(|c| c.is_control() || c == ' '));
+                    let body: Option<Value> = req.body.as_deref().map(|b| {
+                        serde_json::from_str(b)
+                            .unwrap_or_else(|e| panic!("body not JSON: {e}: {b}"))
+                    });
+                    if self.closed {
+                        let what = body
+                            .as_ref()
+                            .and_then(|b| b.get("method"))
+                            .and_then(Value::as_str)
+                            .unwrap_or(req.method.as_str());
+                        self.sent_after_close.push(what.to_string());
+                    }
+                    let id = body
+                        .as_ref()
+                        .and_then(|b| b.get("method").and(b.get("id")))
+                        .cloned();
+                    if let Some(i) = &id {
+                        self.last_id = i.clone();
+                    }
+                    let progress_token = body
+                        .as_ref()
+                        .and_then(|b| b.pointer("/params/_meta/progressToken"))
+                        .cloned();
+                    self.open.push(Exchange {
+                        xfer: req.id,
+                        id,
+                        progress_token,
+                    });
+                }
+                Action::Cancel(x) => self.open.retain(|e| e.xfer != x),
+                Action::Ask(Ask { id, .. }) => self.asks.push(id),
+                Action::CancelAsk(_) => {}
+                Action::Progress { .. } | Action::Log { .. } | Action::Notify { .. } => {}
+                Action::TaskStatus { task, .. } => check_view(&task),
+                Action::Subscription { .. } => {}
+                Action::Warn { message } => {
+                    assert!(!message.chars().any(is_unsafe_char), "warning {message:?}");
+                }
+                Action::Done { op, outcome } => {
+                    // Ops the engine starts itself (the `tasks/cancel` after aborting a
+                    // task-backed call) end too; the shell drops those. Any op ends once.
+                    assert!(self.done.insert(op), "op {op} ended twice");
+                    match outcome {
+                        Ok(Output::Raw(r)) => {
+                            assert!(is_json_text(r.get()));
+                        }
+                        Ok(Output::Task(t)) => check_view(&t),
+                        Ok(_) => {}
+                        Err(e) => check_error(&e),
+                    }
+                }
+            }
+        }
+    }
+
+    /// What the web driver does: when the deadline has come, `on_timer(now)`.
+    fn timers(&mut self) {
+        if self.core.next_deadline().is_some_and(|d| d <= self.now) {
+            self.core.on_timer(self.now);
+            self.pump();
+            if let Some(d) = self.core.next_deadline() {
+                assert!(
+                    d > self.now,
+                    "deadline {d} still due after on_timer({})",
+                    self.now
+                );
+            }
+        }
+    }
+
+    fn started(&mut self, op: OpId) {
+        // Ids are fresh: an op id is never reused.
+        assert!(self.started.insert(op), "op id {op} reused");
+        self.pump();
+    }
+
+    fn pick_exchange(&mut self, r: &mut Reader) -> Option<usize> {
+        if self.open.is_empty() {
+            return None;
+        }
+        let b = r.u8() as usize;
+        // 0 = the latest (the common case: answer what was just sent).
+        Some(if b == 0 {
+            self.open.len() - 1
+        } else {
+            b % self.open.len()
+        })
+    }
+
+    fn position(&self, xfer: u64) -> Option<usize> {
+        self.open.iter().position(|e| e.xfer == xfer)
+    }
+
+    fn substitute(&self, ex: &Exchange, body: &[u8]) -> Vec<u8> {
+        let text = String::from_utf8_lossy(body);
+        if !text.contains('$') {
+            return body.to_vec();
+        }
+        let own = ex.id.clone().unwrap_or_else(|| self.last_id.clone());
+        let pt = ex.progress_token.clone().unwrap_or(Value::Null);
+        text.replace("$ID", &own.to_string())
+            .replace("$PREV", &self.last_id.to_string())
+            .replace("$PT", &pt.to_string())
+            .into_bytes()
+    }
+
+    fn head(&mut self, i: usize, r: &mut Reader) {
+        let xfer = self.open[i].xfer;
+        let flags = r.u8();
+        let status = if flags & 0x80 != 0 {
+            r.u16()
+        } else {
+            *r.pick(&STATUSES)
+        };
+        let ct = *r.pick(&CONTENT_TYPES);
+        let sid = match (flags >> 2) & 3 {
+            1 => Some("sess-1".to_string()),
+            2 => Some(String::from_utf8_lossy(r.blob()).into_owned()),
+            _ => None,
+        };
+        let retry = match (flags >> 4) & 3 {
+            1 => Some("0".to_string()),
+            2 => Some((r.u8() as u32).to_string()),
+            3 => Some(String::from_utf8_lossy(r.blob()).into_owned()),
+            _ => None,
+        };
+        self.core.on_head(
+            xfer,
+            ResponseHead {
+                status,
+                content_type: ct,
+                session_id: sid.as_deref(),
+                retry_after: retry.as_deref(),
+            },
+            self.now,
+        );
+        self.pump();
+    }
+
+    /// A body chunk for exchange `xfer` (still open or not: a late chunk is ignored).
+    fn chunk(&mut self, xfer: u64, bytes: &[u8]) {
+        let body = match self.position(xfer) {
+            Some(i) => self.substitute(&self.open[i], bytes),
+            None => bytes.to_vec(),
+        };
+        self.core.on_chunk(xfer, &body, self.now);
+        self.pump();
+    }
+
+    fn end(&mut self, xfer: u64) {
+        if let Some(i) = self.position(xfer) {
+            self.open.remove(i);
+        }
+        self.core.on_end(xfer, self.now);
+        self.pump();
+    }
+
+    fn fail(&mut self, xfer: u64, e: Error) {
+        if let Some(i) = self.position(xfer) {
+            self.open.remove(i);
+        }
+        self.core.on_fail(xfer, e, self.now);
+        self.pump();
+    }
+
+    fn close(&mut self) {
+        if trace() {
+            eprintln!("close() at +{}", self.now - START);
+        }
+        self.closed = true;
+        self.core.close(self.now);
+        self.pump();
+        for op in &self.started {
+            assert!(self.done.contains(op), "op {op} still open after close()");
+        }
+        // Wind down: every request fails, time moves to each deadline.
+        for _ in 0..WIND_DOWN_ROUNDS {
+            while let Some(e) = self.open.first() {
+                let xfer = e.xfer;
+                self.fail(xfer, Error::network("connection reset"));
+            }
+            match self.core.next_deadline() {
+                Some(d) => {
+                    if trace() {
+                        eprintln!("wind-down: timer at +{}", d - START);
+                    }
+                    self.now = self.now.max(d);
+                    self.core.on_timer(self.now);
+                    self.pump();
+                    if let Some(d) = self.core.next_deadline() {
+                        assert!(
+                            d > self.now,
+                            "deadline {d} still due after on_timer({})",
+                            self.now
+                        );
+                    }
+                }
+                None => break,
+            }
+        }
+        assert!(
+            self.open.is_empty(),
+            "still sending after close(): {:?}",
+            self.sent_after_close
+        );
+        assert_eq!(self.core.next_deadline(), None, "timers left after close()");
+        // Closing ends the legacy session (DELETE) and cancels what it aborts: tasks
+        // (`tasks/cancel`) and, in legacy eras, requests (`notifications/cancelled`).
+        assert!(
+            self.sent_after_close.iter().all(|m| matches!(
+                m.as_str(),
+                "DELETE" | "tasks/cancel" | "notifications/cancelled"
+            )),
+            "sent after close(): {:?}",
+            self.sent_after_close
+        );
+        assert_eq!(self.core.ops_in_flight(), 0);
+    }
+}
+
+fn check_view(t: &TaskView) {
+    // A local view is the host's own handle given back (rule 21): whatever it holds.
+    assert!(t.local || !t.task.task_id.is_empty());
+    if let Some(r) = &t.result {
+        assert!(is_json_text(r.get()));
+    }
+}
+
+fn config(r: &mut Reader) -> Config {
+    let a = r.u8();
+    let b = r.u8();
+    let mut cfg = Config::new("http://mcp.test/mcp");
+    cfg.version = match a & 3 {
+        0 => VersionChoice::Pinned("2026-07-28".into()),
+        1 => VersionChoice::Auto,
+        2 => VersionChoice::Pinned("2025-11-25".into()),
+        _ => VersionChoice::Pinned("2024-11-05".into()),
+    };
+    if a & 4 != 0 {
+        cfg.extensions.insert(TASKS_EXTENSION.into(), json!({}));
+    }
+    if a & 0x18 != 0 {
+        cfg.elicitation = Some(ElicitationModes {
+            form: a & 8 != 0,
+            url: a & 0x10 != 0,
+        });
+    }
+    if a & 0x20 != 0 {
+        cfg.sampling = Some(SamplingSupport {
+            tools: b & 0x40 != 0,
+            context: false,
+        });
+    }
+    cfg.roots = a & 0x40 != 0;
+    if a & 0x80 != 0 {
+        // Tight limits reach the bounds.
+        cfg.limits.max_event_bytes = 256;
+        cfg.limits.max_body_bytes = 512;
+        cfg.limits.max_concurrent_inputs = 1;
+        cfg.limits.max_input_rounds = 2;
+        cfg.limits.max_input_requests = 2;
+        cfg.limits.listen_max_retries = 2;
+        cfg.limits.listen_backoff_ms = 1;
+        cfg.limits.listen_max_backoff_ms = 4;
+        cfg.limits.listen_ack_timeout_ms = 10;
+    }
+    cfg.validate_output = match b & 3 {
+        0 | 3 => ValidateOutput::Strict,
+        1 => ValidateOutput::Warn,
+        _ => ValidateOutput::Off,
+    };
+    cfg.request_timeout_ms = match (b >> 2) & 3 {
+        0 => 60_000,
+        1 => 1,
+        2 => 1_000,
+        _ => 0,
+    };
+    cfg.max_total_timeout_ms = match (b >> 4) & 3 {
+        1 => Some(5_000),
+        2 => Some(0),
+        _ => None,
+    };
+    if b & 0x80 != 0 {
+        cfg.log_level = Some("debug".into());
+        cfg.headers = vec![("Authorization".into(), "Bearer t".into())];
+    }
+    cfg
+}
+
+fn opts(r: &mut Reader) -> OpOptions {
+    let f = r.u8();
+    let pick_ms = |x: u8| match x & 3 {
+        0 => None,
+        1 => Some(0),
+        2 => Some(100),
+        _ => Some(10_000),
+    };
+    OpOptions {
+        timeout_ms: pick_ms(f),
+        reset_timeout_on_progress: f & 4 != 0,
+        max_total_timeout_ms: if f & 8 != 0 { Some(2_000) } else { None },
+        task_timeout_ms: pick_ms(f >> 4),
+        progress: f & 0x40 != 0,
+        no_cache: f & 0x80 != 0,
+        log_level: None,
+        meta: None,
+    }
+}
+
+/// JSON from a blob, or `None`.
+fn json_blob(r: &mut Reader) -> Option<Value> {
+    serde_json::from_slice(r.blob()).ok()
+}
+
+fn object_blob(r: &mut Reader) -> Map<String, Value> {
+    match json_blob(r) {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    }
+}
+
+fn task_ref(r: &mut Reader) -> TaskRef {
+    let k = r.u8();
+    let task_id = match k & 3 {
+        3 => String::from_utf8_lossy(r.blob()).into_owned(),
+        i => TASK_IDS[i as usize].to_string(),
+    };
+    let seed = (k & 4 != 0).then(|| TaskView {
+        task: Task {
+            task_id: task_id.clone(),
+            status: match (k >> 3) & 3 {
+                0 => TaskStatus::Working,
+                1 => TaskStatus::Completed,
+                2 => TaskStatus::InputRequired,
+                _ => TaskStatus::Failed,
+            },
+            status_message: None,
+            created_at: "2025-11-25T10:30:00Z".into(),
+            created_at_ms: START as i64,
+            last_updated_at: "2025-11-25T10:30:00Z".into(),
+            last_updated_at_ms: START as i64,
+            ttl_ms: (k & 0x20 != 0).then_some(60_000),
+            poll_interval_ms: Some(1_000),
+        },
+        input_requests: None,
+        result: (k & 0x40 != 0)
+            .then(|| serde_json::value::to_raw_value(&json!({"content": []})).ok())
+            .flatten(),
+        error: None,
+        local: k & 0x80 != 0,
+    });
+    TaskRef { task_id, seed }
+}
+
+fn start(d: &mut Driver, r: &mut Reader) {
+    let now = d.now;
+    let kind = r.u8();
+    let op = match kind % 13 {
+        0 => {
+            let o = opts(r);
+            d.core.discover(&o, now)
+        }
+        1 => {
+            let m = *r.pick(&METHODS);
+            let o = opts(r);
+            let p = object_blob(r);
+            d.core.request(m, p, &o, now)
+        }
+        2 => {
+            let m = *r.pick(&METHODS);
+            let o = opts(r);
+            d.core.list_all(m, &o, now)
+        }
+        3 | 4 => {
+            let name = match r.u8() {
+                255 => String::from_utf8_lossy(r.blob()).into_owned(),
+                i => TOOLS[i as usize % TOOLS.len()].to_string(),
+            };
+            let as_task = r.bool();
+            let o = opts(r);
+            let args = json_blob(r);
+            d.core.call_tool(&name, args, as_task, &o, now)
+        }
+        5 => {
+            let t = task_ref(r);
+            let o = opts(r);
+            d.core.get_task(&t, &o, now)
+        }
+        6 => {
+            let t = task_ref(r);
+            let o = opts(r);
+            let resp = object_blob(r);
+            d.core.update_task(&t, resp, &o, now)
+        }
+        7 => {
+            let t = task_ref(r);
+            let o = opts(r);
+            d.core.cancel_task(&t, &o, now)
+        }
+        8 => {
+            let o = opts(r);
+            let cursor = r.bool().then(|| "c1".to_string());
+            d.core.list_tasks(cursor, &o, now)
+        }
+        9 | 10 => {
+            let t = task_ref(r);
+            let want = if r.bool() { Want::Result } else { Want::Task };
+            let o = opts(r);
+            d.core.wait_task(t, want, &o, now)
+        }
+        _ => {
+            let filter = match r.u8() % 4 {
+                0 => json!({"toolsListChanged": true}),
+                1 => json!({"taskIds": ["task-123"]}),
+                2 => json!({"resourceSubscriptions": ["file:///a"], "promptsListChanged": true}),
+                _ => json_blob(r).unwrap_or(Value::Null),
+            };
+            d.core.listen(&filter, now)
+        }
+    };
+    d.started(op);
+}
+
+/// Runs one script.
+///
+/// Opcodes (first byte `% 12`):
+/// 0 start an operation; 1 response head; 2 body chunk; 3 end of body; 4 network
+/// failure; 5 a whole JSON reply (head 200 JSON, chunk, end); 6 an SSE reply (head 200
+/// SSE, `data:` event per blob, end or not); 7 answer an ask; 8 move the clock; 9 move
+/// to the next deadline; 10 abort an operation; 11 close (ends the script).
+pub fn run(data: &[u8]) {
+    let mut r = Reader::new(data);
+    let cfg = config(&mut r);
+    let core = Core::new(cfg, START).expect("the fuzz configs are valid");
+    let mut d = Driver {
+        core,
+        now: START,
+        open: Vec::new(),
+        last_id: Value::Null,
+        asks: Vec::new(),
+        started: HashSet::new(),
+        done: HashSet::new(),
+        closed: false,
+        sent_after_close: Vec::new(),
+    };
+    let mut ops: Vec<OpId> = Vec::new();
+    let mut steps = 0;
+    while !r.is_empty() && steps < MAX_STEPS {
+        steps += 1;
+        let opcode = r.u8() % 12;
+        if trace() {
+            eprintln!(
+                "step {steps}: opcode {opcode}, now {}, open {:?}",
+                d.now - START,
+                d.open.iter().map(|e| e.xfer).collect::<Vec<_>>()
+            );
+        }
+        match opcode {
+            0 => {
+                let n = d.started.len();
+                start(&mut d, &mut r);
+                if d.started.len() > n {
+                    ops = d.started.iter().copied().collect();
+                    ops.sort_unstable();
+                }
+            }
+            1 => {
+                if let Some(i) = d.pick_exchange(&mut r) {
+                    d.head(i, &mut r);
+                }
+            }
+            2 => {
+                if let Some(i) = d.pick_exchange(&mut r) {
+                    let bytes = r.blob();
+                    d.chunk(d.open[i].xfer, bytes);
+                }
+            }
+            3 => {
+                if let Some(i) = d.pick_exchange(&mut r) {
+                    d.end(d.open[i].xfer);
+                }
+            }
+            4 => {
+                if let Some(i) = d.pick_exchange(&mut r) {
+                    let e = match r.u8() % 3 {
+                        0 => Error::network("fetch failed"),
+                        1 => Error::abort("aborted"),
+                        _ => Error::timeout("stalled"),
+                    };
+                    d.fail(d.open[i].xfer, e);
+                }
+            }
+            5 => {
+                if let Some(i) = d.pick_exchange(&mut r) {
+                    let xfer = d.open[i].xfer;
+                    let body = r.blob();
+                    d.core.on_head(
+                        xfer,
+                        ResponseHead {
+                            status: 200,
+                            content_type: Some("application/json"),
+                            ..Default::default()
+                        },
+                        d.now,
+                    );
+                    d.pump();
+                    d.chunk(xfer, body);
+                    d.end(xfer);
+                }
+            }
+            6 => {
+                if let Some(i) = d.pick_exchange(&mut r) {
+                    let xfer = d.open[i].xfer;
+                    let n = r.u8();
+                    d.core.on_head(
+                        xfer,
+                        ResponseHead {
+                            status: 200,
+                            content_type: Some("text/event-stream"),
+                            ..Default::default()
+                        },
+                        d.now,
+                    );
+                    d.pump();
+                    for k in 0..(n & 7) {
+                        let blob = r.blob();
+                        let mut ev = Vec::with_capacity(blob.len() + 32);
+                        if n & 0x40 != 0 {
+                            ev.extend_from_slice(format!("id: e{k}\n").as_bytes());
+                        }
+                        ev.extend_from_slice(b"data: ");
+                        ev.extend_from_slice(blob);
+                        ev.extend_from_slice(b"\n\n");
+                        d.chunk(xfer, &ev);
+                    }
+                    if n & 0x80 != 0 {
+                        d.end(xfer);
+                    }
+                }
+            }
+            7 => {
+                let k = r.u8();
+                let ask = if d.asks.is_empty() || k == 255 {
+                    u64::from(k) // possibly unknown
+                } else {
+                    d.asks[k as usize % d.asks.len()]
+                };
+                let answer = match r.u8() % 10 {
+                    8 => Err(Error::handler(None, "handler threw")),
+                    9 => Ok(json_blob(&mut r).unwrap_or(Value::Null)),
+                    i => Ok(serde_json::from_str(ANSWERS[i as usize % ANSWERS.len()])
+                        .expect("answer templates are JSON")),
+                };
+                d.core.answer(ask, answer, d.now);
+                d.pump();
+            }
+            8 => {
+                d.now = d.now.saturating_add(*r.pick(&ADVANCE));
+            }
+            9 => {
+                if let Some(t) = d.core.next_deadline() {
+                    d.now = d.now.max(t);
+                }
+            }
+            10 => {
+                if !ops.is_empty() {
+                    let op = ops[r.u8() as usize % ops.len()];
+                    d.core.abort(op, Error::abort("the host aborted"), d.now);
+                    d.pump();
+                }
+            }
+            _ => break,
+        }
+        d.timers();
+    }
+    d.close();
+}

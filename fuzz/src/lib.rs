@@ -1,0 +1,16 @@
+//! The checks behind the fuzz targets in `fuzz_targets/`, one module per target.
+//!
+//! Each module has `pub fn run(data: &[u8])`: it feeds the input to the code under test
+//! and panics when a property is violated. The same files are compiled into
+//! `tests/fuzz_regressions.rs` (with `#[path]`), which replays every saved input under
+//! `tests/regressions/<target>/` and `fuzz/seeds/<target>/` on stable, without cargo-fuzz.
+//! So: only `mcp_wasm_client` and `serde_json` here, and `crate::util` for helpers.
+
+pub mod util;
+
+pub mod engine;
+pub mod headers;
+pub mod jsonrpc;
+pub mod results;
+pub mod schema;
+pub mod sse;

@@ -1,0 +1,220 @@
+//! `results`: decoding of results per method, on arbitrary JSON text.
+//!
+//! Every decoder runs on every input (they are cheap and the fuzzer then learns all of
+//! them from one corpus): `peek_result_type`, `decode_input_required`,
+//! `decode_create_task_result`, `decode_detailed_task` (as a `tasks/get` answer and as
+//! `notifications/tasks` params), `decode_initialize_result` (Streamable HTTP and
+//! HTTP+SSE), `decode_legacy_create_task_result`, `parse_rfc3339`, and `serde_json`
+//! decoding into the typed structs of `src/protocol/*.rs` for the key types.
+//!
+//! Properties:
+//! - never panics; errors are typed (`InvalidResult`) and sanitized;
+//! - `peek_result_type` agrees with the parsed `resultType`;
+//! - a decoded task re-encodes (`Task::to_value`) to something that decodes to the same
+//!   task; a decoded `requestState` spliced into a request (`encode_request`) gives valid
+//!   JSON that carries it unchanged; input request keys are unique;
+//! - a typed struct re-encodes to a value that decodes and re-encodes to the same value
+//!   (encoding is stable: no member lost or changed on the second trip);
+//! - `parse_rfc3339` ∘ `format_rfc3339` is the identity on what parsed.
+
+use crate::util::{check_error, is_json_text};
+use mcp_wasm_client::error::{Error, ErrorKind};
+use mcp_wasm_client::protocol::input::decode_input_required;
+use mcp_wasm_client::protocol::jsonrpc::{encode_request, RequestId};
+use mcp_wasm_client::protocol::legacy::{
+    decode_initialize_result, decode_legacy_create_task_result,
+};
+use mcp_wasm_client::protocol::result::{peek_result_type, ResultType};
+use mcp_wasm_client::protocol::tasks::{decode_create_task_result, decode_detailed_task, Task};
+use mcp_wasm_client::protocol::{
+    completion, content, discover, elicitation, meta, notifications, prompts, resources, roots,
+    sampling, subscriptions, tools,
+};
+use mcp_wasm_client::time::{format_rfc3339, parse_rfc3339};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+fn invalid_result(e: &Error) {
+    check_error(e);
+    assert_eq!(e.kind, ErrorKind::InvalidResult, "{e:?}");
+}
+
+fn raw(v: &Value) -> Box<RawValue> {
+    serde_json::value::to_raw_value(v).expect("a value encodes")
+}
+
+fn check_task(t: &Task, decode: impl Fn(&RawValue) -> Result<Task, Error>) {
+    assert!(!t.task_id.is_empty());
+    assert_eq!(parse_rfc3339(&t.created_at), Some(t.created_at_ms));
+    assert_eq!(
+        parse_rfc3339(&t.last_updated_at),
+        Some(t.last_updated_at_ms)
+    );
+    let again = decode(&raw(&Value::Object(t.to_value()))).expect("a re-encoded task decodes");
+    assert_eq!(&again, t);
+}
+
+/// Decode, encode, decode, encode: the two encodings must be equal.
+fn typed<T: DeserializeOwned + Serialize>(bytes: &[u8]) {
+    let Ok(t) = serde_json::from_slice::<T>(bytes) else {
+        return;
+    };
+    let a = serde_json::to_value(&t).expect("a decoded struct encodes");
+    let t2: T = serde_json::from_value(a.clone()).expect("an encoded struct decodes");
+    let b = serde_json::to_value(&t2).expect("encodes again");
+    assert_eq!(
+        a,
+        b,
+        "encoding is not stable for {}",
+        std::any::type_name::<T>()
+    );
+    // Text too: what we would send must be JSON we read back.
+    let text = serde_json::to_string(&t).expect("encodes as text");
+    assert!(serde_json::from_str::<T>(&text).is_ok());
+}
+
+fn typed_all(bytes: &[u8]) {
+    typed::<tools::CallToolResult>(bytes);
+    typed::<tools::ListToolsResult>(bytes);
+    typed::<tools::Tool>(bytes);
+    typed::<content::ContentBlock>(bytes);
+    typed::<discover::DiscoverResult>(bytes);
+    typed::<meta::ServerCapabilities>(bytes);
+    typed::<meta::ClientCapabilities>(bytes);
+    typed::<meta::ResultMetaObject>(bytes);
+    typed::<resources::ReadResourceResult>(bytes);
+    typed::<resources::ListResourcesResult>(bytes);
+    typed::<resources::ListResourceTemplatesResult>(bytes);
+    typed::<prompts::GetPromptResult>(bytes);
+    typed::<prompts::ListPromptsResult>(bytes);
+    typed::<completion::CompleteResult>(bytes);
+    typed::<completion::CompleteRequestParams>(bytes);
+    typed::<elicitation::ElicitRequestFormParams>(bytes);
+    typed::<elicitation::ElicitRequestURLParams>(bytes);
+    typed::<elicitation::ElicitResult>(bytes);
+    typed::<elicitation::PrimitiveSchemaDefinition>(bytes);
+    typed::<sampling::CreateMessageRequestParams>(bytes);
+    typed::<sampling::CreateMessageResult>(bytes);
+    typed::<roots::ListRootsResult>(bytes);
+    typed::<subscriptions::SubscriptionsListenResult>(bytes);
+    typed::<subscriptions::SubscriptionFilter>(bytes);
+    typed::<notifications::LoggingMessageNotificationParams>(bytes);
+    typed::<notifications::ProgressNotificationParams>(bytes);
+    typed::<notifications::CancelledNotificationParams>(bytes);
+}
+
+pub fn run(data: &[u8]) {
+    typed_all(data);
+
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Some(ms) = parse_rfc3339(text) {
+        let f = format_rfc3339(ms);
+        match parse_rfc3339(&f) {
+            Some(ms2) => assert_eq!(ms, ms2, "{text:?} -> {f:?}"),
+            // Only outside 0000..=9999 after the offset is applied.
+            None => assert!(!(0..253_402_300_800_000).contains(&ms), "{text:?} -> {f:?}"),
+        }
+    }
+    let Ok(r) = serde_json::from_str::<Box<RawValue>>(text) else {
+        return;
+    };
+    let value: Option<Value> = serde_json::from_str(text).ok();
+
+    match peek_result_type(&r) {
+        Ok(t) => {
+            let rt = value.as_ref().and_then(|v| v.get("resultType"));
+            let expected = match rt {
+                None => ResultType::Complete,
+                Some(Value::String(s)) => match s.as_str() {
+                    "complete" => ResultType::Complete,
+                    "input_required" => ResultType::InputRequired,
+                    "task" => ResultType::Task,
+                    other => ResultType::Other(other.to_string()),
+                },
+                Some(other) => panic!("resultType {other} accepted"),
+            };
+            // Duplicate keys: serde_json's Value keeps the last one, a struct the first
+            // or errors; only compare when there is one `resultType` member, and when the
+            // text fits a `Value` at all (`1e999` does not).
+            if value.is_some() && text.matches("\"resultType\"").count() <= 1 {
+                assert_eq!(t, expected);
+            }
+        }
+        Err(e) => invalid_result(&e),
+    }
+
+    match decode_input_required(&r) {
+        Ok(ir) => {
+            let mut keys: Vec<&str> = ir.input_requests.iter().map(|i| i.key.as_str()).collect();
+            keys.sort_unstable();
+            let n = keys.len();
+            keys.dedup();
+            assert_eq!(n, keys.len(), "duplicate inputRequests keys");
+            assert!(!ir.input_requests.is_empty() || ir.request_state.is_some());
+            if let Some(rs) = &ir.request_state {
+                let state: Value = serde_json::from_str(rs.get()).expect("requestState is JSON");
+                assert!(state.is_string());
+                let mut params = Map::new();
+                params.insert("name".into(), "t".into());
+                let body = encode_request(&RequestId::Number(7), "tools/call", &params, Some(rs));
+                let sent: Value = serde_json::from_str(&body).expect("the retry is JSON");
+                assert_eq!(sent["params"]["requestState"], state);
+                assert_eq!(sent["params"]["name"], "t");
+                // Byte-exact echo.
+                assert!(body.contains(rs.get()));
+                let empty = encode_request(&RequestId::Number(7), "x", &Map::new(), Some(rs));
+                assert!(serde_json::from_str::<Value>(&empty).is_ok());
+            }
+        }
+        Err(e) => invalid_result(&e),
+    }
+
+    match decode_create_task_result(&r) {
+        Ok(t) => check_task(&t, decode_create_task_result),
+        Err(e) => invalid_result(&e),
+    }
+    let expected_id = value
+        .as_ref()
+        .and_then(|v| v.get("taskId"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    for notification in [false, true] {
+        for id in [None, expected_id.as_deref(), Some("task-123")] {
+            match decode_detailed_task(&r, id, notification) {
+                Ok(dt) => {
+                    if let Some(id) = id {
+                        assert_eq!(dt.task.task_id, id);
+                    }
+                    check_task(&dt.task, decode_create_task_result);
+                    if let Some(res) = &dt.result {
+                        assert!(is_json_text(res.get()));
+                    }
+                }
+                Err(e) => invalid_result(&e),
+            }
+        }
+    }
+    for over_sse in [false, true] {
+        match decode_initialize_result(&r, over_sse) {
+            Ok(init) => {
+                assert!(!init.protocol_version.is_empty());
+                let d = init.as_discover();
+                assert!(d["supportedVersions"].is_array());
+            }
+            Err(e) => {
+                check_error(&e);
+            }
+        }
+    }
+    match decode_legacy_create_task_result(&r) {
+        Ok(t) => {
+            assert!(!t.task_id.is_empty());
+            assert_eq!(parse_rfc3339(&t.created_at), Some(t.created_at_ms));
+        }
+        Err(e) => invalid_result(&e),
+    }
+}
