@@ -194,6 +194,9 @@ impl Driver {
                 Action::Cancel(x) => self.open.retain(|e| e.xfer != x),
                 Action::Ask(Ask { id, .. }) => self.asks.push(id),
                 Action::CancelAsk(_) => {}
+                // Never configured here (no `auth` option): the OAuth machine has its own
+                // unit tests and the conformance suite's auth scenarios.
+                Action::Auth(a) => panic!("OAuth action without an auth configuration: {a:?}"),
                 Action::Progress { .. } | Action::Log { .. } | Action::Notify { .. } => {}
                 Action::TaskStatus { task, .. } => check_view(&task),
                 Action::Subscription { .. } => {}
@@ -288,6 +291,9 @@ impl Driver {
             3 => Some(String::from_utf8_lossy(r.blob()).into_owned()),
             _ => None,
         };
+        // Bit 6: a WWW-Authenticate header (the engine reads it on 401/403; no OAuth is
+        // configured here, so it must end the call with a typed error, nothing more).
+        let www = (flags & 0x40 != 0).then(|| String::from_utf8_lossy(r.blob()).into_owned());
         self.core.on_head(
             xfer,
             ResponseHead {
@@ -295,6 +301,7 @@ impl Driver {
                 content_type: ct,
                 session_id: sid.as_deref(),
                 retry_after: retry.as_deref(),
+                www_authenticate: www.as_deref(),
             },
             self.now,
         );
