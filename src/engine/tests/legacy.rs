@@ -362,7 +362,10 @@ fn a_call_that_ended_is_not_resumed() {
     h.advance(100);
     assert_eq!(h.err(op).kind, ErrorKind::Timeout);
     h.advance(5_000);
-    assert!(h.try_take().is_none(), "no Last-Event-ID GET for an ended call");
+    assert!(
+        h.try_take().is_none(),
+        "no Last-Event-ID GET for an ended call"
+    );
 }
 
 #[test]
