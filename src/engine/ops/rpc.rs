@@ -1,0 +1,213 @@
+//! Single requests ([`RpcOp`]): answered from the cache when possible, and the
+//! post-processing of each kind of result (`server/discover`, listings, `tasks/get`...).
+
+use super::{policy_for, with_meta, Ctx, Purpose, Step};
+use crate::engine::actions::{Action, OpId, OpOptions, Output, TaskView};
+use crate::engine::cache::is_cacheable;
+use crate::engine::call::{Call, CallInput, CallOutcome};
+use crate::engine::shared::{Era, Owner, Shared};
+use crate::engine::task::{map_task_error, TaskBook};
+use crate::error::{Error, ErrorKind, Result};
+use crate::http::request::META_SERVER_INFO;
+use crate::protocol::codes::MISSING_REQUIRED_CLIENT_CAPABILITY;
+use crate::protocol::legacy::decode_legacy_task_value;
+use crate::protocol::tasks::{decode_detailed_task, DetailedTask, TaskStatus};
+use crate::time::Millis;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+/// The cache key of a request: the params that affect the result.
+fn cache_key(method: &str, params: &Map<String, Value>) -> (String, Option<String>) {
+    match method {
+        "resources/read" => {
+            let uri = params
+                .get("uri")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            (uri.clone(), Some(uri))
+        }
+        _ => (
+            params
+                .get("cursor")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+            None,
+        ),
+    }
+}
+
+/// Post-processing of a complete result.
+pub(super) fn finish_rpc(
+    sh: &mut Shared,
+    tasks: &mut TaskBook,
+    purpose: &Purpose,
+    raw: Box<RawValue>,
+) -> Result<Output> {
+    match purpose {
+        Purpose::Discover => {
+            let Ok(Value::Object(mut m)) = serde_json::from_str::<Value>(raw.get()) else {
+                return Err(Error::invalid_result(
+                    "server/discover result is not an object",
+                ));
+            };
+            match m.get("supportedVersions") {
+                Some(Value::Array(a)) if a.iter().all(Value::is_string) => {}
+                _ => {
+                    return Err(Error::invalid_result(
+                        "server/discover result has no supportedVersions list",
+                    ))
+                }
+            }
+            match m.get("capabilities") {
+                Some(c @ Value::Object(_)) => sh.server_capabilities = Some(c.clone()),
+                _ => {
+                    return Err(Error::invalid_result(
+                        "server/discover result has no capabilities object",
+                    ))
+                }
+            }
+            if let Some(info) = m
+                .get("_meta")
+                .and_then(|x| x.get(META_SERVER_INFO))
+                .cloned()
+            {
+                m.entry("serverInfo").or_insert(info);
+            }
+            Ok(Output::Value(Value::Object(m)))
+        }
+        Purpose::ToolsList => {
+            let mut warnings = Vec::new();
+            let page = sh
+                .tools
+                .ingest_page(&raw, sh.era == Era::Modern, &mut warnings)?;
+            for w in warnings {
+                sh.push(Action::Warn { message: w });
+            }
+            Ok(Output::Value(page))
+        }
+        Purpose::List | Purpose::Read | Purpose::Prompt | Purpose::Complete => {
+            if !raw.get().trim_start().starts_with('{') {
+                return Err(Error::invalid_result("result is not a JSON object"));
+            }
+            Ok(Output::Raw(raw))
+        }
+        Purpose::TaskGet(id) => {
+            let dt = if sh.era == Era::Modern {
+                decode_detailed_task(&raw, Some(id), false)?
+            } else {
+                let v: Value = serde_json::from_str(raw.get())
+                    .map_err(|_| Error::invalid_result("tasks/get result is not JSON"))?;
+                let task = decode_legacy_task_value(&v)?;
+                if &task.task_id != id {
+                    return Err(Error::invalid_result("tasks/get answered another task"));
+                }
+                DetailedTask {
+                    task,
+                    input_requests: Vec::new(),
+                    result: None,
+                    error: None,
+                }
+            };
+            let input_requests = (dt.task.status == TaskStatus::InputRequired).then(|| {
+                let v: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
+                v.get("inputRequests").cloned().unwrap_or(Value::Null)
+            });
+            let _ = tasks;
+            Ok(Output::Task(TaskView {
+                task: dt.task,
+                input_requests,
+                result: dt.result,
+                error: dt.error,
+                local: false,
+            }))
+        }
+        Purpose::TaskUpdate(_) | Purpose::TaskCancel(_) => Ok(Output::Empty),
+    }
+}
+
+/// A single request.
+pub struct RpcOp {
+    purpose: Purpose,
+    call: Call,
+    cache: Option<(String, Option<String>)>,
+}
+
+impl RpcOp {
+    /// Starts a request; answers from the cache at once when it can.
+    pub fn start(
+        cx: &mut Ctx,
+        op: OpId,
+        purpose: Purpose,
+        method: &str,
+        params: Map<String, Value>,
+        extra_headers: Vec<(String, String)>,
+        opts: &OpOptions,
+    ) -> (Option<RpcOp>, Option<Result<Output>>) {
+        let cache = is_cacheable(method).then(|| cache_key(method, &params));
+        if let (Some((key, _)), false) = (&cache, opts.no_cache) {
+            let auth = cx.sh.cfg.authorization().map(str::to_string);
+            if let Some(raw) = cx.sh.cache.get(method, key, auth.as_deref(), cx.sh.now) {
+                return (None, Some(finish_rpc(cx.sh, cx.tasks, &purpose, raw)));
+            }
+        }
+        let policy = policy_for(cx.sh, method, opts);
+        let mut call = Call::new(method, with_meta(params, opts), extra_headers, policy);
+        call.start(cx.sh, &Owner::Op(op));
+        (
+            Some(RpcOp {
+                purpose,
+                call,
+                cache,
+            }),
+            None,
+        )
+    }
+
+    pub fn deadline(&self) -> Option<Millis> {
+        self.call.deadline()
+    }
+
+    pub fn handle(&mut self, cx: &mut Ctx, op: OpId, input: CallInput) -> Step {
+        let Some(outcome) = self.call.handle(cx.sh, &Owner::Op(op), input) else {
+            return Step::Pending;
+        };
+        Step::Done(match outcome {
+            Ok(CallOutcome::Complete(raw)) => {
+                if let Some((key, uri)) = &self.cache {
+                    let auth = cx.sh.cfg.authorization().map(str::to_string);
+                    let now = cx.sh.now;
+                    // MRTR retries are not cacheable (their answers depend on the input given).
+                    if self.call.params().get("inputResponses").is_none() {
+                        cx.sh.cache.put(
+                            &self.call.method,
+                            key,
+                            uri.as_deref(),
+                            auth.as_deref(),
+                            &raw,
+                            now,
+                        );
+                    }
+                }
+                finish_rpc(cx.sh, cx.tasks, &self.purpose, raw)
+            }
+            Ok(CallOutcome::Task(_)) => Err(Error::invalid_result("unexpected task result")),
+            Err(e) => Err(match &self.purpose {
+                Purpose::TaskGet(id) | Purpose::TaskUpdate(id) | Purpose::TaskCancel(id) => {
+                    let e = map_task_error(e, id, cx.tasks.last(id), cx.sh.now);
+                    if e.code == Some(MISSING_REQUIRED_CLIENT_CAPABILITY) {
+                        e.with_kind(ErrorKind::MissingRequiredClientCapability)
+                    } else {
+                        e
+                    }
+                }
+                _ => e,
+            }),
+        })
+    }
+
+    pub fn cancel(&mut self, cx: &mut Ctx) {
+        self.call.cancel(cx.sh);
+    }
+}

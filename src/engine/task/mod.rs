@@ -1,0 +1,393 @@
+//! Driving tasks (tasks extension, `ext-tasks/specification/draft/tasks.md`): polling
+//! `tasks/get` at the server's `pollIntervalMs`, presenting `inputRequests` to the host
+//! once per key for the task's whole life, sending answers with `tasks/update`, the TTL
+//! backstop, and the terminal statuses.
+//!
+//! One [`Driver`] per task id, shared by everything that waits on that task (a
+//! transparent `callTool`, `waitForTask`, `getTaskResult`): two waits on one task poll
+//! once, and a key presented to one of them is never presented to the other. A driver
+//! polls only while someone waits; its bookkeeping (presented, answered, acknowledged
+//! keys) outlives the waits so that a later wait never asks the person again.
+//!
+//! The rule numbers in comments are those of the tasks issue ("Rules").
+//!
+//! The [`Driver`] is split by concern: `poll` holds the `tasks/get` polling, the
+//! observations and the 2025 `tasks/result`; `input` holds the input requests, the
+//! host's answers and `tasks/update`.
+
+mod input;
+mod poll;
+
+use crate::engine::actions::{Action, OpId, TaskView, UrlFacts};
+use crate::engine::call::{Call, CallInput};
+use crate::engine::shared::{Owner, Shared};
+use crate::engine::tools::OutputCheck;
+use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::protocol::codes::INVALID_PARAMS;
+use crate::protocol::input::InputRequest;
+use crate::protocol::tasks::{DetailedTask, Task};
+use crate::time::Millis;
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde_json::{Map, Value};
+use std::collections::VecDeque;
+
+/// Which exchange of a driver an owner names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Part {
+    Poll,
+    Update,
+    /// 2025 tasks: the blocking `tasks/result` request.
+    Result,
+}
+
+/// Default poll interval when the server gives none (rule 5).
+pub const DEFAULT_POLL_MS: u64 = 1000;
+/// Shortest poll interval, so `pollIntervalMs: 0` never busy-loops (rule 5).
+pub const MIN_POLL_MS: u64 = 50;
+/// Longest back-off after repeated transient poll failures.
+const MAX_BACKOFF_MS: u64 = 30_000;
+
+/// What a driver tells the waiters.
+#[derive(Debug)]
+pub enum Note {
+    /// The task changed.
+    Status(Vec<OpId>, TaskView),
+    /// The waiters are done: the task is terminal (or gone), or the wait failed.
+    Final(Vec<OpId>, Result<TaskView>),
+}
+
+struct Waiter {
+    op: OpId,
+    deadline: Option<Millis>,
+}
+
+/// The driver of one task.
+pub struct Driver {
+    id: String,
+    last: Option<Task>,
+    last_inputs: Option<Value>,
+    /// The terminal outcome, once known (kept: terminal statuses never change).
+    done: Option<Result<TaskView>>,
+    check: OutputCheck,
+    /// Keys presented to the host, ever (rule 7).
+    presented: FxHashSet<String>,
+    /// Answers not yet acknowledged by a `tasks/update` (rule 8).
+    answered: Map<String, Value>,
+    update_keys: Vec<String>,
+    /// Keys whose answers the server acknowledged (or stopped asking for).
+    acked: FxHashSet<String>,
+    /// Keys whose last `tasks/update` ended without a definite answer (rule 8): not sent
+    /// again until a poll started after that update ended still lists them. An older poll
+    /// may have been answered before the server applied the update.
+    unsettled: FxHashSet<String>,
+    /// Polls started so far, the number of the one in flight, and the last poll started
+    /// before the inconclusive update ended (its answer says nothing about that update).
+    polls_started: u64,
+    poll_number: u64,
+    unsettled_before: u64,
+    asking: FxHashMap<u64, String>,
+    queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
+    outstanding: FxHashMap<String, InputRequest>,
+    rounds: u32,
+    waiters: Vec<Waiter>,
+    poll: Option<Call>,
+    next_poll: Option<Millis>,
+    update: Option<Call>,
+    transient_streak: u32,
+    /// A 2025-11-25 task: polled with the 2025 shapes; input comes as server requests on
+    /// the `tasks/result` stream, and the outcome from `tasks/result`.
+    legacy: bool,
+    result_call: Option<Call>,
+}
+
+/// All task drivers of a client.
+#[derive(Default)]
+pub struct TaskBook {
+    drivers: FxHashMap<String, Driver>,
+}
+
+fn owner(id: &str, part: Part) -> Owner {
+    Owner::Task(id.to_string(), part)
+}
+
+/// Maps an error of a `tasks/*` request (rule 14): `-32602` is "not found", or "expired"
+/// when the TTL already passed; the code decides, not the message.
+pub fn map_task_error(e: Error, task_id: &str, last: Option<&Task>, now: Millis) -> Error {
+    if e.kind == ErrorKind::Mcp && e.code == Some(INVALID_PARAMS) {
+        let expired = last
+            .and_then(Task::expires_at_ms)
+            .is_some_and(|t| (now as i64) >= t);
+        let kind = if expired {
+            ErrorKind::TaskExpired
+        } else {
+            ErrorKind::TaskNotFound
+        };
+        let what = if expired {
+            "has expired"
+        } else {
+            "is not known to the server"
+        };
+        let msg = format!("task \"{}\" {what}: {}", sanitize(task_id, 100), e.message);
+        let mut out = e.with_kind(kind);
+        out.message = msg;
+        return out;
+    }
+    e
+}
+
+impl Driver {
+    fn new(id: String, seed: Option<Task>, check: OutputCheck) -> Driver {
+        Driver {
+            id,
+            last: seed,
+            last_inputs: None,
+            done: None,
+            check,
+            presented: FxHashSet::default(),
+            answered: Map::new(),
+            update_keys: Vec::new(),
+            acked: FxHashSet::default(),
+            unsettled: FxHashSet::default(),
+            polls_started: 0,
+            poll_number: 0,
+            unsettled_before: 0,
+            asking: FxHashMap::default(),
+            queued: VecDeque::new(),
+            outstanding: FxHashMap::default(),
+            rounds: 0,
+            waiters: Vec::new(),
+            poll: None,
+            next_poll: None,
+            update: None,
+            transient_streak: 0,
+            legacy: false,
+            result_call: None,
+        }
+    }
+
+    fn waiter_ops(&self) -> Vec<OpId> {
+        self.waiters.iter().map(|w| w.op).collect()
+    }
+
+    fn view(&self) -> Option<TaskView> {
+        self.last.as_ref().map(|t| TaskView {
+            task: t.clone(),
+            input_requests: self.last_inputs.clone(),
+            result: None,
+            error: None,
+            local: false,
+        })
+    }
+
+    /// Ends every wait with `r`; `terminal` keeps it for later waits.
+    fn finish(
+        &mut self,
+        sh: &mut Shared,
+        r: Result<TaskView>,
+        terminal: bool,
+        notes: &mut Vec<Note>,
+    ) {
+        let ops = self.waiter_ops();
+        self.waiters.clear();
+        self.stop_activity(sh);
+        if terminal {
+            // Nothing the host is still answering matters now.
+            self.done = Some(clone_result(&r));
+        }
+        if !ops.is_empty() {
+            notes.push(Note::Final(ops, r));
+        }
+    }
+
+    /// Stops polling and withdraws open asks (their keys go back to "not presented",
+    /// since the person never answered them).
+    fn stop_activity(&mut self, sh: &mut Shared) {
+        if let Some(mut c) = self.poll.take() {
+            c.cancel(sh);
+        }
+        if let Some(mut c) = self.result_call.take() {
+            c.cancel(sh);
+        }
+        self.next_poll = None;
+        for (ask, key) in self.asking.drain() {
+            sh.asks.remove(&ask);
+            sh.push(Action::CancelAsk(ask));
+            self.presented.remove(&key);
+        }
+        for (req, _) in self.queued.drain(..) {
+            self.presented.remove(&req.key);
+        }
+    }
+
+    fn deadline(&self, part: Part) -> Option<Millis> {
+        match part {
+            Part::Poll => match &self.poll {
+                Some(c) => c.deadline(),
+                None => self.next_poll,
+            },
+            Part::Update => self.update.as_ref().and_then(Call::deadline),
+            Part::Result => self.result_call.as_ref().and_then(Call::deadline),
+        }
+    }
+}
+
+fn clone_result(r: &Result<TaskView>) -> Result<TaskView> {
+    match r {
+        Ok(v) => Ok(v.clone()),
+        Err(e) => Err(e.clone()),
+    }
+}
+
+impl TaskBook {
+    /// Records a task the server created (the seed is not trusted: rule 4).
+    pub fn register(&mut self, task: &Task, check: OutputCheck, legacy: bool) {
+        // A CreateTaskResult always names a new task. A driver left with this id by an
+        // earlier task (a server that reuses ids) is not this task's: its terminal outcome
+        // and the keys it presented and answered belong to the old one. Kept, it answered
+        // the new call with the old result and never presented the new task's inputs. A
+        // driver someone still waits on is left alone (its waits follow the id).
+        if self
+            .drivers
+            .get(&task.task_id)
+            .is_some_and(|d| d.done.is_some() || d.waiters.is_empty())
+        {
+            self.drivers.remove(&task.task_id);
+        }
+        let d = self.drivers.entry(task.task_id.clone()).or_insert_with(|| {
+            Driver::new(task.task_id.clone(), Some(task.clone()), check.clone())
+        });
+        if d.last.is_none() {
+            d.last = Some(task.clone());
+        }
+        d.legacy = legacy;
+    }
+
+    pub fn last(&self, id: &str) -> Option<&Task> {
+        self.drivers.get(id).and_then(|d| d.last.as_ref())
+    }
+
+    /// A wait starts. The first poll goes out at once (rule 4) unless one is in flight.
+    pub fn attach(
+        &mut self,
+        sh: &mut Shared,
+        seed: Option<&Task>,
+        id: &str,
+        op: OpId,
+        deadline: Option<Millis>,
+        legacy: bool,
+    ) -> Vec<Note> {
+        let d = self.drivers.entry(id.to_string()).or_insert_with(|| {
+            let mut d = Driver::new(id.to_string(), seed.cloned(), OutputCheck::None);
+            d.legacy = legacy;
+            d
+        });
+        if let Some(done) = &d.done {
+            return vec![Note::Final(vec![op], clone_result(done))];
+        }
+        d.waiters.push(Waiter { op, deadline });
+        // Rules 5 and 24: a wait joining a task already polled shares its polls (and
+        // their pollIntervalMs); only an idle driver polls at once.
+        if d.poll.is_none() && d.next_poll.is_none() {
+            d.start_poll(sh);
+        }
+        // Inputs withdrawn when the last wait left are presented again by the next poll.
+        Vec::new()
+    }
+
+    /// A wait ended (timed out, aborted, or finished). The task keeps running (rule 16).
+    pub fn detach(&mut self, sh: &mut Shared, id: &str, op: OpId) {
+        let Some(d) = self.drivers.get_mut(id) else {
+            return;
+        };
+        d.waiters.retain(|w| w.op != op);
+        if d.waiters.is_empty() {
+            d.stop_activity(sh);
+        }
+    }
+
+    /// An exchange event of a driver.
+    pub fn on_call(
+        &mut self,
+        sh: &mut Shared,
+        id: &str,
+        part: Part,
+        input: CallInput,
+    ) -> Vec<Note> {
+        let mut notes = Vec::new();
+        if let Some(d) = self.drivers.get_mut(id) {
+            match part {
+                Part::Poll => d.on_poll(sh, input, &mut notes),
+                Part::Update => d.on_update(sh, input, &mut notes),
+                Part::Result => d.on_result(sh, input, &mut notes),
+            }
+        }
+        notes
+    }
+
+    /// A host answer for one of a driver's asks.
+    pub fn on_answer(
+        &mut self,
+        sh: &mut Shared,
+        id: &str,
+        ask: u64,
+        answer: Result<Value>,
+    ) -> Vec<Note> {
+        let mut notes = Vec::new();
+        if let Some(d) = self.drivers.get_mut(id) {
+            d.on_answer(sh, ask, answer, &mut notes);
+        }
+        notes
+    }
+
+    /// A timer event: a scheduled poll, or a poll/update timeout.
+    pub fn on_timer(&mut self, sh: &mut Shared, id: &str, part: Part) -> Vec<Note> {
+        let mut notes = Vec::new();
+        let Some(d) = self.drivers.get_mut(id) else {
+            return notes;
+        };
+        match part {
+            Part::Poll => {
+                if d.poll.is_some() {
+                    d.on_poll(sh, CallInput::Timer, &mut notes);
+                } else if d.next_poll.is_some_and(|t| t <= sh.now) && !d.waiters.is_empty() {
+                    d.start_poll(sh);
+                }
+            }
+            Part::Update => d.on_update(sh, CallInput::Timer, &mut notes),
+            Part::Result => d.on_result(sh, CallInput::Timer, &mut notes),
+        }
+        notes
+    }
+
+    /// `notifications/tasks` for a task someone waits on (rule 22): used as an observation.
+    /// For a task already terminal it only warns about a regression (the outcome stays).
+    pub fn on_notification(&mut self, sh: &mut Shared, dt: DetailedTask) -> Vec<Note> {
+        let mut notes = Vec::new();
+        if let Some(d) = self.drivers.get_mut(&dt.task.task_id) {
+            if !d.waiters.is_empty() || d.done.is_some() {
+                d.observe(sh, dt, &mut notes, false);
+            }
+        }
+        notes
+    }
+
+    pub fn deadline(&self, id: &str, part: Part) -> Option<Millis> {
+        self.drivers.get(id).and_then(|d| d.deadline(part))
+    }
+
+    /// Drops all task bookkeeping (a legacy session ended: its task ids mean nothing now).
+    pub fn clear(&mut self, sh: &mut Shared) -> Vec<Note> {
+        let mut notes = Vec::new();
+        for (_, mut d) in self.drivers.drain() {
+            let e = Error::new(
+                ErrorKind::TaskNotFound,
+                format!("task \"{}\" ended with its session", sanitize(&d.id, 100)),
+            );
+            if let Some(mut u) = d.update.take() {
+                u.cancel(sh);
+            }
+            d.finish(sh, Err(e), false, &mut notes);
+        }
+        notes
+    }
+}
