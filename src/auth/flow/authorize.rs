@@ -1,0 +1,133 @@
+//! The authorization code grant with PKCE (spec "Authorization Code Protection", OAuth 2.1
+//! §4.1): the authorization request the host shows the person, and the checks of the
+//! response (RFC 9207 `iss`, `state`, `error`) before the code goes to the token endpoint.
+
+use super::{fail, AuthorizeReq, Authorizer, Effect, Stage};
+use crate::auth::{pkce, url};
+use crate::error::json_object;
+use crate::error::{sanitize, Error, ErrorKind, Result};
+
+impl Authorizer {
+    /// Random bytes arrived: the authorization request goes to the host.
+    pub fn on_random(&mut self, bytes: &[u8]) -> Vec<Effect> {
+        let Some(mut f) = self.flow.take() else {
+            return Vec::new();
+        };
+        if !matches!(f.stage, Stage::Random) {
+            return self.cont(f, Vec::new());
+        }
+        let Some(p) = pkce::new(bytes) else {
+            return self.done(Err(fail(
+                "random",
+                "no random bytes for PKCE (the platform's crypto.getRandomValues is needed)".into(),
+            )));
+        };
+        let (Some(meta), Some(c)) = (f.meta.clone(), f.client.clone()) else {
+            return self.done(Err(fail("discovery", "no metadata".into())));
+        };
+        let scope = self.select_scope(&f);
+        let mut pairs: Vec<(&str, &str)> = vec![
+            ("response_type", "code"),
+            ("client_id", &c.id),
+            ("redirect_uri", &self.cfg.redirect_uri),
+            ("code_challenge", &p.challenge),
+            ("code_challenge_method", "S256"),
+            ("state", &p.state),
+            ("resource", &f.resource),
+        ];
+        if let Some(s) = &scope {
+            pairs.push(("scope", s));
+        }
+        let req = AuthorizeReq {
+            url: url::with_query(&meta.authorization_endpoint, &pairs),
+            issuer: meta.issuer.clone(),
+            resource: f.resource.clone(),
+            scope: scope.clone(),
+            redirect_uri: self.cfg.redirect_uri.clone(),
+        };
+        f.pkce = Some(p);
+        f.scope = scope;
+        f.stage = Stage::Authorize;
+        self.cont(f, vec![Effect::Authorize(req)])
+    }
+
+    /// The host's answer to the person's step: the URL the authorization server redirected
+    /// to (or what the host threw). Checked (RFC 9207 `iss`, `state`) before the code is
+    /// sent anywhere.
+    pub fn on_callback(&mut self, r: Result<String>) -> Vec<Effect> {
+        let Some(mut f) = self.flow.take() else {
+            return Vec::new();
+        };
+        if !matches!(f.stage, Stage::Authorize) {
+            return self.cont(f, Vec::new());
+        }
+        let callback = match r {
+            Ok(u) => u,
+            Err(e) => return self.done(Err(e)),
+        };
+        let (Some(meta), Some(p)) = (f.meta.clone(), f.pkce.clone()) else {
+            return self.done(Err(fail("discovery", "no metadata".into())));
+        };
+        let params = url::query_params(&callback);
+        let param = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        // Spec "Authorization Response Validation": exact comparison, no normalization;
+        // on a mismatch nothing of the response (error fields included) is acted on.
+        match (meta.iss_supported, param("iss")) {
+            (_, Some(iss)) if iss != meta.issuer => {
+                return self.done(Err(fail(
+                    "iss-mismatch",
+                    format!(
+                        "the authorization response names issuer \"{}\", not \"{}\": refused (RFC 9207)",
+                        sanitize(iss, 200),
+                        sanitize(&meta.issuer, 200)
+                    ),
+                )))
+            }
+            (true, None) => {
+                return self.done(Err(fail(
+                    "iss-missing",
+                    "the authorization server advertises the iss parameter but the authorization response has none: refused (RFC 9207)".into(),
+                )))
+            }
+            _ => {}
+        }
+        if param("state") != Some(p.state.as_str()) {
+            return self.done(Err(fail(
+                "state-mismatch",
+                "the authorization response's state does not match the request's: refused".into(),
+            )));
+        }
+        if let Some(e) = param("error") {
+            let mut msg = format!("the authorization server refused: {}", sanitize(e, 80));
+            if let Some(d) = param("error_description") {
+                msg.push_str(&format!(" ({})", sanitize(d, 200)));
+            }
+            return self.done(Err(Error::new(ErrorKind::Auth, msg).with_data(
+                json_object(vec![
+                    ("reason", "authorization-error".into()),
+                    ("error", sanitize(e, 80).into()),
+                ]),
+            )));
+        }
+        let Some(code) = param("code").map(str::to_string) else {
+            return self.done(Err(fail(
+                "no-code",
+                "the authorization response has no code".into(),
+            )));
+        };
+        let redirect = self.cfg.redirect_uri.clone();
+        let Some(req) = self.token_request(
+            &f,
+            &[
+                ("grant_type", "authorization_code"),
+                ("code", &code),
+                ("redirect_uri", &redirect),
+                ("code_verifier", &p.verifier),
+            ],
+        ) else {
+            return self.done(Err(fail("discovery", "no client".into())));
+        };
+        f.stage = Stage::Token;
+        self.cont(f, vec![req])
+    }
+}

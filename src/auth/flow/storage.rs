@@ -1,0 +1,67 @@
+//! What the client already holds (spec "Authorization Server Binding"): the host
+//! storage's records of dynamic registrations and tokens, keyed by the authorization
+//! server's `issuer`, read once per issuer; and a token still usable, which ends the flow
+//! without the person.
+
+use super::{Authorizer, Effect, Flow, Stage};
+use crate::auth::{client, tokens};
+
+pub fn client_key(issuer: &str) -> String {
+    format!("mcp-wasm-client:oauth:client:{issuer}")
+}
+
+pub fn tokens_key(issuer: &str, resource: &str) -> String {
+    format!("mcp-wasm-client:oauth:tokens:{issuer}:{resource}")
+}
+
+impl Authorizer {
+    pub(super) fn after_meta(&mut self, mut f: Flow) -> Vec<Effect> {
+        let issuer = Self::issuer_of(&f);
+        if self.cfg.storage && !self.loaded.contains(&issuer) {
+            f.stage = Stage::LoadClient;
+            return self.cont(f, vec![Effect::Load(client_key(&issuer))]);
+        }
+        self.choose_token(f)
+    }
+
+    /// A storage read answered (`None`: nothing stored, or the storage failed).
+    pub fn on_loaded(&mut self, value: Option<String>) -> Vec<Effect> {
+        let Some(mut f) = self.flow.take() else {
+            return Vec::new();
+        };
+        let issuer = Self::issuer_of(&f);
+        match f.stage {
+            Stage::LoadClient => {
+                if let Some(c) = value.as_deref().and_then(client::from_record) {
+                    self.clients.insert_new(&issuer, c);
+                }
+                f.stage = Stage::LoadTokens;
+                let key = tokens_key(&issuer, &f.resource);
+                self.cont(f, vec![Effect::Load(key)])
+            }
+            Stage::LoadTokens => {
+                if let Some(t) = value.as_deref().and_then(tokens::from_record) {
+                    self.tokens.insert_new(&issuer, t);
+                }
+                self.loaded.push(issuer);
+                self.choose_token(f)
+            }
+            _ => self.cont(f, Vec::new()),
+        }
+    }
+
+    /// A token this client holds for the server's authorization server, when it is not
+    /// the one just refused nor expired: storage had it, or an earlier flow got it.
+    fn choose_token(&mut self, f: Flow) -> Vec<Effect> {
+        let issuer = Self::issuer_of(&f);
+        if f.trigger.status != 403 {
+            if let Some(t) = self.tokens.get(&issuer) {
+                if Some(&t.access) != f.trigger.sent_token.as_ref() && !t.expired(self.now) {
+                    let access = t.access.clone();
+                    return self.done(Ok(access));
+                }
+            }
+        }
+        self.identify(f)
+    }
+}

@@ -1,0 +1,113 @@
+//! The token endpoint (RFC 6749 §3.2, §4.1.3, §6): the refresh of a refused token (no
+//! person needed; a step-up needs the person), the exchange of the authorization code
+//! with its PKCE verifier, client authentication, and keeping the tokens got.
+
+use super::storage::tokens_key;
+use super::{fail, Authorizer, Effect, FetchReq, Flow, Stage};
+use crate::auth::tokens::{self, Tokens};
+use crate::auth::{client, pkce, url};
+use crate::http::request::HttpMethod;
+use crate::time::Millis;
+
+impl Authorizer {
+    pub(super) fn token_request(&self, f: &Flow, grant: &[(&'static str, &str)]) -> Option<Effect> {
+        let meta = f.meta.as_ref()?;
+        let c = f.client.as_ref()?;
+        let mut form: Vec<(&'static str, &str)> = grant.to_vec();
+        form.push(("resource", &f.resource));
+        let mut headers = vec![
+            (
+                "Content-Type".to_string(),
+                "application/x-www-form-urlencoded".to_string(),
+            ),
+            ("Accept".to_string(), "application/json".to_string()),
+        ];
+        client::authenticate(c, &mut form, &mut headers);
+        Some(Effect::Fetch(FetchReq {
+            method: HttpMethod::Post,
+            url: meta.token_endpoint.clone(),
+            headers,
+            body: Some(url::form(&form)),
+        }))
+    }
+
+    pub(super) fn after_identity(&mut self, mut f: Flow) -> Vec<Effect> {
+        let issuer = Self::issuer_of(&f);
+        // A refused token is refreshed (no person needed); a step-up needs the person.
+        let refresh = (f.trigger.status != 403)
+            .then(|| self.tokens.get(&issuer).and_then(|t| t.refresh.clone()))
+            .flatten();
+        if let Some(rt) = refresh {
+            if let Some(req) = self.token_request(
+                &f,
+                &[("grant_type", "refresh_token"), ("refresh_token", &rt)],
+            ) {
+                f.stage = Stage::Refresh;
+                return self.cont(f, vec![req]);
+            }
+        }
+        f.stage = Stage::Random;
+        self.cont(f, vec![Effect::Random(pkce::RANDOM_BYTES)])
+    }
+
+    fn store_tokens(&mut self, f: &Flow, t: Tokens) -> Vec<Effect> {
+        let issuer = Self::issuer_of(f);
+        let mut effects = Vec::new();
+        if self.cfg.storage {
+            effects.push(Effect::Save(
+                tokens_key(&issuer, &f.resource),
+                tokens::to_record(&t),
+            ));
+        }
+        let access = t.access.clone();
+        self.tokens.insert(&issuer, t);
+        self.flow = None;
+        effects.push(Effect::Done(Ok(access)));
+        effects
+    }
+
+    pub(super) fn on_refreshed(
+        &mut self,
+        mut f: Flow,
+        status: u16,
+        body: &[u8],
+        now: Millis,
+    ) -> Vec<Effect> {
+        let issuer = Self::issuer_of(&f);
+        let old = self.tokens.get(&issuer).cloned();
+        match tokens::parse_response(
+            status,
+            body,
+            now,
+            old.as_ref().and_then(|t| t.scope.as_deref()),
+        ) {
+            Ok(mut t) => {
+                if t.refresh.is_none() {
+                    t.refresh = old.and_then(|o| o.refresh);
+                }
+                self.store_tokens(&f, t)
+            }
+            Err(_) => {
+                // The refresh token is spent or refused: the person signs in again.
+                if let Some(t) = self.tokens.get_mut(&issuer) {
+                    t.refresh = None;
+                }
+                f.stage = Stage::Random;
+                self.cont(f, vec![Effect::Random(pkce::RANDOM_BYTES)])
+            }
+        }
+    }
+
+    pub(super) fn on_token(
+        &mut self,
+        f: Flow,
+        status: u16,
+        body: &[u8],
+        now: Millis,
+    ) -> Vec<Effect> {
+        match tokens::parse_response(status, body, now, f.scope.as_deref()) {
+            Ok(t) => self.store_tokens(&f, t),
+            Err(why) => self.done(Err(fail("token", why))),
+        }
+    }
+}
