@@ -74,6 +74,17 @@ fn task_ref(v: &JsValue) -> Result<TaskRef, Error> {
 }
 
 impl McpClient {
+    /// `tools/call`, plain or as a task: the arguments (`null` or absent: none) and the run.
+    fn tool(&self, name: String, args: &JsValue, opts: &JsValue, as_task: bool) -> Promise {
+        let args = match from_js(args) {
+            Ok(a) => a.filter(|v| !v.is_null()),
+            Err(e) => return reject(&e),
+        };
+        self.run(opts, move |core, o, t| {
+            core.call_tool(&name, args, as_task, o, t)
+        })
+    }
+
     /// Starts an operation for a JS call and returns its promise.
     fn run(
         &self,
@@ -238,13 +249,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallToolOptions")] opts: JsValue,
     ) -> Promise {
-        let args = match from_js(&args) {
-            Ok(a) => a.filter(|v| !v.is_null()),
-            Err(e) => return reject(&e),
-        };
-        self.run(&opts, move |core, o, t| {
-            core.call_tool(&name, args, false, o, t)
-        })
+        self.tool(name, &args, &opts, false)
     }
 
     /// `tools/call` returning the task handle (a local completed task when the server answered at once).
@@ -255,13 +260,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "Record<string, unknown>")] args: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallToolOptions")] opts: JsValue,
     ) -> Promise {
-        let args = match from_js(&args) {
-            Ok(a) => a.filter(|v| !v.is_null()),
-            Err(e) => return reject(&e),
-        };
-        self.run(&opts, move |core, o, t| {
-            core.call_tool(&name, args, true, o, t)
-        })
+        self.tool(name, &args, &opts, true)
     }
 
     #[wasm_bindgen(js_name = listResources, unchecked_return_type = "Promise<ListResourcesResult>")]

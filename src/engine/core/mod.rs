@@ -302,53 +302,51 @@ impl Core {
         }
     }
 
+    /// Runs one step of operation `id` (if it still exists) and settles it; the deadlines of
+    /// the task it drives or waits for are refreshed after.
+    fn step_op(&mut self, id: OpId, f: impl FnOnce(&mut Op, &mut Ctx, OpId) -> Step) {
+        let Some(mut op) = self.ops.remove(&id) else {
+            return;
+        };
+        let mut cx = Ctx {
+            sh: &mut self.sh,
+            tasks: &mut self.tasks,
+            notes: Vec::new(),
+        };
+        let step = f(&mut op, &mut cx, id);
+        let notes = cx.notes;
+        let task = match &op {
+            Op::Wait(w) => Some(w.task_id.clone()),
+            Op::Tool(t) => t.task_id().map(str::to_string),
+            _ => None,
+        };
+        self.settle(id, op, step, notes);
+        if let Some(t) = task {
+            self.refresh_task(&t);
+        }
+    }
+
     fn timer_for(&mut self, owner: &Owner) {
         match owner {
-            Owner::Op(id) => {
-                let id = *id;
-                let Some(mut op) = self.ops.remove(&id) else {
-                    return;
-                };
-                let mut cx = Ctx {
-                    sh: &mut self.sh,
-                    tasks: &mut self.tasks,
-                    notes: Vec::new(),
-                };
-                let step = match &mut op {
-                    Op::Rpc(r) => r.handle(&mut cx, id, CallInput::Timer),
-                    Op::Pages(p) => {
-                        match p
-                            .pager
-                            .handle(cx.sh, cx.tasks, &Owner::Op(id), CallInput::Timer)
-                        {
-                            None => Step::Pending,
-                            Some(r) => {
-                                Step::Done(r.map(|items| Output::Value(Value::Array(items))))
-                            }
-                        }
-                    }
-                    Op::Tool(t) => t.on_timer(&mut cx, id),
-                    Op::Wait(w) => {
-                        if w.deadline.is_some_and(|d| cx.sh.now >= d) {
-                            cx.tasks.detach(cx.sh, &w.task_id, id);
-                            Step::Done(Err(w.timeout_error(cx.tasks)))
-                        } else {
-                            Step::Pending
-                        }
-                    }
-                    Op::Listen(l) => l.on_timer(&mut cx, id),
-                };
-                let notes = cx.notes;
-                let task = match &op {
-                    Op::Wait(w) => Some(w.task_id.clone()),
-                    Op::Tool(t) => t.task_id().map(str::to_string),
-                    _ => None,
-                };
-                self.settle(id, op, step, notes);
-                if let Some(t) = task {
-                    self.refresh_task(&t);
+            Owner::Op(id) => self.step_op(*id, |op, cx, id| match op {
+                Op::Rpc(r) => r.handle(cx, id, CallInput::Timer),
+                Op::Pages(p) => {
+                    pages_step(
+                        p.pager
+                            .handle(cx.sh, cx.tasks, &Owner::Op(id), CallInput::Timer),
+                    )
                 }
-            }
+                Op::Tool(t) => t.on_timer(cx, id),
+                Op::Wait(w) => {
+                    if w.deadline.is_some_and(|d| cx.sh.now >= d) {
+                        cx.tasks.detach(cx.sh, &w.task_id, id);
+                        Step::Done(Err(w.timeout_error(cx.tasks)))
+                    } else {
+                        Step::Pending
+                    }
+                }
+                Op::Listen(l) => l.on_timer(cx, id),
+            }),
             Owner::Task(tid, part) => {
                 let notes = self.tasks.on_timer(&mut self.sh, tid, *part);
                 self.refresh_task(tid);
@@ -364,43 +362,20 @@ impl Core {
 
     fn deliver(&mut self, owner: &Owner, input: CallInput) {
         match owner {
-            Owner::Op(id) => {
-                let id = *id;
-                let Some(mut op) = self.ops.remove(&id) else {
-                    return;
-                };
-                let mut cx = Ctx {
-                    sh: &mut self.sh,
-                    tasks: &mut self.tasks,
-                    notes: Vec::new(),
-                };
-                let step = match &mut op {
-                    Op::Rpc(r) => r.handle(&mut cx, id, input),
-                    Op::Pages(p) => match p.pager.handle(cx.sh, cx.tasks, &Owner::Op(id), input) {
-                        None => Step::Pending,
-                        Some(r) => Step::Done(r.map(|items| Output::Value(Value::Array(items)))),
-                    },
-                    Op::Tool(t) => t.handle(&mut cx, id, input),
-                    Op::Wait(_) => Step::Pending,
-                    Op::Listen(l) => match input {
-                        CallInput::Response(raw) => l.on_response(&mut cx, raw),
-                        CallInput::RpcError(e, status) => l.on_error(&mut cx, id, e, status),
-                        CallInput::Failed(e) => l.on_failed(&mut cx, id, e),
-                        CallInput::StreamClosed => l.on_stream_closed(&mut cx, id),
-                        CallInput::Timer => l.on_timer(&mut cx, id),
-                        CallInput::Progress(_) | CallInput::Answer(..) => Step::Pending,
-                    },
-                };
-                let notes = cx.notes;
-                let task = match &op {
-                    Op::Tool(t) => t.task_id().map(str::to_string),
-                    _ => None,
-                };
-                self.settle(id, op, step, notes);
-                if let Some(t) = task {
-                    self.refresh_task(&t);
-                }
-            }
+            Owner::Op(id) => self.step_op(*id, |op, cx, id| match op {
+                Op::Rpc(r) => r.handle(cx, id, input),
+                Op::Pages(p) => pages_step(p.pager.handle(cx.sh, cx.tasks, &Owner::Op(id), input)),
+                Op::Tool(t) => t.handle(cx, id, input),
+                Op::Wait(_) => Step::Pending,
+                Op::Listen(l) => match input {
+                    CallInput::Response(raw) => l.on_response(cx, raw),
+                    CallInput::RpcError(e, status) => l.on_error(cx, id, e, status),
+                    CallInput::Failed(e) => l.on_failed(cx, id, e),
+                    CallInput::StreamClosed => l.on_stream_closed(cx, id),
+                    CallInput::Timer => l.on_timer(cx, id),
+                    CallInput::Progress(_) | CallInput::Answer(..) => Step::Pending,
+                },
+            }),
             Owner::Task(tid, part) => {
                 let notes = match input {
                     CallInput::Answer(ask, a) => self.tasks.on_answer(&mut self.sh, tid, ask, a),
@@ -519,5 +494,13 @@ impl Core {
         }
         self.auth_close();
         self.refresh_session();
+    }
+}
+
+/// A page walk's step: pending until it has every page.
+fn pages_step(r: Option<Result<Vec<Value>>>) -> Step {
+    match r {
+        None => Step::Pending,
+        Some(r) => Step::Done(r.map(|items| Output::Value(Value::Array(items)))),
     }
 }
