@@ -295,33 +295,30 @@ impl Shared {
 
     /// Aborts an exchange (if still in flight) and forgets it.
     pub fn cancel_exchange(&mut self, xfer: u64) {
-        let xfer = self.resolve(xfer);
-        if self.drop_held(xfer) {
-            return;
-        }
-        if let Some(slot) = self.slots.remove(&xfer) {
-            if let Some(id) = slot.rpc_id {
-                if self.pending.get(&id) == Some(&xfer) {
-                    self.pending.remove(&id);
-                }
-            }
+        if let Some(xfer) = self.remove_exchange(xfer) {
             self.push(Action::Cancel(xfer));
         }
     }
 
     /// Forgets an exchange that ended by itself (no cancel action).
     pub fn forget_exchange(&mut self, xfer: u64) {
+        self.remove_exchange(xfer);
+    }
+
+    /// Drops an exchange from the books (held for authorization, or in flight with its
+    /// JSON-RPC id); the resolved exchange id when it was in flight.
+    fn remove_exchange(&mut self, xfer: u64) -> Option<u64> {
         let xfer = self.resolve(xfer);
         if self.drop_held(xfer) {
-            return;
+            return None;
         }
-        if let Some(slot) = self.slots.remove(&xfer) {
-            if let Some(id) = slot.rpc_id {
-                if self.pending.get(&id) == Some(&xfer) {
-                    self.pending.remove(&id);
-                }
+        let slot = self.slots.remove(&xfer)?;
+        if let Some(id) = slot.rpc_id {
+            if self.pending.get(&id) == Some(&xfer) {
+                self.pending.remove(&id);
             }
         }
+        Some(xfer)
     }
 
     /// Records an owner's next deadline (or none).

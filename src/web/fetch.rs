@@ -32,6 +32,17 @@ fn fail(h: &Handle, id: u64, e: Error) {
     pump(h);
 }
 
+/// The response body of exchange `id` ended: the engine hears it.
+fn end(h: &Handle, id: u64) {
+    {
+        let mut d = h.borrow_mut();
+        d.exchanges.remove(&id);
+        let t = now();
+        d.core.on_end(id, t);
+    }
+    pump(h);
+}
+
 /// Why a fetch was rejected, as the engine's error. A browser reports CORS refusals and
 /// network failures alike as a `TypeError`: a network error, unless [`diagnose`] finds CORS.
 fn fetch_error(e: &JsValue) -> Error {
@@ -225,13 +236,7 @@ pub fn perform(h: &Handle, req: HttpRequest) {
         }
         pump(&h);
         let Some(body) = resp.body() else {
-            {
-                let mut d = h.borrow_mut();
-                d.exchanges.remove(&id);
-                let t = now();
-                d.core.on_end(id, t);
-            }
-            pump(&h);
+            end(&h, id);
             return;
         };
         let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
@@ -261,13 +266,7 @@ pub fn perform(h: &Handle, req: HttpRequest) {
                 .and_then(|v| v.as_bool())
                 .unwrap_or(true);
             if done {
-                {
-                    let mut d = h.borrow_mut();
-                    d.exchanges.remove(&id);
-                    let t = now();
-                    d.core.on_end(id, t);
-                }
-                pump(&h);
+                end(&h, id);
                 return;
             }
             let value = Reflect::get(&r, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
