@@ -47,6 +47,23 @@ pub struct CallPolicy {
     pub reissue_on_drop: bool,
 }
 
+impl CallPolicy {
+    /// A request the client makes by itself (initialize, task polls, results and updates):
+    /// no input rounds, no task, no progress token, no log level, no reset on progress.
+    pub fn internal(timeout_ms: u64, reissue_on_drop: bool) -> CallPolicy {
+        CallPolicy {
+            allow_input: false,
+            allow_task: false,
+            timeout_ms,
+            reset_on_progress: false,
+            hard_deadline: None,
+            progress: false,
+            log_level: None,
+            reissue_on_drop,
+        }
+    }
+}
+
 /// Inputs of a call.
 pub enum CallInput<'a> {
     Response(Box<RawValue>),

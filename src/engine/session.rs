@@ -92,16 +92,7 @@ pub struct Session {
 }
 
 fn init_policy(sh: &Shared) -> CallPolicy {
-    CallPolicy {
-        allow_input: false,
-        allow_task: false,
-        timeout_ms: sh.cfg.request_timeout_ms,
-        reset_on_progress: false,
-        hard_deadline: None,
-        progress: false,
-        log_level: None,
-        reissue_on_drop: false,
-    }
+    CallPolicy::internal(sh.cfg.request_timeout_ms, false)
 }
 
 impl Session {

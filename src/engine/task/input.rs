@@ -157,19 +157,10 @@ impl Driver {
         params.insert("taskId".into(), self.id.clone().into());
         self.update_keys = answers.keys().cloned().collect();
         params.insert("inputResponses".into(), Value::Object(answers));
-        let policy = CallPolicy {
-            allow_input: false,
-            allow_task: false,
-            timeout_ms: sh.cfg.request_timeout_ms,
-            reset_on_progress: false,
-            hard_deadline: None,
-            progress: false,
-            log_level: None,
-            // Rule 8: a stream that broke before the acknowledgement is no definite answer
-            // (the server may have applied the update): it is not re-issued blindly, the
-            // next poll says whether the keys are still outstanding.
-            reissue_on_drop: false,
-        };
+        // Rule 8: a stream that broke before the acknowledgement is no definite answer (the
+        // server may have applied the update): it is not re-issued blindly, the next poll
+        // says whether the keys are still outstanding.
+        let policy = CallPolicy::internal(sh.cfg.request_timeout_ms, false);
         let mut c = Call::new("tasks/update", params, Vec::new(), policy);
         c.start(sh, &owner(&self.id, Part::Update));
         self.update = Some(c);

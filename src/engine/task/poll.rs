@@ -35,16 +35,7 @@ impl Driver {
         self.poll_number = self.polls_started;
         let mut params = Map::new();
         params.insert("taskId".into(), self.id.clone().into());
-        let policy = CallPolicy {
-            allow_input: false,
-            allow_task: false,
-            timeout_ms: self.poll_timeout(sh),
-            reset_on_progress: false,
-            hard_deadline: None,
-            progress: false,
-            log_level: None,
-            reissue_on_drop: true,
-        };
+        let policy = CallPolicy::internal(self.poll_timeout(sh), true);
         let mut c = Call::new("tasks/get", params, Vec::new(), policy);
         c.start(sh, &owner(&self.id, Part::Poll));
         self.poll = Some(c);
@@ -208,16 +199,10 @@ impl Driver {
         }
         let mut params = Map::new();
         params.insert("taskId".into(), self.id.clone().into());
+        // It blocks until the task ends: bounded by the longest wait, else a day.
         let policy = CallPolicy {
-            allow_input: false,
-            allow_task: false,
-            // It blocks until the task ends: bounded by the longest wait, else a day.
-            timeout_ms: self.result_timeout(sh),
             reset_on_progress: true,
-            hard_deadline: None,
-            progress: false,
-            log_level: None,
-            reissue_on_drop: true,
+            ..CallPolicy::internal(self.result_timeout(sh), true)
         };
         let mut c = Call::new("tasks/result", params, Vec::new(), policy);
         c.start(sh, &owner(&self.id, Part::Result));
