@@ -19,6 +19,14 @@
 //! now T", "the host answered") and returns actions ("send this", "wake me at T", "ask
 //! the host this"). It compiles and is tested natively with a fake clock.
 
+// Two size lints are allowed on purpose. `result_large_err`: `Error` carries the peer's
+// JSON-RPC `data` as a `serde_json::Value` (72 B with `preserve_order` on 64-bit hosts);
+// errors are the cold path, and on wasm32, the shipped target, `Result<_, Error>` stays
+// under the lint's 128 B. `large_enum_variant`: the engine's state enums (`Op`, `Step`,
+// `Output`, `Start`, the exchange `Body`) hold one value per operation in flight; boxing
+// the large variants would add an allocation per operation and nothing measurable.
+#![allow(clippy::result_large_err, clippy::large_enum_variant)]
+
 pub mod auth;
 pub mod engine;
 pub mod error;

@@ -501,9 +501,7 @@ impl Call {
             }
             CallInput::Answer(ask, answer) => self.on_answer(sh, owner, ask, answer),
             CallInput::Timer => {
-                let Some(d) = self.budget.deadline() else {
-                    return None;
-                };
+                let d = self.budget.deadline()?;
                 if sh.now < d {
                     return None;
                 }

@@ -39,7 +39,7 @@ enum Body {
     Json(Vec<u8>),
     Sse(SseParser),
     /// A non-2xx answer that is not JSON: kept (bounded) for the error message.
-    ErrorBody(Vec<u8>, String),
+    Refused(Vec<u8>, String),
     /// 2xx with an unusable content type, or a finished exchange.
     Done,
 }
@@ -103,8 +103,8 @@ impl Exchange {
                     Body::Done
                 }
             }
-            (false, BodyKind::Sse) => Body::ErrorBody(Vec::new(), "text/event-stream".into()),
-            (false, BodyKind::Other(ct)) => Body::ErrorBody(Vec::new(), ct),
+            (false, BodyKind::Sse) => Body::Refused(Vec::new(), "text/event-stream".into()),
+            (false, BodyKind::Other(ct)) => Body::Refused(Vec::new(), ct),
         };
     }
 
@@ -163,7 +163,7 @@ impl Exchange {
                     out.push(Output::Failed(e));
                 }
             }
-            Body::ErrorBody(buf, _) => {
+            Body::Refused(buf, _) => {
                 let room = ERROR_BODY_KEEP.saturating_sub(buf.len());
                 buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
             }
@@ -221,9 +221,7 @@ impl Exchange {
             Body::Sse(mut parser) => {
                 parser.finish();
             }
-            Body::ErrorBody(buf, ct) => {
-                out.push(Output::Failed(http_error(self.status, &ct, &buf)))
-            }
+            Body::Refused(buf, ct) => out.push(Output::Failed(http_error(self.status, &ct, &buf))),
             Body::AwaitHead | Body::Done => {}
         }
     }

@@ -16,7 +16,6 @@ use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::tasks::decode_detailed_task;
 use crate::protocol::TASKS_EXTENSION;
 use crate::time::Millis;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 enum State {
@@ -195,7 +194,7 @@ impl ListenOp {
     }
 
     /// The listen request's response: a graceful end (spec "Graceful Closure").
-    pub fn on_response(&mut self, cx: &mut Ctx, _raw: Box<RawValue>) -> Step {
+    pub fn on_response(&mut self, cx: &mut Ctx) -> Step {
         if let Some(x) = self.xfer.take() {
             cx.sh.cancel_exchange(x);
         }

@@ -5,7 +5,7 @@
 //! - [`core::Core`]: one client; multiplexes every operation.
 //! - [`call::Call`]: one logical request with its MRTR rounds, re-issue and time budget.
 //! - [`task`]: task drivers (tasks extension).
-//! - [`listen`]: `subscriptions/listen`.
+//! - [`listen`]: the `subscriptions/listen` stream.
 //! - [`cache`], [`tools`]: cacheable results, what the client knows of the tools.
 
 pub mod actions;

@@ -368,7 +368,7 @@ impl Core {
                 Op::Tool(t) => t.handle(cx, id, input),
                 Op::Wait(_) => Step::Pending,
                 Op::Listen(l) => match input {
-                    CallInput::Response(raw) => l.on_response(cx, raw),
+                    CallInput::Response(_) => l.on_response(cx),
                     CallInput::RpcError(e, status) => l.on_error(cx, id, e, status),
                     CallInput::Failed(e) => l.on_failed(cx, id, e),
                     CallInput::StreamClosed => l.on_stream_closed(cx, id),
