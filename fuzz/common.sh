@@ -19,7 +19,7 @@ log() { printf '\033[1;34m[fuzz]\033[0m %s\n' "$*"; }
 ensure_cargo_fuzz() {
   if ! cargo fuzz --version >/dev/null 2>&1; then
     log "installing cargo-fuzz $CARGO_FUZZ_VERSION (about 2 minutes cold)"
-    cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION"
+    cargo install --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
   fi
 }
 
