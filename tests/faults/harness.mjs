@@ -3,6 +3,9 @@
 // factory bound to the case's own server state (its token), the debug endpoints, and the
 // warnings the clients reported.
 import { McpClient, McpClientError } from '../../pkg/index.js';
+import { AssertionError, show, ok, eq, withTimeout, sleep } from '../js/assert.mjs';
+
+export { AssertionError, show, ok, same, eq, withTimeout, sleep } from '../js/assert.mjs';
 
 export const TASKS = 'io.modelcontextprotocol/tasks';
 const CASE_TIMEOUT_MS = 30_000;
@@ -19,34 +22,6 @@ export const cases = [];
  */
 export function test(name, { scenarios = [], where = 'both' } = {}, fn) {
   cases.push({ name, scenarios, where, fn });
-}
-
-export class AssertionError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'AssertionError';
-  }
-}
-export const show = (v) => {
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return String(v);
-  }
-};
-export function ok(cond, msg) {
-  if (!cond) throw new AssertionError(msg || 'assertion failed');
-}
-export function same(a, b) {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same(a[k], b[k]));
-}
-export function eq(actual, expected, what = 'value') {
-  if (!same(actual, expected)) throw new AssertionError(`${what}: expected ${show(expected)}, got ${show(actual)}`);
 }
 
 /** Awaits a promise that must reject with an error of class `Cls`; checks name, code, status. */
@@ -69,16 +44,6 @@ export async function rejects(promise, Cls, { code, status, message } = {}) {
   return error;
 }
 
-export function withTimeout(promise, ms, what) {
-  let t;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => {
-      t = setTimeout(() => reject(new AssertionError(`${what}: no answer within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(t));
-}
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const text = (result) => result?.content?.[0]?.text;
 
 /** Polls `probe` until it returns a truthy value (or the time is up). */

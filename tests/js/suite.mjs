@@ -21,6 +21,7 @@ import {
   AuthorizationError,
   HttpError,
 } from '../../pkg/index.js';
+import { AssertionError, show, ok, same, eq, withTimeout, sleep } from './assert.mjs';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const CASE_TIMEOUT_MS = 30_000;
@@ -33,37 +34,6 @@ function test(name, fn) {
 }
 function xfail(name, todo, fn) {
   cases.push({ name, fn, todo });
-}
-
-class AssertionError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'AssertionError';
-  }
-}
-const show = (v) => {
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return String(v);
-  }
-};
-function ok(cond, msg) {
-  if (!cond) throw new AssertionError(msg || 'assertion failed');
-}
-/** Deep equality of JSON-like values (object key order does not matter). */
-function same(a, b) {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same(a[k], b[k]));
-}
-function eq(actual, expected, what = 'value') {
-  if (!same(actual, expected)) {
-    throw new AssertionError(`${what}: expected ${show(expected)}, got ${show(actual)}`);
-  }
 }
 
 /** Awaits a promise that must reject with an error of class `Cls` (and `code` when given). */
@@ -88,16 +58,6 @@ async function rejects(promise, Cls, { code, message } = {}) {
   return error;
 }
 
-function withTimeout(promise, ms, what) {
-  let t;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => {
-      t = setTimeout(() => reject(new AssertionError(`${what}: no answer within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(t));
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const text = (result) => result?.content?.[0]?.text;
 
 /**

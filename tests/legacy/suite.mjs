@@ -3,27 +3,12 @@
 // in 2026-07-28 (auto detection), and a 2024-11-05 HTTP+SSE server. The same cases run in
 // Node and in headless Chromium (tests/legacy/run.mjs).
 import { McpClient, McpError } from '../../pkg/index.js';
+import { AssertionError, show, ok } from '../js/assert.mjs';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const cases = [];
 const test = (name, fn) => cases.push({ name, fn });
 
-class AssertionError extends Error {
-  constructor(m) {
-    super(m);
-    this.name = 'AssertionError';
-  }
-}
-const show = (v) => {
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return String(v);
-  }
-};
-const ok = (c, m) => {
-  if (!c) throw new AssertionError(m || 'assertion failed');
-};
 const eq = (a, b, what = 'value') => ok(show(a) === show(b), `${what}: expected ${show(b)}, got ${show(a)}`);
 const text = (r) => r?.content?.map((c) => c.text ?? '').join('\n') ?? '';
 
