@@ -60,3 +60,26 @@ stats_of() {
   secs=$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$logf" 2>/dev/null | grep -Eo 'in [0-9]+' | grep -Eo '[0-9]+' | tail -1 || true)
   echo "${runs:-?} ${secs:-?}"
 }
+
+# run_pool <libFuzzer stop flag> <log tag> <target...>: fuzzes the targets, FUZZ_JOBS at a
+# time, each logging to fuzz/logs/<tag>-<target>.log; as each run ends (whichever first,
+# bash >= 5.1 `wait -n -p`) calls `finished <target> <exit code> <log>`, which the calling
+# script defines.
+run_pool() {
+  local stop="$1" tag="$2" t pid rc
+  shift 2
+  local -A target_of=()
+  _finish_one() {
+    if wait -n -p pid; then rc=0; else rc=$?; fi
+    t="${target_of[$pid]}"
+    unset "target_of[$pid]"
+    finished "$t" "$rc" "$FUZZ_DIR/logs/$tag-$t.log"
+  }
+  for t in "$@"; do
+    log "$t: $stop (log: fuzz/logs/$tag-$t.log)"
+    run_target "$t" "$stop" "$FUZZ_DIR/logs/$tag-$t.log" &
+    target_of[$!]="$t"
+    if [ "${#target_of[@]}" -ge "$FUZZ_JOBS" ]; then _finish_one; fi
+  done
+  while [ "${#target_of[@]}" -gt 0 ]; do _finish_one; done
+}

@@ -30,23 +30,12 @@ summary="$FUZZ_DIR/logs/$tag-summary.txt"
   echo "# $(rustc --version), cargo-fuzz $(cargo fuzz --version 2>/dev/null | awk '{print $2}'), sanitizer $FUZZ_SANITIZER, runs $FUZZ_RUNS"
 } >"$summary"
 
-declare -A target_of=()
 status=0
-# Waits for whichever run ends first (bash >= 5.1) and reports it.
-finish_one() {
-  local pid t result=ok
-  if ! wait -n -p pid; then result=FAILED; status=1; fi
-  t="${target_of[$pid]}"
-  unset "target_of[$pid]"
-  read -r runs secs < <(stats_of "$FUZZ_DIR/logs/$tag-$t.log") || true
+finished() {
+  local t="$1" rc="$2" logf="$3" result=ok runs secs
+  if [ "$rc" != 0 ]; then result=FAILED; status=1; fi
+  read -r runs secs < <(stats_of "$logf") || true
   printf '%-8s %12s execs %7s s  %s\n' "$t" "$runs" "$secs" "$result" | tee -a "$summary"
 }
-
-for t in "${selected[@]}"; do
-  log "$t: $FUZZ_RUNS executions (log: fuzz/logs/$tag-$t.log)"
-  run_target "$t" "-runs=$FUZZ_RUNS" "$FUZZ_DIR/logs/$tag-$t.log" &
-  target_of[$!]="$t"
-  if [ "${#target_of[@]}" -ge "$FUZZ_JOBS" ]; then finish_one; fi
-done
-while [ "${#target_of[@]}" -gt 0 ]; do finish_one; done
+run_pool "-runs=$FUZZ_RUNS" "$tag" "${selected[@]}"
 exit "$status"

@@ -20,32 +20,20 @@ ensure_cargo_fuzz
 build_targets
 mkdir -p "$FUZZ_DIR/logs"
 
-declare -A target_of=()
 failed=()
-# Waits for whichever run ends first (bash >= 5.1) and reports it.
-finish_one() {
-  local pid t
-  if wait -n -p pid; then rc=0; else rc=$?; fi
-  t="${target_of[$pid]}"
-  unset "target_of[$pid]"
+finished() {
+  local t="$1" rc="$2" logf="$3" runs secs
   if [ "$rc" = 0 ]; then
-    read -r runs secs < <(stats_of "$FUZZ_DIR/logs/smoke-$t.log") || true
+    read -r runs secs < <(stats_of "$logf") || true
     log "$t: ok, $runs executions in $secs s"
   else
     log "$t: FAILED (log: fuzz/logs/smoke-$t.log)"
     grep -E '^(==[0-9]+==|thread .* panicked|SUMMARY|artifact_prefix|Test unit written)' \
-      "$FUZZ_DIR/logs/smoke-$t.log" | head -20 || true
+      "$logf" | head -20 || true
     failed+=("$t")
   fi
 }
-
-for t in "${selected[@]}"; do
-  log "$t: fuzzing for ${FUZZ_SECONDS}s"
-  run_target "$t" "-max_total_time=$FUZZ_SECONDS" "$FUZZ_DIR/logs/smoke-$t.log" &
-  target_of[$!]="$t"
-  if [ "${#target_of[@]}" -ge "$FUZZ_JOBS" ]; then finish_one; fi
-done
-while [ "${#target_of[@]}" -gt 0 ]; do finish_one; done
+run_pool "-max_total_time=$FUZZ_SECONDS" smoke "${selected[@]}"
 
 log "smoke done in $(($(date +%s) - start)) s"
 if [ "${#failed[@]}" -gt 0 ]; then
