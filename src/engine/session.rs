@@ -12,6 +12,7 @@
 //! (405 is fine), resumed with `Last-Event-ID` after a drop (bounded); a 404 on the
 //! session starts a new one.
 
+use crate::engine::actions::Action;
 use crate::engine::call::{Call, CallInput, CallOutcome, CallPolicy};
 use crate::engine::shared::{Era, Owner, Shared};
 use crate::error::{Error, ErrorKind, Result};
@@ -34,6 +35,8 @@ pub enum SessionPart {
     GetStream,
     /// The 2024-11-05 SSE stream (it carries every server message of that transport).
     SseStream,
+    /// The `notifications/initialized` POST: the session is ready when it has ended.
+    Initialized,
     /// Fire-and-forget POSTs: notifications, responses to server requests, DELETE.
     Aux,
     /// Asks of server requests (legacy eras).
@@ -64,6 +67,14 @@ enum Phase {
     /// Waiting for the 2024-11-05 `endpoint` event.
     OpeningSse {
         xfer: u64,
+    },
+    /// `initialize` succeeded; `notifications/initialized` (exchange `xfer`) is in flight.
+    /// Requests wait for its answer (202): a server may set the session up in its handler
+    /// (server-everything registers its task tools there), so a request sent alongside
+    /// could race it. `until` is the backstop when no answer comes.
+    Acknowledging {
+        xfer: u64,
+        until: Millis,
     },
     Ready,
 }
@@ -320,35 +331,54 @@ impl Session {
                 sh.server_capabilities = Some(init.capabilities.clone());
                 self.init = Some(init);
                 self.era_known = true;
-                self.phase = Phase::Ready;
-                self.send_notification(sh, "notifications/initialized", None);
-                if let Some(level) = sh.cfg.log_level.clone() {
-                    let caps = self
-                        .init
-                        .as_ref()
-                        .map(|i| i.capabilities.clone())
-                        .unwrap_or(Value::Null);
-                    if caps.get("logging").is_some() {
-                        let mut p = Map::new();
-                        p.insert("level".into(), level.into());
-                        sh.send_request(
-                            owner(SessionPart::Aux),
-                            "logging/setLevel",
-                            &p,
-                            &[],
-                            None,
-                            None,
-                            None,
-                        );
-                    }
-                }
-                if sh.era == Era::Legacy && !self.get_disabled {
-                    self.get_attempts = 0;
-                    self.open_get(sh);
-                }
-                Outcome::Ready
+                let body = encode_notification("notifications/initialized", None);
+                let xfer = self.post_as(sh, SessionPart::Initialized, body);
+                let until = sh.now.saturating_add(sh.cfg.request_timeout_ms);
+                self.phase = Phase::Acknowledging { xfer, until };
+                Outcome::Pending
             }
         }
+    }
+
+    /// The `notifications/initialized` POST ended (`Err`: it failed), or its backstop
+    /// passed: the session is ready. Lifecycle (2025-11-25 `basic/lifecycle`): the client
+    /// sends requests after `initialized`; the HTTP answer is when the server has it.
+    pub fn on_initialized_ack(&mut self, sh: &mut Shared, failed: Option<&Error>) -> Outcome {
+        let Phase::Acknowledging { xfer, .. } = self.phase else {
+            return Outcome::Pending;
+        };
+        // Still open only when the backstop fired: stop it.
+        sh.cancel_exchange(xfer);
+        if let Some(e) = failed {
+            sh.push(Action::Warn {
+                message: format!("notifications/initialized was not accepted: {}", e.message),
+            });
+        }
+        self.phase = Phase::Ready;
+        if let Some(level) = sh.cfg.log_level.clone() {
+            let logging = self
+                .init
+                .as_ref()
+                .is_some_and(|i| i.capabilities.get("logging").is_some());
+            if logging {
+                let mut p = Map::new();
+                p.insert("level".into(), level.into());
+                sh.send_request(
+                    owner(SessionPart::Aux),
+                    "logging/setLevel",
+                    &p,
+                    &[],
+                    None,
+                    None,
+                    None,
+                );
+            }
+        }
+        if sh.era == Era::Legacy && !self.get_disabled {
+            self.get_attempts = 0;
+            self.open_get(sh);
+        }
+        Outcome::Ready
     }
 
     fn fail(&mut self, sh: &mut Shared, e: Error) -> Outcome {
@@ -372,12 +402,17 @@ impl Session {
 
     /// POSTs a JSON-RPC message that expects no response (a notification or a response).
     pub fn post_raw(&self, sh: &mut Shared, body: String) {
+        self.post_as(sh, SessionPart::Aux, body);
+    }
+
+    /// [`Session::post_raw`] for a given owner; the exchange id.
+    fn post_as(&self, sh: &mut Shared, part: SessionPart, body: String) -> u64 {
         let headers =
             legacy_post_headers(Some(&sh.version), sh.session_id.as_deref(), &sh.cfg.headers);
         let url = sh.post_url.clone().unwrap_or_else(|| sh.cfg.url.clone());
         let id = sh.next_id();
         sh.send_raw(
-            owner(SessionPart::Aux),
+            owner(part),
             HttpRequest {
                 id,
                 method: HttpMethod::Post,
@@ -386,7 +421,7 @@ impl Session {
                 body: Some(body),
                 event_source: false,
             },
-        );
+        )
     }
 
     fn open_get(&mut self, sh: &mut Shared) {
@@ -460,7 +495,9 @@ impl Session {
                 self.sse_stream = None;
                 let e = err.unwrap_or_else(|| Error::network("the HTTP+SSE stream closed"));
                 match self.phase {
-                    Phase::OpeningSse { .. } | Phase::Initializing { over_sse: true, .. } => {
+                    Phase::OpeningSse { .. }
+                    | Phase::Initializing { over_sse: true, .. }
+                    | Phase::Acknowledging { .. } => {
                         self.phase = Phase::Unknown;
                         Outcome::Failed(e)
                     }
@@ -495,6 +532,9 @@ impl Session {
     pub fn expire(&mut self, sh: &mut Shared) {
         if let Some(x) = self.get_stream.take() {
             sh.cancel_exchange(x);
+        }
+        if let Phase::Acknowledging { xfer, .. } = self.phase {
+            sh.cancel_exchange(xfer);
         }
         sh.session_id = None;
         self.get_last_event_id = None;
@@ -537,6 +577,7 @@ impl Session {
         match (&self.phase, part) {
             (Phase::Probing(c), SessionPart::Probe) => c.deadline(),
             (Phase::Initializing { call, .. }, SessionPart::Init) => call.deadline(),
+            (Phase::Acknowledging { until, .. }, SessionPart::Initialized) => Some(*until),
             (Phase::Ready, SessionPart::GetStream) if self.get_stream.is_none() => {
                 self.get_retry_at
             }
@@ -547,6 +588,13 @@ impl Session {
     pub fn on_timer(&mut self, sh: &mut Shared, part: SessionPart) -> Outcome {
         match part {
             SessionPart::Probe | SessionPart::Init => self.on_call(sh, part, CallInput::Timer),
+            SessionPart::Initialized => match self.phase {
+                Phase::Acknowledging { until, .. } if until <= sh.now => {
+                    let e = Error::timeout("no answer to notifications/initialized");
+                    self.on_initialized_ack(sh, Some(&e))
+                }
+                _ => Outcome::Pending,
+            },
             SessionPart::GetStream => {
                 if self.get_retry_at.is_some_and(|t| t <= sh.now) {
                     // The retry is spent whatever happens now: left set, a disabled
@@ -566,7 +614,9 @@ impl Session {
     pub fn cancel(&mut self, sh: &mut Shared) {
         match std::mem::replace(&mut self.phase, Phase::Unknown) {
             Phase::Probing(mut c) | Phase::Initializing { call: mut c, .. } => c.cancel(sh),
-            Phase::OpeningSse { xfer } => sh.cancel_exchange(xfer),
+            Phase::OpeningSse { xfer } | Phase::Acknowledging { xfer, .. } => {
+                sh.cancel_exchange(xfer)
+            }
             p @ Phase::Ready => self.phase = p,
             Phase::Unknown => {}
         }

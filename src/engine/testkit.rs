@@ -193,6 +193,12 @@ impl Harness {
         self.end(s.xfer());
     }
 
+    /// Answers a notification or response POST as servers do: 202 without a body.
+    pub fn accepted(&mut self, s: &Sent) {
+        self.head(s.xfer(), 202, None);
+        self.end(s.xfer());
+    }
+
     /// Answers with `{"jsonrpc":"2.0","id":<id>,"result":result}`.
     pub fn result(&mut self, s: &Sent, result: Value) {
         let body = json!({"jsonrpc":"2.0","id":s.id(),"result":result});

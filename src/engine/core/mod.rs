@@ -188,6 +188,7 @@ impl Core {
         for p in [
             SessionPart::Probe,
             SessionPart::Init,
+            SessionPart::Initialized,
             SessionPart::GetStream,
         ] {
             self.refresh(&session::owner(p));
@@ -397,6 +398,12 @@ impl Core {
                             self.session.on_stream_end(&mut self.sh, *part, Some(e))
                         }
                         _ => Outcome::Pending,
+                    },
+                    SessionPart::Initialized => match input {
+                        CallInput::Failed(e) => {
+                            self.session.on_initialized_ack(&mut self.sh, Some(&e))
+                        }
+                        _ => self.session.on_initialized_ack(&mut self.sh, None),
                     },
                     SessionPart::Aux | SessionPart::Requests => Outcome::Pending,
                 };

@@ -137,6 +137,15 @@ impl Core {
             self.session_outcome(o);
             return;
         }
+        if owner == session::owner(SessionPart::Initialized) {
+            // A refusal's JSON-RPC error names no request (id null): the status tells.
+            let err = err.or_else(|| {
+                (!is_success(status)).then(|| Error::http(status, format!("HTTP {status}")))
+            });
+            let o = self.session.on_initialized_ack(&mut self.sh, err.as_ref());
+            self.session_outcome(o);
+            return;
+        }
         if settled || rpc_id.is_none() {
             return;
         }
