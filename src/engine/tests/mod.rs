@@ -2,6 +2,7 @@
 
 mod auth;
 mod legacy;
+mod lifecycle;
 mod listen;
 mod mrtr;
 mod spine;

@@ -17,14 +17,15 @@ use crate::engine::call::{Call, CallInput, CallOutcome, CallPolicy};
 use crate::engine::shared::{Era, Owner, Shared};
 use crate::error::{Error, ErrorKind, Result};
 use crate::http::request::{legacy_post_headers, HttpMethod, HttpRequest};
-use crate::protocol::codes::{is_modern_error, UNSUPPORTED_PROTOCOL_VERSION};
+use crate::protocol::codes::is_modern_error;
 use crate::protocol::jsonrpc::encode_notification;
 use crate::protocol::legacy::{decode_initialize_result, legacy_capabilities, InitializeResult};
-use crate::protocol::{
-    is_modern_version, HTTP_SSE_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS,
-};
+use crate::protocol::{is_modern_version, HTTP_SSE_PROTOCOL_VERSION};
 use crate::time::Millis;
 use serde_json::{Map, Value};
+
+mod detect;
+mod get_stream;
 
 /// The session's exchanges (and timers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -78,9 +79,6 @@ enum Phase {
     },
     Ready,
 }
-
-/// Reconnection attempts of the GET stream before giving up on it.
-const GET_STREAM_MAX_ATTEMPTS: u32 = 8;
 
 pub struct Session {
     phase: Phase,
@@ -172,15 +170,6 @@ impl Session {
         }
     }
 
-    fn probe(&mut self, sh: &mut Shared) {
-        self.auto = true;
-        sh.era = Era::Modern;
-        sh.version = LATEST_PROTOCOL_VERSION.to_string();
-        let mut c = Call::new("server/discover", Map::new(), Vec::new(), init_policy(sh));
-        c.start(sh, &owner(SessionPart::Probe));
-        self.phase = Phase::Probing(c);
-    }
-
     fn initialize(&mut self, sh: &mut Shared, version: &str, over_sse: bool) {
         sh.era = if over_sse { Era::HttpSse } else { Era::Legacy };
         sh.version = version.to_string();
@@ -236,68 +225,6 @@ impl Session {
             }
             _ => Outcome::Pending,
         }
-    }
-
-    fn on_probe(&mut self, sh: &mut Shared, out: Result<CallOutcome>) -> Outcome {
-        match out {
-            Ok(CallOutcome::Complete(raw)) => {
-                // A modern server. Its discover answer is cached for `discover()`.
-                let auth = sh.cfg.authorization().map(str::to_string);
-                let now = sh.now;
-                sh.cache
-                    .put("server/discover", "", None, auth.as_deref(), &raw, now);
-                if let Ok(v) = serde_json::from_str::<Value>(raw.get()) {
-                    if let Some(c) = v.get("capabilities").filter(|c| c.is_object()) {
-                        sh.server_capabilities = Some(c.clone());
-                    }
-                }
-                self.modern()
-            }
-            Ok(CallOutcome::Task(_)) => self.modern(),
-            Err(e) => {
-                let status = e.status.unwrap_or(0);
-                if let Some(code) = e.code.filter(|c| is_modern_error(*c, status)) {
-                    if code == UNSUPPORTED_PROTOCOL_VERSION {
-                        // Modern framing, but no modern version in common: a legacy one may be.
-                        let supported: Vec<String> = e
-                            .data
-                            .as_ref()
-                            .and_then(|d| d.get("supported"))
-                            .and_then(Value::as_array)
-                            .map(|a| {
-                                a.iter()
-                                    .filter_map(Value::as_str)
-                                    .map(str::to_string)
-                                    .collect()
-                            })
-                            .unwrap_or_default();
-                        if let Some(v) = LEGACY_PROTOCOL_VERSIONS
-                            .iter()
-                            .find(|v| supported.iter().any(|s| s == *v))
-                        {
-                            self.initialize(sh, v, false);
-                            return Outcome::Pending;
-                        }
-                        self.phase = Phase::Unknown;
-                        return Outcome::Failed(e);
-                    }
-                    return self.modern();
-                }
-                if matches!(status, 400 | 404 | 405) {
-                    self.initialize(sh, LEGACY_PROTOCOL_VERSIONS[0], false);
-                    return Outcome::Pending;
-                }
-                self.phase = Phase::Unknown;
-                sh.era = Era::Modern;
-                Outcome::Failed(e)
-            }
-        }
-    }
-
-    fn modern(&mut self) -> Outcome {
-        self.era_known = true;
-        self.phase = Phase::Ready;
-        Outcome::Ready
     }
 
     fn on_initialized(
@@ -424,44 +351,6 @@ impl Session {
         )
     }
 
-    fn open_get(&mut self, sh: &mut Shared) {
-        let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
-        headers.push(("MCP-Protocol-Version".into(), sh.version.clone()));
-        if let Some(s) = &sh.session_id {
-            headers.push(("Mcp-Session-Id".into(), s.clone()));
-        }
-        if let Some(id) = &self.get_last_event_id {
-            headers.push(("Last-Event-ID".into(), id.clone()));
-        }
-        headers.extend(sh.cfg.headers.iter().cloned());
-        let id = sh.next_id();
-        let req = HttpRequest {
-            id,
-            method: HttpMethod::Get,
-            url: sh.cfg.url.clone(),
-            headers,
-            body: None,
-            event_source: false,
-        };
-        self.get_stream = Some(sh.send_raw(owner(SessionPart::GetStream), req));
-        self.get_retry_at = None;
-    }
-
-    /// A message arrived on the GET stream: it is alive.
-    pub fn on_get_activity(&mut self) {
-        self.get_attempts = 0;
-    }
-
-    /// The GET stream's answer head: 405 means the server offers none.
-    pub fn on_get_status(&mut self, sh: &mut Shared, status: u16) {
-        if status == 405 {
-            self.get_disabled = true;
-            if let Some(x) = self.get_stream.take() {
-                sh.forget_exchange(x);
-            }
-        }
-    }
-
     /// The GET stream (or the 2024 SSE stream) ended or failed.
     pub fn on_stream_end(
         &mut self,
@@ -470,27 +359,7 @@ impl Session {
         err: Option<Error>,
     ) -> Outcome {
         match part {
-            SessionPart::GetStream => {
-                self.get_stream = None;
-                if self.get_disabled || !matches!(self.phase, Phase::Ready) || sh.era != Era::Legacy
-                {
-                    return Outcome::Pending;
-                }
-                if err.as_ref().is_some_and(|e| e.status == Some(404)) {
-                    return Outcome::Pending;
-                }
-                if self.get_attempts >= GET_STREAM_MAX_ATTEMPTS {
-                    self.get_disabled = true;
-                    return Outcome::Pending;
-                }
-                self.get_attempts += 1;
-                let backoff = 500u64
-                    .saturating_mul(1 << (self.get_attempts - 1).min(10))
-                    .min(30_000);
-                let delay = self.get_retry_ms.unwrap_or(backoff).max(backoff / 2);
-                self.get_retry_at = Some(sh.now.saturating_add(delay));
-                Outcome::Pending
-            }
+            SessionPart::GetStream => self.on_get_end(sh, err.as_ref()),
             SessionPart::SseStream => {
                 self.sse_stream = None;
                 let e = err.unwrap_or_else(|| Error::network("the HTTP+SSE stream closed"));
@@ -595,17 +464,7 @@ impl Session {
                 }
                 _ => Outcome::Pending,
             },
-            SessionPart::GetStream => {
-                if self.get_retry_at.is_some_and(|t| t <= sh.now) {
-                    // The retry is spent whatever happens now: left set, a disabled
-                    // stream's deadline stays due and `on_timer` would spin (fuzz: engine).
-                    self.get_retry_at = None;
-                    if self.get_stream.is_none() && !self.get_disabled {
-                        self.open_get(sh);
-                    }
-                }
-                Outcome::Pending
-            }
+            SessionPart::GetStream => self.on_get_timer(sh),
             _ => Outcome::Pending,
         }
     }

@@ -1,0 +1,88 @@
+//! The 2025-11-25 GET stream for server messages (`basic/transports` "Listening for
+//! Messages from the Server"): optional (405 is fine), resumed with `Last-Event-ID`
+//! after a drop, reopened a bounded number of times with backoff.
+
+use super::{owner, Outcome, Phase, Session, SessionPart};
+use crate::engine::shared::{Era, Shared};
+use crate::error::Error;
+use crate::http::request::{HttpMethod, HttpRequest};
+
+/// Reconnection attempts of the GET stream before giving up on it.
+const GET_STREAM_MAX_ATTEMPTS: u32 = 8;
+
+impl Session {
+    /// Opens the GET stream, resuming after the last event id seen (if any).
+    pub(super) fn open_get(&mut self, sh: &mut Shared) {
+        let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
+        headers.push(("MCP-Protocol-Version".into(), sh.version.clone()));
+        if let Some(s) = &sh.session_id {
+            headers.push(("Mcp-Session-Id".into(), s.clone()));
+        }
+        if let Some(id) = &self.get_last_event_id {
+            headers.push(("Last-Event-ID".into(), id.clone()));
+        }
+        headers.extend(sh.cfg.headers.iter().cloned());
+        let id = sh.next_id();
+        let req = HttpRequest {
+            id,
+            method: HttpMethod::Get,
+            url: sh.cfg.url.clone(),
+            headers,
+            body: None,
+            event_source: false,
+        };
+        self.get_stream = Some(sh.send_raw(owner(SessionPart::GetStream), req));
+        self.get_retry_at = None;
+    }
+
+    /// A message arrived on the GET stream: it is alive.
+    pub fn on_get_activity(&mut self) {
+        self.get_attempts = 0;
+    }
+
+    /// The GET stream's answer head: 405 means the server offers none.
+    pub fn on_get_status(&mut self, sh: &mut Shared, status: u16) {
+        if status == 405 {
+            self.get_disabled = true;
+            if let Some(x) = self.get_stream.take() {
+                sh.forget_exchange(x);
+            }
+        }
+    }
+
+    /// The GET stream ended or failed: it is reopened after a backoff (bounded), unless the
+    /// server declined it, the session is not ready or ended (404).
+    pub(super) fn on_get_end(&mut self, sh: &mut Shared, err: Option<&Error>) -> Outcome {
+        self.get_stream = None;
+        if self.get_disabled || !matches!(self.phase, Phase::Ready) || sh.era != Era::Legacy {
+            return Outcome::Pending;
+        }
+        if err.is_some_and(|e| e.status == Some(404)) {
+            return Outcome::Pending;
+        }
+        if self.get_attempts >= GET_STREAM_MAX_ATTEMPTS {
+            self.get_disabled = true;
+            return Outcome::Pending;
+        }
+        self.get_attempts += 1;
+        let backoff = 500u64
+            .saturating_mul(1 << (self.get_attempts - 1).min(10))
+            .min(30_000);
+        let delay = self.get_retry_ms.unwrap_or(backoff).max(backoff / 2);
+        self.get_retry_at = Some(sh.now.saturating_add(delay));
+        Outcome::Pending
+    }
+
+    /// The GET stream's retry time came.
+    pub(super) fn on_get_timer(&mut self, sh: &mut Shared) -> Outcome {
+        if self.get_retry_at.is_some_and(|t| t <= sh.now) {
+            // The retry is spent whatever happens now: left set, a disabled
+            // stream's deadline stays due and `on_timer` would spin (fuzz: engine).
+            self.get_retry_at = None;
+            if self.get_stream.is_none() && !self.get_disabled {
+                self.open_get(sh);
+            }
+        }
+        Outcome::Pending
+    }
+}
