@@ -19,7 +19,7 @@ use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::protocol::codes::{from_rpc, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::protocol::input::{decode_input_required, InputKind, InputRequest};
 use crate::protocol::is_modern_version;
-use crate::protocol::jsonrpc::RpcError;
+use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::result::{peek_result_type, ResultType};
 use crate::schema::{answers, elicitation};
 use crate::time::Millis;
@@ -140,6 +140,8 @@ pub struct Call {
     budget: Budget,
     progress_token: Option<Value>,
     xfer: Option<u64>,
+    /// The JSON-RPC id of the latest request sent (a legacy resumption may carry it).
+    rpc_id: Option<RequestId>,
     rounds: u32,
     reissued: bool,
     version_retried: bool,
@@ -270,6 +272,7 @@ impl Call {
             budget,
             progress_token: None,
             xfer: None,
+            rpc_id: None,
             rounds: 0,
             reissued: false,
             version_retried: false,
@@ -318,7 +321,10 @@ impl Call {
             }
             state = r.request_state.as_deref();
         }
-        let (xfer, _id) = sh.send_request(
+        if let Some(id) = self.rpc_id.take() {
+            sh.abandon(&id);
+        }
+        let (xfer, id) = sh.send_request(
             owner.clone(),
             &self.method,
             &params,
@@ -328,6 +334,7 @@ impl Call {
             self.policy.log_level.as_deref(),
         );
         self.xfer = Some(xfer);
+        self.rpc_id = Some(id);
     }
 
     /// The next time this call needs a timer event.
@@ -348,6 +355,9 @@ impl Call {
     pub fn cancel(&mut self, sh: &mut Shared) {
         if let Some(x) = self.xfer.take() {
             sh.cancel_exchange(x);
+        }
+        if let Some(id) = self.rpc_id.take() {
+            sh.abandon(&id);
         }
         if let Some(r) = &mut self.round {
             for (ask, _) in r.asking.drain() {

@@ -426,6 +426,7 @@ impl Core {
         let token = self.sh.next_id();
         let backoff = 250u64.saturating_mul(1 << attempts.min(8));
         let at = self.sh.now.saturating_add(retry_ms.unwrap_or(backoff));
+        self.sh.resuming.insert(rpc_id.clone());
         self.resumes.insert(
             token,
             Resume {
@@ -442,7 +443,11 @@ impl Core {
         let Some(r) = self.resumes.remove(&token) else {
             return;
         };
+        if !self.sh.resuming.contains(&r.rpc_id) {
+            return; // its call ended meanwhile
+        }
         if !self.session.is_ready() {
+            self.sh.resuming.remove(&r.rpc_id);
             self.deliver(&r.owner, CallInput::StreamClosed);
             return;
         }
@@ -493,6 +498,7 @@ impl Core {
             self.sh.set_deadline(&Owner::Resume(token), None);
         }
         self.resumes.clear();
+        self.sh.resuming.clear();
         // What no owner closed (a task poll's legacy resumption GET, which its call does
         // not track) closes too; what closing itself sent (DELETE, tasks/cancel,
         // notifications/cancelled) goes on (fuzz: engine).

@@ -159,6 +159,8 @@ impl Core {
                 }
             }
         }
+        // Not resumed (any more): the call decides what comes next.
+        self.sh.resuming.remove(&rpc_id);
         // A stream that broke after it opened is a dropped stream (re-issued); a request
         // that never got an answer head failed.
         let input = match err {
@@ -229,6 +231,9 @@ impl Core {
         slot.settled = true;
         let owner = slot.owner.clone();
         let is_request = slot.rpc_id.is_some();
+        if let Some(id) = slot.rpc_id.clone() {
+            self.sh.resuming.remove(&id);
+        }
         if e.kind == ErrorKind::Http {
             if let Some(ms) = self.retry_after.get(&xfer) {
                 e.data = Some(json_object(vec![("retryAfterMs", (*ms).into())]));
@@ -348,6 +353,7 @@ impl Core {
         let is_stream = tslot.exchange.is_stream();
         let accepted = tslot.accepted;
         self.sh.pending.remove(&id);
+        self.sh.resuming.remove(&id);
         // The final response ends the request; stop reading a stream that stays open.
         if is_stream && !accepted {
             self.sh.cancel_exchange(target);

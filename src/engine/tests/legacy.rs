@@ -530,3 +530,71 @@ fn a_2025_create_task_result_without_task_is_invalid() {
     h.result(&call, json!({"taskId":"T1","status":"working"}));
     assert_eq!(h.err(op).kind, ErrorKind::InvalidResult);
 }
+
+/// A legacy session whose server runs `research` as a 2025 task; the call's task is
+/// created and its first `tasks/get` sent. Returns the harness, the op and that poll.
+fn legacy_task(task_timeout_ms: u64) -> (Harness, crate::engine::actions::OpId, Sent) {
+    let mut cfg = auto();
+    cfg.extensions
+        .insert("io.modelcontextprotocol/tasks".into(), json!({}));
+    cfg.version = VersionChoice::Pinned("2025-11-25".into());
+    let mut h = Harness::new(cfg);
+    let waiting = OpOptions {
+        task_timeout_ms: Some(task_timeout_ms),
+        ..opts()
+    };
+    let op = h.core.call_tool("research", None, false, &waiting, h.now);
+    let init = h.take();
+    h.result(
+        &init,
+        init_result(
+            "2025-11-25",
+            json!({"tasks":{"requests":{"tools":{"call":{}}}}}),
+        ),
+    );
+    let n = h.take();
+    h.accepted(&n);
+    let get = h.take();
+    h.head(get.xfer(), 405, None);
+    let l = h.take();
+    h.result(&l, json!({"tools":[{"name":"research","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}]}));
+    let call = h.take();
+    h.result(&call, json!({"task":{"taskId":"T1","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":600000,"pollInterval":200}}));
+    let poll = h.take();
+    assert_eq!(poll.method(), "tasks/get");
+    (h, op, poll)
+}
+
+#[test]
+fn a_poll_whose_wait_ended_is_not_resumed() {
+    // The poll's stream dropped with an event id; the wait ends before the resumption.
+    let (mut h, op, poll) = legacy_task(1_000);
+    h.head(poll.xfer(), 200, Some("text/event-stream"));
+    h.chunk(poll.xfer(), b"id: p1\nretry: 3000\ndata: \n\n");
+    h.end(poll.xfer());
+    h.advance(1_000);
+    assert_eq!(h.err(op).kind, ErrorKind::Timeout);
+    h.advance(10_000);
+    assert!(
+        h.try_take().is_none(),
+        "no Last-Event-ID GET for a poll nobody waits for"
+    );
+}
+
+#[test]
+fn a_resumed_poll_stream_closes_when_the_wait_ends() {
+    let (mut h, op, poll) = legacy_task(1_000);
+    h.head(poll.xfer(), 200, Some("text/event-stream"));
+    h.chunk(poll.xfer(), b"id: p1\nretry: 300\ndata: \n\n");
+    h.end(poll.xfer());
+    h.advance(300);
+    let g = h.take();
+    assert_eq!(g.header("last-event-id"), Some("p1"));
+    h.head(g.xfer(), 200, Some("text/event-stream"));
+    h.advance(700);
+    assert_eq!(h.err(op).kind, ErrorKind::Timeout);
+    assert!(
+        h.cancelled.contains(&g.xfer()),
+        "the resumption GET is closed with the poll"
+    );
+}
