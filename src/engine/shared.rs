@@ -309,6 +309,31 @@ impl Shared {
         }
     }
 
+    /// A GET on the server URL for a 2025-11-25 SSE stream (the session's GET stream, or a
+    /// response stream's resumption): the session's headers, and `Last-Event-ID` to resume
+    /// after that event (2025-11-25 `basic/transports` "Resumability and Redelivery").
+    pub fn legacy_stream_get(&mut self, last_event_id: Option<&str>) -> HttpRequest {
+        let mut headers = vec![
+            ("Accept".to_string(), "text/event-stream".to_string()),
+            ("MCP-Protocol-Version".to_string(), self.version.clone()),
+        ];
+        if let Some(s) = &self.session_id {
+            headers.push(("Mcp-Session-Id".into(), s.clone()));
+        }
+        if let Some(id) = last_event_id {
+            headers.push(("Last-Event-ID".into(), id.to_string()));
+        }
+        headers.extend(self.cfg.headers.iter().cloned());
+        HttpRequest {
+            id: self.next_id(),
+            method: HttpMethod::Get,
+            url: self.cfg.url.clone(),
+            headers,
+            body: None,
+            event_source: false,
+        }
+    }
+
     /// Aborts an exchange (if still in flight) and forgets it.
     pub fn cancel_exchange(&mut self, xfer: u64) {
         if let Some(xfer) = self.remove_exchange(xfer) {

@@ -451,24 +451,7 @@ impl Core {
             self.deliver(&r.owner, CallInput::StreamClosed);
             return;
         }
-        let mut headers = vec![
-            ("Accept".to_string(), "text/event-stream".to_string()),
-            ("MCP-Protocol-Version".to_string(), self.sh.version.clone()),
-            ("Last-Event-ID".to_string(), r.last_event_id.clone()),
-        ];
-        if let Some(s) = &self.sh.session_id {
-            headers.push(("Mcp-Session-Id".into(), s.clone()));
-        }
-        headers.extend(self.sh.cfg.headers.iter().cloned());
-        let id = self.sh.next_id();
-        let req = crate::http::request::HttpRequest {
-            id,
-            method: crate::http::request::HttpMethod::Get,
-            url: self.sh.cfg.url.clone(),
-            headers,
-            body: None,
-            event_source: false,
-        };
+        let req = self.sh.legacy_stream_get(Some(&r.last_event_id));
         let x = self.sh.send_raw(r.owner.clone(), req);
         if let Some(slot) = self.sh.slots.get_mut(&x) {
             slot.rpc_id = Some(r.rpc_id.clone());

@@ -5,7 +5,6 @@
 use super::{owner, Outcome, Phase, Session, SessionPart};
 use crate::engine::shared::{Era, Shared};
 use crate::error::Error;
-use crate::http::request::{HttpMethod, HttpRequest};
 
 /// Reconnection attempts of the GET stream before giving up on it.
 const GET_STREAM_MAX_ATTEMPTS: u32 = 8;
@@ -13,24 +12,7 @@ const GET_STREAM_MAX_ATTEMPTS: u32 = 8;
 impl Session {
     /// Opens the GET stream, resuming after the last event id seen (if any).
     pub(super) fn open_get(&mut self, sh: &mut Shared) {
-        let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
-        headers.push(("MCP-Protocol-Version".into(), sh.version.clone()));
-        if let Some(s) = &sh.session_id {
-            headers.push(("Mcp-Session-Id".into(), s.clone()));
-        }
-        if let Some(id) = &self.get_last_event_id {
-            headers.push(("Last-Event-ID".into(), id.clone()));
-        }
-        headers.extend(sh.cfg.headers.iter().cloned());
-        let id = sh.next_id();
-        let req = HttpRequest {
-            id,
-            method: HttpMethod::Get,
-            url: sh.cfg.url.clone(),
-            headers,
-            body: None,
-            event_source: false,
-        };
+        let req = sh.legacy_stream_get(self.get_last_event_id.as_deref());
         self.get_stream = Some(sh.send_raw(owner(SessionPart::GetStream), req));
         self.get_retry_at = None;
     }

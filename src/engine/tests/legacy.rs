@@ -1,6 +1,6 @@
 //! Era detection, 2025-11-25 sessions and server requests, 2024-11-05 HTTP+SSE, 2025 tasks.
 
-use crate::engine::actions::{AskScope, OpOptions};
+use crate::engine::actions::{AskScope, OpId, OpOptions};
 use crate::engine::config::{Config, ElicitationModes, VersionChoice};
 use crate::engine::core::ResponseHead;
 use crate::engine::shared::Era;
@@ -39,6 +39,14 @@ pub(super) fn init_result(version: &str, caps: Value) -> Value {
     json!({"protocolVersion": version, "capabilities": caps, "serverInfo": {"name": "old", "version": "1"}, "instructions": "hi"})
 }
 
+/// Answers `initialize` with session id `session` and a 2025-11-25 result with `caps`.
+pub(super) fn answer_initialize(h: &mut Harness, init: &Sent, session: &str, caps: Value) {
+    head_session(h, init, 200, "application/json", session);
+    let r = json!({"jsonrpc":"2.0","id":init.id(),"result":init_result("2025-11-25", caps)});
+    h.chunk(init.xfer(), r.to_string().as_bytes());
+    h.end(init.xfer());
+}
+
 /// Drives detection to a legacy session with id "S1"; returns the harness.
 fn legacy(caps: Value) -> Harness {
     let mut h = Harness::new(auto());
@@ -62,14 +70,7 @@ fn legacy(caps: Value) -> Harness {
         json!({"form":{}})
     );
     assert!(init.params().get("_meta").is_none());
-    head_session(&mut h, &init, 200, "application/json", "S1");
-    h.chunk(
-        init.xfer(),
-        json!({"jsonrpc":"2.0","id":init.id(),"result":init_result("2025-11-25", caps)})
-            .to_string()
-            .as_bytes(),
-    );
-    h.end(init.xfer());
+    answer_initialize(&mut h, &init, "S1", caps);
     let n = h.take();
     assert_eq!(n.method(), "notifications/initialized");
     assert_eq!(n.header("mcp-session-id"), Some("S1"));
@@ -253,14 +254,7 @@ fn a_404_on_the_session_starts_a_new_one_and_reissues() {
     let init = h.take();
     assert_eq!(init.method(), "initialize");
     assert_eq!(init.header("mcp-session-id"), None);
-    head_session(&mut h, &init, 200, "application/json", "S2");
-    h.chunk(
-        init.xfer(),
-        json!({"jsonrpc":"2.0","id":init.id(),"result":init_result("2025-11-25", json!({}))})
-            .to_string()
-            .as_bytes(),
-    );
-    h.end(init.xfer());
+    answer_initialize(&mut h, &init, "S2", json!({}));
     let n = h.take();
     assert_eq!(n.method(), "notifications/initialized");
     h.accepted(&n);
@@ -466,9 +460,12 @@ fn a_2025_task_is_driven_through_tasks_get_and_tasks_result() {
     h.reply(&probe, 404, Value::Null);
     let init = h.take();
     assert!(init.params()["capabilities"].get("extensions").is_none());
-    head_session(&mut h, &init, 200, "application/json", "S9");
-    h.chunk(init.xfer(), json!({"jsonrpc":"2.0","id":init.id(),"result":init_result("2025-11-25", json!({"tasks":{"requests":{"tools":{"call":{}}}}}))}).to_string().as_bytes());
-    h.end(init.xfer());
+    answer_initialize(
+        &mut h,
+        &init,
+        "S9",
+        json!({"tasks":{"requests":{"tools":{"call":{}}}}}),
+    );
     let n = h.take();
     h.accepted(&n);
     let get = h.take();
@@ -506,51 +503,30 @@ fn a_2025_task_is_driven_through_tasks_get_and_tasks_result() {
 
 #[test]
 fn a_2025_create_task_result_without_task_is_invalid() {
-    let mut cfg = auto();
-    cfg.extensions
-        .insert("io.modelcontextprotocol/tasks".into(), json!({}));
-    cfg.version = VersionChoice::Pinned("2025-11-25".into());
-    let mut h = Harness::new(cfg);
-    let op = h.core.call_tool("research", None, false, &opts(), h.now);
-    let init = h.take();
-    h.result(
-        &init,
-        init_result(
-            "2025-11-25",
-            json!({"tasks":{"requests":{"tools":{"call":{}}}}}),
-        ),
-    );
-    let n = h.take();
-    h.accepted(&n);
-    let get = h.take();
-    h.head(get.xfer(), 405, None);
-    let l = h.take();
-    h.result(&l, json!({"tools":[{"name":"research","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}]}));
-    let call = h.take();
+    let (mut h, op, call) = legacy_task_call(None);
     h.result(&call, json!({"taskId":"T1","status":"working"}));
     assert_eq!(h.err(op).kind, ErrorKind::InvalidResult);
 }
 
-/// A legacy session whose server runs `research` as a 2025 task; the call's task is
-/// created and its first `tasks/get` sent. Returns the harness, the op and that poll.
-fn legacy_task(task_timeout_ms: u64) -> (Harness, crate::engine::actions::OpId, Sent) {
+/// A pinned 2025-11-25 session whose server runs `research` as a task only; the
+/// `tools/call` for it is sent. Returns the harness, the op and that call.
+fn legacy_task_call(task_timeout_ms: Option<u64>) -> (Harness, OpId, Sent) {
     let mut cfg = auto();
     cfg.extensions
         .insert("io.modelcontextprotocol/tasks".into(), json!({}));
     cfg.version = VersionChoice::Pinned("2025-11-25".into());
     let mut h = Harness::new(cfg);
     let waiting = OpOptions {
-        task_timeout_ms: Some(task_timeout_ms),
+        task_timeout_ms,
         ..opts()
     };
     let op = h.core.call_tool("research", None, false, &waiting, h.now);
     let init = h.take();
-    h.result(
+    answer_initialize(
+        &mut h,
         &init,
-        init_result(
-            "2025-11-25",
-            json!({"tasks":{"requests":{"tools":{"call":{}}}}}),
-        ),
+        "S1",
+        json!({"tasks":{"requests":{"tools":{"call":{}}}}}),
     );
     let n = h.take();
     h.accepted(&n);
@@ -559,6 +535,13 @@ fn legacy_task(task_timeout_ms: u64) -> (Harness, crate::engine::actions::OpId, 
     let l = h.take();
     h.result(&l, json!({"tools":[{"name":"research","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}]}));
     let call = h.take();
+    assert_eq!(call.method(), "tools/call");
+    (h, op, call)
+}
+
+/// [`legacy_task_call`] with the task created; returns its first `tasks/get`.
+fn legacy_task(task_timeout_ms: u64) -> (Harness, OpId, Sent) {
+    let (mut h, op, call) = legacy_task_call(Some(task_timeout_ms));
     h.result(&call, json!({"task":{"taskId":"T1","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":600000,"pollInterval":200}}));
     let poll = h.take();
     assert_eq!(poll.method(), "tasks/get");

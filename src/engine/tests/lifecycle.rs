@@ -1,7 +1,7 @@
 //! The 2025-11-25 lifecycle's last step (`basic/lifecycle` "Initialization"): requests
 //! follow `notifications/initialized`, and over HTTP that means after its answer.
 
-use super::legacy::{auto, head_session, init_result, opts};
+use super::legacy::{answer_initialize, auto, opts};
 use crate::engine::actions::OpId;
 use crate::engine::config::VersionChoice;
 use crate::engine::testkit::*;
@@ -16,14 +16,7 @@ fn initialized_in_flight(op_method: &str) -> (Harness, OpId, Sent) {
     let mut h = Harness::new(c);
     let op = h.core.request(op_method, Map::new(), &opts(), h.now);
     let init = h.take();
-    head_session(&mut h, &init, 200, "application/json", "S1");
-    h.chunk(
-        init.xfer(),
-        json!({"jsonrpc":"2.0","id":init.id(),"result":init_result("2025-11-25", json!({}))})
-            .to_string()
-            .as_bytes(),
-    );
-    h.end(init.xfer());
+    answer_initialize(&mut h, &init, "S1", json!({}));
     let n = h.take();
     assert_eq!(n.method(), "notifications/initialized");
     (h, op, n)
