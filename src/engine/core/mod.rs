@@ -426,7 +426,7 @@ impl Core {
         let token = self.sh.next_id();
         let backoff = 250u64.saturating_mul(1 << attempts.min(8));
         let at = self.sh.now.saturating_add(retry_ms.unwrap_or(backoff));
-        self.sh.resuming.insert(rpc_id.clone());
+        self.sh.resuming.insert(rpc_id.clone(), token);
         self.resumes.insert(
             token,
             Resume {
@@ -443,7 +443,7 @@ impl Core {
         let Some(r) = self.resumes.remove(&token) else {
             return;
         };
-        if !self.sh.resuming.contains(&r.rpc_id) {
+        if self.sh.resuming.get(&r.rpc_id) != Some(&token) {
             return; // its call ended meanwhile
         }
         if !self.session.is_ready() {
