@@ -25,7 +25,7 @@ if [ "$PROFILE" = release ]; then
   mv "$OUT.tmp/mcp_wasm_client_bg.opt.wasm" "$OUT.tmp/mcp_wasm_client_bg.wasm"
 fi
 
-cp src/web/package/index.js src/web/package/index.d.ts "$OUT.tmp/"
+cp src/web/package/index.js src/web/package/index.d.ts src/web/package/load.js src/web/package/load.d.ts "$OUT.tmp/"
 [ -d src/web/package/dialog ] && cp -r src/web/package/dialog "$OUT.tmp/"
 cp README.md "$OUT.tmp/README.md" 2>/dev/null || true
 cp LICENSE "$OUT.tmp/LICENSE" 2>/dev/null || true
@@ -46,6 +46,8 @@ const pkg = {
   exports: {
     ".": { types: "./index.d.ts", default: "./index.js" },
     ...(fs.existsSync("pkg.tmp/dialog") ? { "./dialog": { types: "./dialog/index.d.ts", default: "./dialog/index.js" } } : {}),
+    "./load": { types: "./load.d.ts", default: "./load.js" },
+    "./mcp_wasm_client_bg.wasm": "./mcp_wasm_client_bg.wasm",
     "./raw": { types: "./mcp_wasm_client.d.ts", default: "./mcp_wasm_client.js" },
     "./package.json": "./package.json"
   },

@@ -3,8 +3,11 @@
 //   vite    bundled by Vite 7 (vite build), the built app loaded in headless Chromium
 //   script  a plain <script type="module"> page
 //   worker  a dedicated module Web Worker
+//   service-worker  a module Service Worker (no top-level await: `mcp-wasm-client/load`)
 //   node    Node 20 ESM import by package name (/usr/bin/node; NODE=... to change)
 //   vm      a runtime without window/DOM: a Node vm context with only fetch & co.
+//   vm-module  the same, given the wasm as a compiled WebAssembly.Module through
+//           `mcp-wasm-client/load` (how edge runtimes import .wasm), never fetching it
 // One PASS/FAIL line per environment; exit status 1 when one failed.
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readdir, rm, symlink } from 'node:fs/promises';
@@ -80,14 +83,19 @@ await check('vite', `${expected('vite')} | dialog function`, async () => {
 });
 await check('script', expected('script'), () => inPage('/env/pages/script.html'));
 await check('worker', `${expected('worker')} | window undefined`, () => inPage('/env/pages/worker.html'));
+await check('service-worker', `${expected('service-worker')} | window undefined, clients object`, () => inPage('/env/pages/service-worker.html'));
 await check('node', `${expected('node')} | dialog function | node 20`, async () => {
   const { stdout } = await run(NODE, [join(consumer, 'node-esm.mjs'), mcpUrl], { timeout: 60_000 });
   return stdout.trim();
 });
-await check('vm', `${expected('vm')} | window undefined, self undefined, document undefined, navigator undefined, process undefined, crypto undefined, performance undefined, setInterval undefined`, async () => {
-  const { stdout } = await run(NODE, ['--experimental-vm-modules', '--no-warnings', join(HERE, 'vm-runtime.mjs'), mcpUrl, web.url], { timeout: 60_000 });
-  return stdout.trim();
-});
+// The vm runtime's globals, as the probe module reports them.
+const NO_DOM = 'window undefined, self undefined, document undefined, navigator undefined, process undefined, crypto undefined, performance undefined, setInterval undefined';
+for (const [env, args] of [['vm', []], ['vm-module', ['module']]]) {
+  await check(env, `${expected(env)} | ${NO_DOM}`, async () => {
+    const { stdout } = await run(NODE, ['--experimental-vm-modules', '--no-warnings', join(HERE, 'vm-runtime.mjs'), mcpUrl, web.url, ...args], { timeout: 60_000 });
+    return stdout.trim();
+  });
+}
 
 if (browser) await browser.close();
 await web.close();

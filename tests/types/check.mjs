@@ -3,8 +3,8 @@
 //      `tsc --noEmit --strict`, the package resolved by name through its package.json
 //      `exports` (installed as a symlink, like `npm install ./pkg`), once with
 //      moduleResolution "bundler" and once with "nodenext";
-//   2. no `any` in the public declarations (pkg/index.d.ts, pkg/mcp_wasm_client.d.ts,
-//      pkg/dialog/index.d.ts), except wasm-bindgen's raw export table `InitOutput`.
+//   2. no `any` in the public declarations (pkg/index.d.ts, pkg/load.d.ts,
+//      pkg/mcp_wasm_client.d.ts, pkg/dialog/index.d.ts), except wasm-bindgen's raw export table `InitOutput`.
 // One PASS/FAIL line per check; exit status 1 on a failure.
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -49,7 +49,7 @@ for (const resolution of ['bundler', 'nodenext']) {
 }
 
 const anys = [];
-for (const file of ['index.d.ts', 'mcp_wasm_client.d.ts', 'dialog/index.d.ts']) {
+for (const file of ['index.d.ts', 'load.d.ts', 'mcp_wasm_client.d.ts', 'dialog/index.d.ts']) {
   const path = join(ROOT, 'pkg', file);
   const source = ts.createSourceFile(path, await readFile(path, 'utf8'), ts.ScriptTarget.Latest, true);
   const visit = (node, owner) => {

@@ -64,6 +64,8 @@ import type {
 } from 'mcp-wasm-client';
 import { showElicitationDialog } from 'mcp-wasm-client/dialog';
 import type { ElicitationDialogLabels, ElicitationDialogOptions } from 'mcp-wasm-client/dialog';
+import { load } from 'mcp-wasm-client/load';
+import type { McpApi, WasmSource } from 'mcp-wasm-client/load';
 
 /** `true` only for `any`. */
 type IsAny<T> = 0 extends 1 & T ? true : false;
@@ -310,3 +312,28 @@ export async function oauth(signal: AbortSignal): Promise<void> {
   }
   client.close();
 }
+
+// `mcp-wasm-client/load` (module Service Workers, edge runtimes): the same API, typed.
+async function loaded(module: WebAssembly.Module) {
+  const api: McpApi = await load();
+  const fromModule = await load(module);
+  const source: WasmSource = new URL('https://cdn.example/mcp.wasm');
+  await load(source);
+  const client = new fromModule.McpClient('https://mcp.example/mcp');
+  const same: typeof McpClient = api.McpClient;
+  notAny(api.McpError, true);
+  notAny(await client.listAllTools(), true);
+  try {
+    await client.discover();
+  } catch (e) {
+    if (e instanceof api.McpError) {
+      const code: number = e.code;
+      console.log(code);
+    }
+  }
+  // (No @ts-expect-error for a wrong source: TypeScript's `WebAssembly.Module` is an empty
+  // interface, which every non-null value satisfies.)
+  notAny(fromModule, true);
+  void same;
+}
+void loaded;
