@@ -587,6 +587,80 @@ fn client_identity_priority() {
 }
 
 #[test]
+fn client_credentials_grant_needs_no_person_and_replaces_a_refused_token() {
+    let mut f = Fake::new();
+    f.standard(
+        json!({"token_endpoint_auth_methods_supported": ["client_secret_basic"],
+                      "grant_types_supported": ["client_credentials"],
+                      "scopes_supported": ["offline_access", "tools"]}),
+    );
+    f.route(
+        HttpMethod::Post,
+        &format!("{AS}/token"),
+        200,
+        json!({"access_token": "cc-1", "token_type": "Bearer", "expires_in": 3600}),
+    );
+    let c = AuthConfig {
+        client_id: Some("machine".into()),
+        client_secret: Some("s3cret".into()),
+        client_credentials: true,
+        ..Default::default()
+    };
+    let mut a = Authorizer::new(c, MCP);
+    let header = r#"Bearer scope="tools""#;
+    assert_eq!(f.run(&mut a, on401(header)).unwrap(), "cc-1");
+    let tok = f.posted("/token").unwrap();
+    let form = form_of(tok);
+    assert_eq!(form["grant_type"], "client_credentials");
+    assert_eq!(form["resource"], MCP);
+    assert_eq!(
+        form["scope"], "tools",
+        "no offline_access: this grant has no refresh token"
+    );
+    assert!(!form.contains_key("client_secret"), "client_secret_basic");
+    let basic = tok
+        .headers
+        .iter()
+        .find(|(n, _)| n == "Authorization")
+        .map(|(_, v)| v.as_str());
+    // base64("machine:s3cret")
+    assert_eq!(basic, Some("Basic bWFjaGluZTpzM2NyZXQ="));
+    assert!(f.authorizes.is_empty(), "no person");
+    assert!(f.posted("/register").is_none(), "no registration");
+    // The token is refused later: a new one the same way (no refresh token to use).
+    f.route(
+        HttpMethod::Post,
+        &format!("{AS}/token"),
+        200,
+        json!({"access_token": "cc-2", "token_type": "Bearer"}),
+    );
+    let t = Trigger {
+        status: 401,
+        sent_token: Some("cc-1".into()),
+        ..Default::default()
+    };
+    assert_eq!(f.run(&mut a, t).unwrap(), "cc-2");
+    assert_eq!(
+        form_of(f.posted("/token").unwrap())["grant_type"],
+        "client_credentials"
+    );
+    // The authorization server refuses the client: a typed error, no person.
+    f.routes.insert(
+        ("POST", format!("{AS}/token")),
+        (401, json!({"error": "invalid_client"}).to_string()),
+    );
+    let t = Trigger {
+        status: 401,
+        sent_token: Some("cc-2".into()),
+        ..Default::default()
+    };
+    let e = f.run(&mut a, t).unwrap_err();
+    assert_eq!(reason(&e), "token");
+    assert!(e.message.contains("invalid_client"), "{}", e.message);
+    assert!(f.authorizes.is_empty());
+}
+
+#[test]
 fn authorization_server_change_registers_again() {
     let mut f = Fake::new();
     f.standard(json!({}));

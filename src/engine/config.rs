@@ -272,7 +272,13 @@ fn validate_auth(a: &crate::auth::AuthConfig, has_authorization: bool) -> Result
         url::split(u).is_some_and(|p| p.scheme == "https" && p.fragment.is_none())
             || (url::is_loopback(u) && url::split(u).is_some_and(|p| p.fragment.is_none()))
     };
-    if !secure(&a.redirect_uri) {
+    if a.client_credentials {
+        if a.client_id.is_none() || a.client_secret.is_none() {
+            return Err(Error::config(
+                "auth.grant 'client_credentials' needs auth.clientId and auth.clientSecret",
+            ));
+        }
+    } else if !secure(&a.redirect_uri) {
         return Err(Error::config(
             "auth.redirectUri must be an https: URL (or http: on localhost) without a fragment",
         ));
@@ -367,5 +373,17 @@ mod tests {
         a.client_id = Some("id".into());
         c.auth = Some(a);
         assert!(c.validate().is_ok());
+        // The client credentials grant: no redirect, but a client id and secret.
+        let mut cc = crate::auth::AuthConfig {
+            client_credentials: true,
+            client_id: Some("machine".into()),
+            ..Default::default()
+        };
+        c.auth = Some(cc.clone());
+        let e = c.validate().unwrap_err();
+        assert!(e.message.contains("clientSecret"), "{}", e.message);
+        cc.client_secret = Some("s".into());
+        c.auth = Some(cc);
+        assert!(c.validate().is_ok(), "no redirectUri needed");
     }
 }

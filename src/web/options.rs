@@ -283,7 +283,7 @@ pub fn client_options(url: String, o: &JsValue) -> Result<(Config, Handlers), Er
     if present(&auth) {
         let (a, on_authorize, storage) = auth_options(&auth, &cfg)?;
         cfg.auth = Some(a);
-        h.on_authorize = Some(on_authorize);
+        h.on_authorize = on_authorize;
         h.storage = storage;
     }
     let _ = TASKS_EXTENSION;
@@ -291,19 +291,27 @@ pub fn client_options(url: String, o: &JsValue) -> Result<(Config, Handlers), Er
     Ok((cfg, h))
 }
 
-/// Reads `auth: { clientId?, clientSecret?, issuer?, clientMetadataUrl?, redirectUri, scope?,
-/// clientName?, applicationType?, onAuthorize, storage? }` (checked further by the engine).
+/// Reads `auth: { grant?, clientId?, clientSecret?, issuer?, clientMetadataUrl?, redirectUri,
+/// scope?, clientName?, applicationType?, onAuthorize, storage? }` (checked further by the
+/// engine). With `grant: 'client_credentials'` there is no person: no `redirectUri`, no
+/// `onAuthorize`.
 fn auth_options(
     a: &JsValue,
     cfg: &Config,
-) -> Result<(crate::auth::AuthConfig, Function, Option<JsValue>), Error> {
+) -> Result<(crate::auth::AuthConfig, Option<Function>, Option<JsValue>), Error> {
     if !a.is_object() {
         return Err(Error::config("auth must be an object"));
     }
-    let on_authorize = func(a, "onAuthorize")?
-        .ok_or_else(|| Error::config("auth.onAuthorize is required (the person's step)"))?;
-    let redirect_uri =
-        string(a, "redirectUri")?.ok_or_else(|| Error::config("auth.redirectUri is required"))?;
+    // Any other `grant` is refused below: it lacks what the authorization code grant needs.
+    let client_credentials = string(a, "grant")?.is_some_and(|g| g == "client_credentials");
+    let on_authorize = func(a, "onAuthorize")?;
+    let redirect_uri = string(a, "redirectUri")?;
+    if !client_credentials && (on_authorize.is_none() || redirect_uri.is_none()) {
+        return Err(Error::config(
+            "auth needs redirectUri and onAuthorize (the person's step), or grant: 'client_credentials'",
+        ));
+    }
+    let redirect_uri = redirect_uri.unwrap_or_default();
     let storage = get(a, "storage");
     let storage = if present(&storage) {
         for m in ["get", "set"] {
@@ -343,6 +351,7 @@ fn auth_options(
         client_name,
         application_type,
         storage: storage.is_some(),
+        client_credentials,
     };
     Ok((cfg, on_authorize, storage))
 }

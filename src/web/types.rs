@@ -112,10 +112,15 @@ export interface McpClientOptions {
   auth?: AuthOptions;
 }
 
-/** The `auth` option. Client identity, in the spec's order: `clientId` (pre-registered), then
- * `clientMetadataUrl` when the server supports Client ID Metadata Documents, then Dynamic
- * Client Registration. */
-export interface AuthOptions {
+/** The `auth` option: the authorization code grant (a person signs in; the default) or the
+ * client credentials grant (a confidential client, no person). */
+export type AuthOptions = AuthorizationCodeOptions | ClientCredentialsOptions;
+
+/** The authorization code grant with PKCE. Client identity, in the spec's order: `clientId`
+ * (pre-registered), then `clientMetadataUrl` when the server supports Client ID Metadata
+ * Documents, then Dynamic Client Registration. */
+export interface AuthorizationCodeOptions {
+  grant?: 'authorization_code';
   /** Where the authorization server sends the person back (https:, or http: on localhost). */
   redirectUri: string;
   /** The person's step: open `authorizationUrl` (a popup, a redirect, a system browser) and
@@ -136,6 +141,22 @@ export interface AuthOptions {
   applicationType?: 'web' | 'native';
   /** Keeps registrations and tokens (refresh tokens included) across page loads, keyed by
    * authorization server. Values are strings; `get` resolves to `null`/`undefined` when absent. */
+  storage?: AuthStorage;
+}
+
+/** The client credentials grant (RFC 6749 §4.4; MCP extension
+ * `io.modelcontextprotocol/oauth-client-credentials`): the client gets its own token with
+ * its pre-registered id and secret, no person involved. For servers, workers and edge
+ * runtimes that can keep a secret, never a page. */
+export interface ClientCredentialsOptions {
+  grant: 'client_credentials';
+  clientId: string;
+  clientSecret: string;
+  /** The authorization server (`issuer`) the client belongs to. */
+  issuer?: string;
+  /** Scopes to ask for besides those the server asks for (space-separated). */
+  scope?: string;
+  /** Keeps tokens across restarts, keyed by authorization server. */
   storage?: AuthStorage;
 }
 export interface AuthStorage {

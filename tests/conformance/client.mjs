@@ -60,6 +60,10 @@ async function followAuthorization(authorizationUrl, ctx) {
  * where the authorization server supports CIMD; else Dynamic Client Registration). */
 function authOptions() {
   if (!scenario.startsWith('auth/')) return undefined;
+  if (scenario.startsWith('auth/client-credentials-')) {
+    // The client credentials extension: the suite's confidential client, no person.
+    return { grant: 'client_credentials', clientId: context.client_id, clientSecret: context.client_secret };
+  }
   return {
     redirectUri: 'http://localhost:3000/callback',
     onAuthorize: followAuthorization,

@@ -3,8 +3,9 @@
 # (through tests/conformance/client.mjs, which uses only the built package in pkg/).
 #
 #   tests/conformance/run.sh              the required scenarios: every client scenario at
-#                                         2026-07-28 and at 2025-11-25, and the backcompat
-#                                         suite (2025-03-26 authorization); exits 1 if any fails
+#                                         2026-07-28 and at 2025-11-25, the backcompat
+#                                         suite (2025-03-26 authorization) and the extension
+#                                         scenarios the client implements; exits 1 if any fails
 #   tests/conformance/run.sh NAME...      only these scenarios (at 2026-07-28)
 #   CONFORMANCE_ALL=1 tests/conformance/run.sh
 #                                         also any client scenario the suite lists that is not
@@ -77,6 +78,12 @@ REQUIRED_BACKCOMPAT=(
   auth/2025-03-26-oauth-endpoint-fallback
 )
 
+# Extension scenarios (not scored by the suite) for what the client implements: the OAuth
+# client credentials grant. auth/client-credentials-jwt (private_key_jwt) is not: README.
+REQUIRED_EXTENSIONS=(
+  auth/client-credentials-basic
+)
+
 rm -rf "$OUT" && mkdir -p "$OUT"
 
 # run_one VERSION SCENARIO: runs one scenario, writes $OUT/<version>/<scenario>.{log,line}.
@@ -85,9 +92,9 @@ run_one() {
   local dir=$OUT/$version/${name//\//_}
   mkdir -p "$dir"
   local start=$SECONDS
-  # "backcompat": the suite's own version choice (no --spec-version).
+  # "backcompat", "extension": the suite's own version choice (no --spec-version).
   local vflag=(--spec-version "$version")
-  [ "$version" = backcompat ] && vflag=()
+  case $version in backcompat | extension) vflag=() ;; esac
   # The suite's Node 22 first on PATH for this command only; the client runs under it.
   PATH="$NODE22_BIN:$PATH" "$SUITE_BIN" client \
     --command "$CLIENT_NODE $CLIENT" --scenario "$name" "${vflag[@]}" \
@@ -158,6 +165,7 @@ else
   required 2026-07-28 "${REQUIRED[@]}"
   required 2025-11-25 "${REQUIRED_2025[@]}"
   required backcompat "${REQUIRED_BACKCOMPAT[@]}"
+  required extension "${REQUIRED_EXTENSIONS[@]}"
 fi
 
 # others VERSION REQUIRED...: the suite's client scenarios at VERSION not in the list.

@@ -713,6 +713,45 @@ test('OAuth: storage keeps the token across clients; a refused token is refreshe
   c2.close();
 });
 
+test('OAuth: the client credentials grant gets a token with no person; bad grant options are ConfigError', async () => {
+  const w = oauthWorld();
+  const seenForms = [];
+  const fetch = async (input, init = {}) => {
+    if (String(input) === `${w.as}/token`) {
+      seenForms.push({ form: Object.fromEntries(new URLSearchParams(init.body)), auth: new Headers(init.headers).get('authorization') });
+    }
+    return w.fetch(input, init);
+  };
+  const c = new McpClient(w.url, {
+    protocolVersion: '2026-07-28', fetch,
+    auth: { grant: 'client_credentials', clientId: 'svc', clientSecret: 's3cret' },
+  });
+  eq((await c.listTools()).tools.length, 1, 'answered with the token');
+  eq([w.people, w.registrations], [0, 0], 'no person, no registration');
+  eq(w.tokenGrants, ['client_credentials'], 'grant');
+  eq(seenForms[0].form.scope, 'tools', 'scope from the challenge');
+  eq(seenForms[0].form.resource, w.url, 'resource');
+  const basic = seenForms[0].auth ?? '';
+  const post = seenForms[0].form.client_secret;
+  ok(basic === `Basic ${btoa('svc:s3cret')}` || post === 's3cret', `client authenticated (got ${basic} / ${post})`);
+  w.valid.clear();
+  eq((await c.listTools({}, { cache: 'no-cache' })).tools.length, 1, 'a refused token is replaced');
+  eq(w.tokenGrants, ['client_credentials', 'client_credentials'], 'the same grant again, no refresh');
+  c.close();
+  const bad = (auth) => {
+    try {
+      new McpClient(w.url, { auth });
+    } catch (e) {
+      return e;
+    }
+    return null;
+  };
+  const noSecret = bad({ grant: 'client_credentials', clientId: 'svc' });
+  ok(noSecret instanceof ConfigError && /clientSecret/.test(noSecret.message), `no secret: ${noSecret?.name}: ${noSecret?.message}`);
+  const wrongGrant = bad({ grant: 'password', clientId: 'svc', clientSecret: 's' });
+  ok(wrongGrant instanceof ConfigError && /client_credentials/.test(wrongGrant.message), `wrong grant: ${wrongGrant?.name}: ${wrongGrant?.message}`);
+});
+
 test('OAuth: what onAuthorize throws rejects the call unchanged; a foreign resource is AuthorizationError', async () => {
   const w = oauthWorld();
   const mine = new Error('popup closed');

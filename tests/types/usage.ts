@@ -31,6 +31,7 @@ import {
 } from 'mcp-wasm-client';
 import type {
   AuthOptions,
+  ClientCredentialsOptions,
   AuthorizeContext,
   AuthStorage,
   CallToolResult,
@@ -298,7 +299,14 @@ export async function oauth(signal: AbortSignal): Promise<void> {
   const wrong: AuthOptions = { redirectUri: 'https://app.example/cb', onAuthorize: () => 42 };
   // @ts-expect-error applicationType is 'web' or 'native'
   const wrongType: AuthOptions = { redirectUri: 'https://app.example/cb', onAuthorize: (u) => u, applicationType: 'spa' };
-  void [preRegistered, wrong, wrongType];
+  // The client credentials grant: no person, so no redirectUri nor onAuthorize.
+  const machine: AuthOptions = { grant: 'client_credentials', clientId: 'svc', clientSecret: 's', scope: 'tools' };
+  const machineOnly: ClientCredentialsOptions = { grant: 'client_credentials', clientId: 'svc', clientSecret: 's' };
+  // @ts-expect-error the client credentials grant needs the client's secret
+  const noSecret: AuthOptions = { grant: 'client_credentials', clientId: 'svc' };
+  // @ts-expect-error grant is 'authorization_code' or 'client_credentials'
+  const wrongGrant: AuthOptions = { grant: 'password', clientId: 'svc', clientSecret: 's' };
+  void [preRegistered, wrong, wrongType, machine, machineOnly, noSecret, wrongGrant];
   const client = new McpClient('https://mcp.example/mcp', { auth });
   const done: void = await client.authorize({ signal });
   void done;

@@ -25,7 +25,7 @@ impl Authorizer {
         let (Some(meta), Some(c)) = (f.meta.clone(), f.client.clone()) else {
             return self.done(Err(fail("discovery", "no metadata".into())));
         };
-        let scope = self.select_scope(&f);
+        let scope = self.select_scope(&f, true);
         let mut pairs: Vec<(&str, &str)> = vec![
             ("response_type", "code"),
             ("client_id", &c.id),

@@ -63,6 +63,10 @@ pub struct AuthConfig {
     pub application_type: Option<String>,
     /// True when the host gave a storage: registrations and tokens are loaded and saved.
     pub storage: bool,
+    /// The client credentials grant (RFC 6749 §4.4; MCP extension
+    /// `io.modelcontextprotocol/oauth-client-credentials`): a confidential client gets its
+    /// own token, with no person and no redirect. Needs `client_id` and `client_secret`.
+    pub client_credentials: bool,
 }
 
 /// Why a flow starts.

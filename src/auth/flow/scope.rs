@@ -15,8 +15,9 @@ impl Authorizer {
     /// The scopes to ask for (spec "Scope Selection Strategy" and "Step-Up Authorization
     /// Flow"): what was asked before, plus the challenge's `scope` (else the PRM's
     /// `scopes_supported`), plus the host's; `offline_access` when the authorization
-    /// server lists it (spec "Refresh Tokens"). `None` (the parameter omitted) when empty.
-    pub(super) fn select_scope(&mut self, f: &Flow) -> Option<String> {
+    /// server lists it and `offline` (a grant with refresh tokens; spec "Refresh Tokens").
+    /// `None` (the parameter omitted) when empty.
+    pub(super) fn select_scope(&mut self, f: &Flow, offline: bool) -> Option<String> {
         let mut v = self.requested.clone();
         match f
             .trigger
@@ -35,11 +36,11 @@ impl Authorizer {
         if let Some(s) = &self.cfg.scope {
             push_scopes(&mut v, s);
         }
-        let offline = f
-            .meta
-            .as_ref()
-            .and_then(|m| m.scopes_supported.as_ref())
-            .is_some_and(|s| s.iter().any(|x| x == "offline_access"));
+        let offline = offline
+            && f.meta
+                .as_ref()
+                .and_then(|m| m.scopes_supported.as_ref())
+                .is_some_and(|s| s.iter().any(|x| x == "offline_access"));
         if offline {
             push_scopes(&mut v, "offline_access");
         }

@@ -1,6 +1,7 @@
-//! The token endpoint (RFC 6749 §3.2, §4.1.3, §6): the refresh of a refused token (no
-//! person needed; a step-up needs the person), the exchange of the authorization code
-//! with its PKCE verifier, client authentication, and keeping the tokens got.
+//! The token endpoint (RFC 6749 §3.2, §4.1.3, §4.4, §6): the refresh of a refused token
+//! (no person needed; a step-up needs the person), the exchange of the authorization code
+//! with its PKCE verifier, the client credentials grant, client authentication, and
+//! keeping the tokens got.
 
 use super::storage::tokens_key;
 use super::{fail, Authorizer, Effect, FetchReq, Flow, Stage};
@@ -31,18 +32,29 @@ impl Authorizer {
         }))
     }
 
+    /// After the client's identity: the client credentials grant asks for the client's own
+    /// token (RFC 6749 §4.4.2; its tokens come without a refresh token, §4.4.3, so a
+    /// refused one is replaced the same way). Otherwise a refused token is refreshed (no
+    /// person needed; a step-up needs the person), else the person's step.
     pub(super) fn after_identity(&mut self, mut f: Flow) -> Vec<Effect> {
-        let issuer = Self::issuer_of(&f);
-        // A refused token is refreshed (no person needed); a step-up needs the person.
-        let refresh = (f.trigger.status != 403)
-            .then(|| self.tokens.get(&issuer).and_then(|t| t.refresh.clone()))
-            .flatten();
-        if let Some(rt) = refresh {
-            if let Some(req) = self.token_request(
-                &f,
-                &[("grant_type", "refresh_token"), ("refresh_token", &rt)],
-            ) {
-                f.stage = Stage::Refresh;
+        let cc = self.cfg.client_credentials;
+        let (grant, param, value, stage) = if cc {
+            f.scope = self.select_scope(&f, false);
+            ("client_credentials", "scope", f.scope.clone(), Stage::Token)
+        } else {
+            let issuer = Self::issuer_of(&f);
+            let refresh = (f.trigger.status != 403)
+                .then(|| self.tokens.get(&issuer).and_then(|t| t.refresh.clone()))
+                .flatten();
+            ("refresh_token", "refresh_token", refresh, Stage::Refresh)
+        };
+        if cc || value.is_some() {
+            let mut form = vec![("grant_type", grant)];
+            if let Some(v) = &value {
+                form.push((param, v));
+            }
+            if let Some(req) = self.token_request(&f, &form) {
+                f.stage = stage;
                 return self.cont(f, vec![req]);
             }
         }
