@@ -308,6 +308,20 @@ impl Driver {
         self.pump();
     }
 
+    /// A 200 head with content type `ct` for exchange `xfer` (the well-formed answers).
+    fn ok_head(&mut self, xfer: u64, ct: &'static str) {
+        self.core.on_head(
+            xfer,
+            ResponseHead {
+                status: 200,
+                content_type: Some(ct),
+                ..Default::default()
+            },
+            self.now,
+        );
+        self.pump();
+    }
+
     /// A body chunk for exchange `xfer` (still open or not: a late chunk is ignored).
     fn chunk(&mut self, xfer: u64, bytes: &[u8]) {
         let body = match self.position(xfer) {
@@ -665,16 +679,7 @@ pub fn run(data: &[u8]) {
                 if let Some(i) = d.pick_exchange(&mut r) {
                     let xfer = d.open[i].xfer;
                     let body = r.blob();
-                    d.core.on_head(
-                        xfer,
-                        ResponseHead {
-                            status: 200,
-                            content_type: Some("application/json"),
-                            ..Default::default()
-                        },
-                        d.now,
-                    );
-                    d.pump();
+                    d.ok_head(xfer, "application/json");
                     d.chunk(xfer, body);
                     d.end(xfer);
                 }
@@ -683,16 +688,7 @@ pub fn run(data: &[u8]) {
                 if let Some(i) = d.pick_exchange(&mut r) {
                     let xfer = d.open[i].xfer;
                     let n = r.u8();
-                    d.core.on_head(
-                        xfer,
-                        ResponseHead {
-                            status: 200,
-                            content_type: Some("text/event-stream"),
-                            ..Default::default()
-                        },
-                        d.now,
-                    );
-                    d.pump();
+                    d.ok_head(xfer, "text/event-stream");
                     for k in 0..(n & 7) {
                         let blob = r.blob();
                         let mut ev = Vec::with_capacity(blob.len() + 32);

@@ -140,10 +140,12 @@ impl Core {
         self.sh.push(Action::Done { op, outcome });
     }
 
-    /// Closes what an ended operation still has open that its call does not track: a
-    /// legacy resumption GET (`Last-Event-ID`) and scheduled resumptions. Left alone,
-    /// the GET stayed open after the call ended (or the client closed) and, when it
-    /// dropped, was resumed again for nobody (fuzz: engine).
+    /// Closes what an ended operation still owns: any exchange and scheduled resumption
+    /// under its name. A `Call` that ends withdraws its own resumption
+    /// (`Shared::abandon`); this is the owner-level net for an operation that ends
+    /// without its call ending first. Without it, a legacy resumption GET stayed open
+    /// after the operation ended and, when it dropped, was resumed for nobody (fuzz:
+    /// engine).
     fn drop_streams(&mut self, owner: &Owner) {
         let xfers: Vec<u64> = (self.sh.slots.iter())
             .filter(|(_, s)| &s.owner == owner)
