@@ -28,7 +28,7 @@ fi
 cp src/web/package/index.js src/web/package/index.d.ts src/web/package/load.js src/web/package/load.d.ts "$OUT.tmp/"
 [ -d src/web/package/dialog ] && cp -r src/web/package/dialog "$OUT.tmp/"
 cp README.md "$OUT.tmp/README.md" 2>/dev/null || true
-cp LICENSE "$OUT.tmp/LICENSE" 2>/dev/null || true
+cp LICENSE "$OUT.tmp/LICENSE"
 VERSION=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 node -e '
 const [version] = process.argv.slice(1);

@@ -58,6 +58,7 @@ step() {
   shift
   "$@" || status=1
 }
+step "package contents (tests/env/pack.mjs)" "$NODE" tests/env/pack.mjs
 step "environments (tests/env/run.mjs)" "$NODE" tests/env/run.mjs
 step "types (tests/types/check.mjs)" "$NODE" tests/types/check.mjs
 step "dialog (tests/e2e/dialog.mjs)" "$NODE" tests/e2e/dialog.mjs
