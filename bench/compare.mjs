@@ -1,0 +1,72 @@
+// Before/after: the client in pkg/ against the same client built at another revision
+// (bench/clients/baseline.js: BASELINE_PKG, default bench/out/pkg-baseline) and raw fetch,
+// side by side in one run, Node, sequential and concurrent tools/call on the bench server.
+// Processes are interleaved (raw, ours, baseline, raw, ...) so a busy machine slows all
+// three alike; the figure that matters is each client's CPU per call over raw fetch's.
+//   cp -r pkg bench/out/pkg-baseline      # before the change
+//   scripts/build.sh && node bench/compare.mjs   # after it
+// Settings: ROUNDS=5, N=1000, BATCH=50, WARMUPS=200,5000 (one set of rounds per warm-up).
+import { spawn, spawnSync } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const env = process.env;
+const rounds = Number(env.ROUNDS ?? 5);
+const n = Number(env.N ?? 1000);
+const batch = Number(env.BATCH ?? 50);
+const warmups = (env.WARMUPS ?? '200,5000').split(',').map(Number);
+const CLIENTS = ['raw', 'ours', 'baseline'];
+const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const server = spawn(process.execPath, ['bench/server.mjs', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+const base = await new Promise((ok, fail) => {
+  let buf = '';
+  server.stdout.on('data', (d) => {
+    buf += d;
+    const m = /READY (\S+)/.exec(buf);
+    if (m) ok(m[1]);
+  });
+  server.on('exit', (c) => fail(new Error(`bench server exited (${c})`)));
+});
+try {
+  // The exact request our client sends for the echo call: the raw loop replays it.
+  const { McpClient } = await import('../pkg/index.js');
+  const c = new McpClient(`${base}/json`, { clientInfo: { name: 'bench', version: '1.0.0' } });
+  await c.callTool('echo', { text: 'hello from the benchmark' });
+  const template = await (await fetch(`${base}/__last`)).json();
+  c.close();
+
+  for (const warmup of warmups) {
+    const cpu = { seq: {}, conc: {} };
+    for (const k of CLIENTS) cpu.seq[k] = [];
+    for (const k of CLIENTS) cpu.conc[k] = [];
+    for (let r = 0; r < rounds; r++) {
+      for (const client of CLIENTS) {
+        const opts = { n, batch, warmup, template };
+        const p = spawnSync(process.execPath, ['--expose-gc', 'bench/node/percall.mjs', client, `${base}/json`, JSON.stringify(opts)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+        if (p.status !== 0) throw new Error(`${client} failed:\n${p.stderr}`);
+        const x = JSON.parse(p.stdout.trim().split('\n').pop());
+        cpu.seq[client].push(x.seq.cpuUsPerCall);
+        cpu.conc[client].push(x.conc.cpuUsPerCall);
+      }
+    }
+    console.log(`\nNode ${process.version}, json, warm-up ${warmup} calls, ${rounds} rounds × ${n} calls: CPU µs per call (median [min–max])`);
+    for (const pattern of ['seq', 'conc']) {
+      const m = Object.fromEntries(CLIENTS.map((k) => [k, median(cpu[pattern][k])]));
+      for (const k of CLIENTS) {
+        const a = cpu[pattern][k];
+        console.log(`  ${pattern.padEnd(4)} ${k.padEnd(8)} ${m[k].toFixed(0).padStart(5)} [${Math.min(...a).toFixed(0)}–${Math.max(...a).toFixed(0)}]`);
+      }
+      const over = (k) => m[k] - m.raw;
+      const us = (v) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(0)} µs`;
+      console.log(`  ${pattern.padEnd(4)} over raw: ours ${us(over('ours'))}, baseline ${us(over('baseline'))} → ours/baseline ${(over('ours') / over('baseline')).toFixed(2)}×`);
+    }
+  }
+} finally {
+  server.kill();
+}
+process.exit(0);
