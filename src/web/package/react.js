@@ -58,25 +58,33 @@ class Entry {
     this.set({ status: 'connecting', error: undefined });
     try {
       const info = await this.client.discover({ signal });
-      if (info.capabilities?.tools?.listChanged && !this.subscription) {
-        // Listening first: a change between the listing and the listen is not missed.
-        this.subscription = await this.client.listen(
-          { toolsListChanged: true },
-          (method) => {
-            if (method === 'notifications/tools/list_changed') this.listTools().catch(() => {});
-          },
-          { signal },
-        );
-        this.subscription.closed.catch((e) => {
-          this.subscription = null;
-          if (!signal.aborted) this.set({ status: 'error', error: e });
-        });
-      }
+      if (info.capabilities?.tools?.listChanged && !this.subscription) await this.listen(signal);
       const tools = await this.client.listAllTools({ signal, cache: 'no-cache' });
       this.set({ status: 'ready', serverInfo: info.serverInfo, tools: Object.freeze(tools) });
     } catch (e) {
       if (!signal.aborted) this.set({ status: 'error', error: e });
     }
+  }
+
+  /** Listening before the listing: a change in between is not missed. A server that cannot
+   *  listen (an older era, a refusal) still gets a client: its tools are just not live. */
+  async listen(signal) {
+    try {
+      this.subscription = await this.client.listen(
+        { toolsListChanged: true },
+        (method) => {
+          if (method === 'notifications/tools/list_changed') this.listTools().catch(() => {});
+        },
+        { signal },
+      );
+    } catch (e) {
+      if (signal.aborted) throw e;
+      return;
+    }
+    this.subscription.closed.catch((e) => {
+      this.subscription = null;
+      if (!signal.aborted) this.set({ status: 'error', error: e });
+    });
   }
 
   async listTools() {
