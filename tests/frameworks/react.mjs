@@ -6,7 +6,9 @@
 //   2. the test page runs its cases and this prints one PASS/FAIL line per case;
 //   3. the example page is loaded as a user would and must show the server and its tools.
 // Exit status 1 when anything failed. Bundles go to test-output/frameworks/.
-import { cp, mkdir, rm, symlink } from 'node:fs/promises';
+// REACT_MODULES=<a node_modules holding react and react-dom> bundles that React instead of
+// the installed one (e.g. React 18, the oldest the package supports).
+import { cp, mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OUT, ROOT, launchBrowser, mcpServer, staticServer } from '../e2e/lib.mjs';
 
@@ -32,9 +34,13 @@ try {
     bundle: true, format: 'esm', platform: 'browser', target: 'es2022', jsx: 'automatic', logLevel: 'error',
     nodePaths: [join(WORK, 'node_modules')], define: { 'process.env.NODE_ENV': '"development"' },
   };
+  if (process.env.REACT_MODULES) {
+    common.alias = { react: join(process.env.REACT_MODULES, 'react'), 'react-dom': join(process.env.REACT_MODULES, 'react-dom') };
+  }
   await esbuild.build({ ...common, entryPoints: [join(ROOT, 'tests/frameworks/react.test.jsx')], outfile: join(WORK, 'react-test.js') });
   await esbuild.build({ ...common, entryPoints: [join(ROOT, 'tests/env/react-app/main.jsx')], outfile: join(WORK, 'main.js') });
-  report(true, `esbuild bundles the test and the example (${Date.now() - t0} ms)`);
+  const version = JSON.parse(await readFile(join(process.env.REACT_MODULES || join(ROOT, 'node_modules'), 'react/package.json'), 'utf8')).version;
+  report(true, `esbuild bundles the test and the example with React ${version} (${Date.now() - t0} ms)`);
 } catch (e) {
   report(false, `esbuild: ${e.message}`);
   process.exit(1);

@@ -5,7 +5,7 @@
 // Every client here has a counting `fetch`: each request is recorded with its JSON-RPC
 // method and whether its signal was aborted, so "one client, no leaked request" is
 // measured on the wire.
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { McpClient } from 'mcp-wasm-client';
 import { useMcpClient, useTask } from 'mcp-wasm-client/react';
@@ -80,11 +80,21 @@ async function test(name, fn) {
   }
 }
 
+/** Counts effect runs: StrictMode in development runs each twice (the premise of these tests). */
+function MountCounter({ mounts }) {
+  useEffect(() => {
+    mounts.n += 1;
+  }, [mounts]);
+  return null;
+}
+
 await test('useMcpClient in StrictMode: one client, one discover/list/listen, nothing aborted; ready with serverInfo and tools', async () => {
   const log = [];
   const options = makeOptions(log);
   const seen = [];
-  render(<StrictMode><Probe url={url} options={options} seen={seen} /></StrictMode>);
+  const mounts = { n: 0 };
+  render(<StrictMode><MountCounter mounts={mounts} /><Probe url={url} options={options} seen={seen} /></StrictMode>);
+  assert(mounts.n === 2, `StrictMode ran the effect ${mounts.n} times (a production React build?)`);
   assert(text('status') === 'connecting', `first status ${text('status')}`);
   await waitFor(() => assert(text('status') === 'ready', `status ${text('status')}`), { timeout: 10_000 });
   assert(text('name') === 'mcp-wasm-client-test-server', `serverInfo.name ${text('name')}`);
