@@ -176,6 +176,12 @@ await test('useMcpClient: an unreachable server is status error (NetworkError); 
   assert(log.length > before, 'refresh sent nothing');
 });
 
+await test('useMcpClient: invalid url or options are status error (ConfigError), no crash', async () => {
+  render(<StrictMode><Probe url="ftp://example.com/mcp" /></StrictMode>);
+  await waitFor(() => assert(text('status') === 'error', `status ${text('status')}`), { timeout: 5_000 });
+  assert(text('error') === 'ConfigError', `error ${text('error')}`);
+});
+
 function TaskProbe({ client, task, seen }) {
   const state = useTask(client, task);
   seen?.push(state);

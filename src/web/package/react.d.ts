@@ -8,7 +8,8 @@ import type {
 export type McpClientStatus = 'connecting' | 'ready' | 'error' | 'closed';
 
 export interface UseMcpClientResult {
-  /** The shared client; `null` before the first commit and when `url` is empty. */
+  /** The shared client; `null` before the first commit, when `url` is empty, and when `url` or
+   *  `options` are invalid (`status: 'error'`, a ConfigError). */
   client: McpClient | null;
   status: McpClientStatus;
   /** What put the client in `'error'` (or made the last `refresh` fail). */

@@ -41,7 +41,14 @@ class Entry {
     this.controller = new AbortController();
     this.subscription = null;
     this.listSeq = 0;
-    this.client = new McpClient(url, this.options);
+    try {
+      this.client = new McpClient(url, this.options);
+    } catch (e) {
+      // Invalid url or options (ConfigError): an error state, not a crash of the tree.
+      this.client = null;
+      this.snapshot = Object.freeze({ ...CONNECTING, status: 'error', error: e });
+      return;
+    }
     this.snapshot = Object.freeze({ ...CONNECTING, client: this.client });
     this.connect();
   }
@@ -59,8 +66,10 @@ class Entry {
     try {
       const info = await this.client.discover({ signal });
       if (info.capabilities?.tools?.listChanged && !this.subscription) await this.listen(signal);
+      const seq = ++this.listSeq;
       const tools = await this.client.listAllTools({ signal, cache: 'no-cache' });
-      this.set({ status: 'ready', serverInfo: info.serverInfo, tools: Object.freeze(tools) });
+      // A listing started by a notification meanwhile is newer: its tools stay.
+      this.set({ status: 'ready', serverInfo: info.serverInfo, ...(seq === this.listSeq ? { tools: Object.freeze(tools) } : {}) });
     } catch (e) {
       if (!signal.aborted) this.set({ status: 'error', error: e });
     }
@@ -95,7 +104,7 @@ class Entry {
 
   /** `refresh()`: the tool list again, or the whole connection after an error. */
   refresh() {
-    if (this.snapshot.status === 'closed') return Promise.resolve();
+    if (this.snapshot.status === 'closed' || !this.client) return Promise.resolve();
     if (this.snapshot.status === 'error') return this.connect();
     return this.listTools().catch((e) => {
       if (!this.controller.signal.aborted) this.set({ error: e });
@@ -124,7 +133,7 @@ class Entry {
     if (this.map.get(this.url) === this) this.map.delete(this.url);
     this.controller.abort();
     this.subscription?.close();
-    this.client.close();
+    this.client?.close();
     this.set({ status: 'closed' });
   }
 }
