@@ -26,6 +26,8 @@ if [ "$PROFILE" = release ]; then
 fi
 
 cp src/web/package/index.js src/web/package/index.d.ts src/web/package/load.js src/web/package/load.d.ts "$OUT.tmp/"
+# The framework entries: React hooks and the AI SDK adapter (their frameworks are optional peers).
+cp src/web/package/react.js src/web/package/react.d.ts src/web/package/ai.js src/web/package/ai.d.ts "$OUT.tmp/"
 [ -d src/web/package/dialog ] && cp -r src/web/package/dialog "$OUT.tmp/"
 cp README.md "$OUT.tmp/README.md" 2>/dev/null || true
 cp LICENSE "$OUT.tmp/LICENSE"
@@ -47,12 +49,17 @@ const pkg = {
     ".": { types: "./index.d.ts", default: "./index.js" },
     ...(fs.existsSync("pkg.tmp/dialog") ? { "./dialog": { types: "./dialog/index.d.ts", default: "./dialog/index.js" } } : {}),
     "./load": { types: "./load.d.ts", default: "./load.js" },
+    "./react": { types: "./react.d.ts", default: "./react.js" },
+    "./ai": { types: "./ai.d.ts", default: "./ai.js" },
     "./mcp_wasm_client_bg.wasm": "./mcp_wasm_client_bg.wasm",
     "./raw": { types: "./mcp_wasm_client.d.ts", default: "./mcp_wasm_client.js" },
     "./package.json": "./package.json"
   },
   files: ["*.js", "*.d.ts", "*.wasm", "snippets/", "dialog/", "README.md", "LICENSE"],
   sideEffects: ["./index.js"],
+  // Only mcp-wasm-client/react imports react, only mcp-wasm-client/ai imports ai.
+  peerDependencies: { react: ">=18", ai: ">=5" },
+  peerDependenciesMeta: { react: { optional: true }, ai: { optional: true } },
   engines: { node: ">=20" },
   keywords: ["mcp", "model-context-protocol", "wasm", "browser", "client", "agent"]
 };

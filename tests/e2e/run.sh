@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The package's browser and runtime tests, given a built pkg/ (scripts/build.sh) and the
 # installed tools (scripts/setup.sh): starts the test MCP server and the example server on
-# free ports, runs the environment tests, the type checks, the dialog tests and the console
-# e2e, stops the servers by PID, and exits non-zero when anything failed.
+# free ports, runs the environment tests, the type checks, the dialog tests, the console
+# e2e and the framework entries (React hooks, AI SDK adapter), stops the servers by PID, and exits non-zero when anything failed.
 # Screenshots and build output go to test-output/. NODE= picks the Node binary (default
 # /usr/bin/node, Node 20).
 set -uo pipefail
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 NODE=${NODE:-/usr/bin/node}
 export NODE
 
-[ -f pkg/index.js ] && [ -f pkg/dialog/index.js ] || { echo "pkg/ is not built: run scripts/build.sh first" >&2; exit 1; }
+[ -f pkg/index.js ] && [ -f pkg/dialog/index.js ] && [ -f pkg/react.js ] && [ -f pkg/ai.js ] || { echo "pkg/ is not built: run scripts/build.sh first" >&2; exit 1; }
 [ -x .venv/bin/python ] && [ -d node_modules/playwright-core ] || { echo "tools missing: run scripts/setup.sh first" >&2; exit 1; }
 
 TMP=$(mktemp -d)
@@ -63,6 +63,8 @@ step "environments (tests/env/run.mjs)" "$NODE" tests/env/run.mjs
 step "types (tests/types/check.mjs)" "$NODE" tests/types/check.mjs
 step "dialog (tests/e2e/dialog.mjs)" "$NODE" tests/e2e/dialog.mjs
 step "console e2e (tests/e2e/console.mjs)" "$NODE" tests/e2e/console.mjs
+step "React hooks (tests/frameworks/react.mjs)" "$NODE" tests/frameworks/react.mjs
+step "AI SDK adapter (tests/frameworks/ai.mjs)" "$NODE" tests/frameworks/ai.mjs
 
 if [ $status = 0 ]; then echo "tests/e2e/run.sh: all passed"; else echo "tests/e2e/run.sh: FAILED" >&2; fi
 exit $status

@@ -14,10 +14,17 @@ const [report] = JSON.parse(
 );
 const files = new Set(report.files.map((f) => f.path));
 const must = ['LICENSE', 'README.md', 'package.json', 'index.js', 'index.d.ts', 'load.js',
-  'load.d.ts', 'mcp_wasm_client_bg.wasm', 'dialog/index.js'];
+  'load.d.ts', 'mcp_wasm_client_bg.wasm', 'dialog/index.js', 'react.js', 'react.d.ts', 'ai.js', 'ai.d.ts'];
 const missing = must.filter((f) => !files.has(f));
 const problems = [];
 if (missing.length) problems.push(`missing from the tarball: ${missing.join(', ')}`);
+// The framework entries' peers are optional: installing the package never pulls React or ai.
+for (const peer of ['react', 'ai']) {
+  if (!manifest.peerDependencies?.[peer] || manifest.peerDependenciesMeta?.[peer]?.optional !== true) {
+    problems.push(`${peer} is not an optional peer dependency`);
+  }
+  if (!manifest.exports?.[`./${peer}`]) problems.push(`no ./${peer} in exports`);
+}
 if (manifest.license !== 'Apache-2.0') problems.push(`license is ${manifest.license}`);
 const licence = readFileSync(new URL('LICENSE', pkgDir), 'utf8');
 if (!/Apache License\s+Version 2\.0/.test(licence)) problems.push('LICENSE is not the Apache-2.0 text');

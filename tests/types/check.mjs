@@ -4,7 +4,7 @@
 //      `exports` (installed as a symlink, like `npm install ./pkg`), once with
 //      moduleResolution "bundler" and once with "nodenext";
 //   2. no `any` in the public declarations (pkg/index.d.ts, pkg/load.d.ts,
-//      pkg/mcp_wasm_client.d.ts, pkg/dialog/index.d.ts), except wasm-bindgen's raw export table `InitOutput`.
+//      pkg/mcp_wasm_client.d.ts, pkg/dialog/index.d.ts, pkg/react.d.ts, pkg/ai.d.ts), except wasm-bindgen's raw export table `InitOutput`.
 // One PASS/FAIL line per check; exit status 1 on a failure.
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -30,7 +30,8 @@ await symlink(join(ROOT, 'pkg'), join(work, 'node_modules/mcp-wasm-client'), 'di
 await cp(join(ROOT, 'tests/types/usage.ts'), join(work, 'usage.ts'));
 await writeFile(join(work, 'package.json'), '{ "private": true, "type": "module" }\n');
 
-for (const resolution of ['bundler', 'nodenext']) {
+// The two compiles run at once (tsc is single-threaded; the AI SDK's declarations make each ~25 s).
+const compiled = await Promise.all(['bundler', 'nodenext'].map(async (resolution) => {
   const config = {
     compilerOptions: {
       strict: true, noEmit: true, target: 'ES2022', lib: ['ES2022', 'ESNext.Disposable', 'DOM', 'DOM.Iterable', 'DOM.AsyncIterable'],
@@ -40,16 +41,42 @@ for (const resolution of ['bundler', 'nodenext']) {
     files: ['usage.ts'],
   };
   await writeFile(join(work, `tsconfig.${resolution}.json`), JSON.stringify(config, null, 2));
+  let out = '';
   try {
     await run(process.execPath, [tsc, '-p', join(work, `tsconfig.${resolution}.json`), '--noEmit', '--strict'], { cwd: work });
-    report(true, `usage.ts compiles with tsc --noEmit --strict (moduleResolution ${resolution})`);
   } catch (e) {
-    report(false, `usage.ts (moduleResolution ${resolution}):\n${(e.stdout || e.message).trim()}`);
+    out = (e.stdout || e.message).trim();
   }
+  const { errors, tolerated } = diagnostics(out);
+  return [errors.length === 0, errors.length === 0
+    ? `usage.ts compiles with tsc --noEmit --strict (moduleResolution ${resolution})${tolerated ? `; ${tolerated} errors inside the AI SDK's own declarations for want of @types/node and @types/json-schema (not installed here) left aside` : ''}`
+    : `usage.ts (moduleResolution ${resolution}):\n${errors.join('\n')}`];
+}));
+for (const [ok, line] of compiled) report(ok, line);
+
+/**
+ * tsc's errors, one entry per diagnostic (continuation lines included), less those inside
+ * the AI SDK's own declarations (`ai`, `@ai-sdk/*`) that only say a type package they rely
+ * on is not installed: Node's (`Buffer`, `node:http`) and `json-schema`'s. An application
+ * using `ai` has them; this repository does not install them (no dependency changes for a
+ * type check). Any other error, anywhere, fails.
+ */
+function diagnostics(out) {
+  const entries = [];
+  for (const line of out.split('\n')) {
+    if (/^\S.*\(\d+,\d+\): error TS\d+/.test(line) || entries.length === 0) entries.push(line);
+    else entries[entries.length - 1] += `\n${line}`;
+  }
+  const missingTypes = (e) => /node_modules\/(ai|@ai-sdk\/[\w-]+)\/dist\//.test(e)
+    && (/error TS2591: Cannot find name 'Buffer'/.test(e)
+      || /error TS2307: Cannot find module '(node:)?http'/.test(e)
+      || /error TS7016: Could not find a declaration file for module 'json-schema'/.test(e));
+  const real = entries.filter((e) => e.trim() !== '');
+  return { errors: real.filter((e) => !missingTypes(e)), tolerated: real.filter(missingTypes).length };
 }
 
 const anys = [];
-for (const file of ['index.d.ts', 'load.d.ts', 'mcp_wasm_client.d.ts', 'dialog/index.d.ts']) {
+for (const file of ['index.d.ts', 'load.d.ts', 'mcp_wasm_client.d.ts', 'dialog/index.d.ts', 'react.d.ts', 'ai.d.ts']) {
   const path = join(ROOT, 'pkg', file);
   const source = ts.createSourceFile(path, await readFile(path, 'utf8'), ts.ScriptTarget.Latest, true);
   const visit = (node, owner) => {

@@ -67,6 +67,12 @@ import { showElicitationDialog } from 'mcp-wasm-client/dialog';
 import type { ElicitationDialogLabels, ElicitationDialogOptions } from 'mcp-wasm-client/dialog';
 import { load } from 'mcp-wasm-client/load';
 import type { McpApi, WasmSource } from 'mcp-wasm-client/load';
+import { useMcpClient, useTask } from 'mcp-wasm-client/react';
+import type { McpClientStatus, UseMcpClientResult, UseTaskResult } from 'mcp-wasm-client/react';
+import { aiTools, toModelOutput } from 'mcp-wasm-client/ai';
+import type { AiToolsOptions, McpAiTool, McpToolModelOutput } from 'mcp-wasm-client/ai';
+import { generateText, stepCountIs, type ToolSet } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 
 /** `true` only for `any`. */
 type IsAny<T> = 0 extends 1 & T ? true : false;
@@ -345,3 +351,62 @@ async function loaded(module: WebAssembly.Module) {
   void same;
 }
 void loaded;
+
+// `mcp-wasm-client/react`: the hooks' results, typed without React's own type package.
+const reactOptions: McpClientOptions = { extensions: ['io.modelcontextprotocol/tasks'] };
+function ToolsPanel(props: { url: string; taskId: string | null }) {
+  const { client, status, error, serverInfo, tools, refresh }: UseMcpClientResult = useMcpClient(props.url, reactOptions);
+  same<typeof status, 'connecting' | 'ready' | 'error' | 'closed'>(true);
+  const s: McpClientStatus = status;
+  const c: McpClient | null = client;
+  const name: string | undefined = serverInfo?.name;
+  const names: string[] = tools.map((t: Tool) => t.name);
+  const message: string | undefined = error?.message;
+  const again: Promise<void> = refresh();
+  // @ts-expect-error the tool list is read-only
+  tools.push({ name: 'x', inputSchema: { type: 'object' } });
+  useMcpClient(null);
+  // @ts-expect-error the url is a string
+  useMcpClient(42);
+  const { task, status: taskStatus, statusMessage, result, error: taskError, cancel }: UseTaskResult = useTask(client, props.taskId);
+  const ts: TaskStatus | undefined = taskStatus;
+  const text: ContentBlock[] | undefined = result?.content;
+  const id: string | undefined = task?.taskId;
+  const cancelled: Promise<void> = cancel();
+  useTask(client, task);
+  // @ts-expect-error a task is a Task, TaskJSON or id
+  useTask(client, 7);
+  notAny(task, true);
+  notAny(result, true);
+  void [s, c, name, names, message, again, ts, text, id, cancelled, statusMessage, taskError];
+}
+void ToolsPanel;
+
+// `mcp-wasm-client/ai`: the tools go straight into generateText.
+async function agent(client: McpClient, signal: AbortSignal) {
+  const options: AiToolsOptions = {
+    include: ['search', 'deploy'],
+    signal,
+    onProgress: (p, call) => console.log(call.toolName, call.toolCallId, p.progress, p.total),
+    onTaskStatus: (task: Task, call) => console.log(call.toolName, task.status),
+    timeoutMs: 30_000,
+  };
+  const tools = await aiTools(client, options);
+  const all: Record<string, McpAiTool> = await aiTools(client);
+  const set: ToolSet = tools;
+  const model = new MockLanguageModelV4();
+  const { text, toolResults } = await generateText({ model, tools, prompt: 'deploy it', stopWhen: stepCountIs(5) });
+  const answer: string = text;
+  for (const r of toolResults) notAny(r, true);
+  const shown: McpToolModelOutput = toModelOutput({ content: [{ type: 'text', text: 'hi' }] });
+  if (shown.type === 'json') {
+    const v: JsonValue = shown.value;
+    void v;
+  }
+  // @ts-expect-error include is a list of names
+  await aiTools(client, { include: 'search' });
+  notAny(tools, true);
+  notAny(all.search, true);
+  void [set, answer];
+}
+void agent;
