@@ -2,8 +2,8 @@
 //! (serving cached pages at once), and [`PagesOp`] (`listAll*`).
 
 use super::rpc::finish_rpc;
-use super::{policy_for, with_meta, Purpose};
-use crate::engine::actions::{OpOptions, Output};
+use super::{policy_for, with_meta, Aborted, Ctx, OpInput, Operation, Purpose, Step};
+use crate::engine::actions::{OpId, OpOptions, Output};
 use crate::engine::call::{Call, CallInput, CallOutcome};
 use crate::engine::shared::{Owner, Shared};
 use crate::engine::task::TaskBook;
@@ -171,4 +171,26 @@ impl Pager {
 /// `listAll*`.
 pub struct PagesOp {
     pub pager: Pager,
+}
+
+impl Operation for PagesOp {
+    /// Pending until the pager has every page.
+    fn handle(&mut self, cx: &mut Ctx, id: OpId, input: OpInput) -> Step {
+        let OpInput::Call(input) = input else {
+            return Step::Pending;
+        };
+        match self.pager.handle(cx.sh, cx.tasks, &Owner::Op(id), input) {
+            None => Step::Pending,
+            Some(r) => Step::Done(r.map(|items| Output::Value(Value::Array(items)))),
+        }
+    }
+
+    fn deadline(&self) -> Option<Millis> {
+        self.pager.deadline()
+    }
+
+    fn abort(&mut self, cx: &mut Ctx, _id: OpId) -> Aborted {
+        self.pager.cancel(cx.sh);
+        Aborted::Quiet
+    }
 }
