@@ -329,53 +329,22 @@ impl Core {
 
     fn timer_for(&mut self, owner: &Owner) {
         match owner {
-            Owner::Op(id) => self.step_op(*id, OpInput::Call(CallInput::Timer)),
-            Owner::Task(tid, part) => {
-                let notes = self.tasks.on_timer(&mut self.sh, tid, *part);
-                self.refresh_task(tid);
-                self.deliver_notes(notes);
-            }
-            Owner::Session(part) => {
-                let o = self.session.on_timer(&mut self.sh, *part);
-                self.session_outcome(o);
-            }
             Owner::Resume(token) => self.resume_now(*token),
+            _ => self.deliver(owner, CallInput::Timer),
         }
     }
 
+    /// Hands `owner` one input (`CallInput::Timer` only from `timer_for`).
     fn deliver(&mut self, owner: &Owner, input: CallInput) {
         match owner {
             Owner::Op(id) => self.step_op(*id, OpInput::Call(input)),
             Owner::Task(tid, part) => {
-                let notes = match input {
-                    CallInput::Answer(ask, a) => self.tasks.on_answer(&mut self.sh, tid, ask, a),
-                    other => self.tasks.on_call(&mut self.sh, tid, *part, other),
-                };
+                let notes = self.tasks.handle(&mut self.sh, tid, *part, input);
                 self.refresh_task(tid);
                 self.deliver_notes(notes);
             }
             Owner::Session(part) => {
-                let o = match part {
-                    SessionPart::Probe | SessionPart::Init => {
-                        self.session.on_call(&mut self.sh, *part, input)
-                    }
-                    SessionPart::GetStream | SessionPart::SseStream => match input {
-                        CallInput::StreamClosed => {
-                            self.session.on_stream_end(&mut self.sh, *part, None)
-                        }
-                        CallInput::Failed(e) => {
-                            self.session.on_stream_end(&mut self.sh, *part, Some(e))
-                        }
-                        _ => Outcome::Pending,
-                    },
-                    SessionPart::Initialized => match input {
-                        CallInput::Failed(e) => {
-                            self.session.on_initialized_ack(&mut self.sh, Some(&e))
-                        }
-                        _ => self.session.on_initialized_ack(&mut self.sh, None),
-                    },
-                    SessionPart::Aux | SessionPart::Requests => Outcome::Pending,
-                };
+                let o = self.session.handle(&mut self.sh, *part, input);
                 self.session_outcome(o);
             }
             Owner::Resume(_) => {}
