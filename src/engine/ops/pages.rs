@@ -2,8 +2,8 @@
 //! (serving cached pages at once), and [`PagesOp`] (`listAll*`).
 
 use super::rpc::finish_rpc;
-use super::{policy_for, with_meta, Aborted, Ctx, OpInput, Operation, Purpose, Step};
-use crate::engine::actions::{OpId, OpOptions, Output};
+use super::{policy_for, with_meta, Purpose};
+use crate::engine::actions::{OpOptions, Output};
 use crate::engine::call::{Call, CallInput, CallOutcome};
 use crate::engine::shared::{Owner, Shared};
 use crate::engine::task::TaskBook;
@@ -11,6 +11,9 @@ use crate::error::{sanitize, Error, Result};
 use crate::time::Millis;
 use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
+
+use super::{Aborted, Ctx, OpInput, Operation, Step};
+use crate::engine::actions::OpId;
 
 /// Follows `nextCursor` through every page of a list.
 pub struct Pager {

@@ -3,7 +3,7 @@
 //! local task of a synchronous `callToolAsTask` answer.
 
 use super::pages::Pager;
-use super::{policy_for, with_meta, Aborted, Ctx, OpInput, Operation, Step};
+use super::{policy_for, with_meta, Ctx, Step};
 use crate::engine::actions::{Action, OpId, OpOptions, Output, TaskView};
 use crate::engine::call::{Call, CallInput, CallOutcome};
 use crate::engine::config::ValidateOutput;
@@ -18,6 +18,8 @@ use crate::protocol::tasks::{decode_create_task_result, Task, TaskStatus};
 use crate::time::{format_rfc3339, Millis};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+
+use super::{Aborted, OpInput, Operation};
 
 /// Checks a tool result's `structuredContent` against the tool's `outputSchema`
 /// (spec `server/tools.mdx` "Output Schema": clients SHOULD validate). Error results
