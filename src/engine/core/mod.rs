@@ -17,8 +17,7 @@ mod start;
 use crate::engine::actions::{Action, OpId, Output, TaskView};
 use crate::engine::call::CallInput;
 use crate::engine::config::{Config, VersionChoice};
-use crate::engine::listen::apply_notification;
-use crate::engine::ops::{Ctx, Op, OpInput, Operation, Step};
+use crate::engine::ops::{Ctx, Op, Step};
 use crate::engine::server_requests::ServerRequests;
 use crate::engine::session::{self, Outcome, Session, SessionPart};
 use crate::engine::shared::{Era, Owner, Shared};
@@ -29,6 +28,9 @@ use crate::protocol::jsonrpc::RequestId;
 use crate::time::Millis;
 use rustc_hash::FxHashMap;
 use serde_json::Value;
+
+use crate::engine::listen::apply_notification;
+use crate::engine::ops::{OpInput, Operation};
 
 pub use start::TaskRef;
 
