@@ -43,7 +43,10 @@ pub enum Aborted {
     CancelTask(String),
 }
 
-/// Every kind of operation.
+/// Every kind of operation. `Core` takes the operation out of its table, hands it one
+/// input, and settles the [`Step`] (`Core::settle`): `Pending` puts it back and re-arms its
+/// timer from [`deadline`](Operation::deadline); `Done` ends it (its exchanges close, the
+/// host gets the outcome). Task notes it leaves in [`Ctx::notes`] are delivered after.
 pub trait Operation {
     /// Handles one input.
     fn handle(&mut self, cx: &mut Ctx, id: OpId, input: OpInput) -> Step;
