@@ -6,7 +6,8 @@
 //! without one dropped, and the engine listens again (new id) after a bounded back-off.
 
 use crate::engine::actions::{Action, OpId, Output, SubscriptionEvent};
-use crate::engine::ops::{Ctx, Step};
+use crate::engine::call::CallInput;
+use crate::engine::ops::{Aborted, Ctx, OpInput, Operation, Step};
 use crate::engine::shared::Owner;
 use crate::error::json_text;
 use crate::error::{sanitize, Error, ErrorKind, Result};
@@ -121,14 +122,6 @@ impl ListenOp {
         );
     }
 
-    pub fn deadline(&self) -> Option<Millis> {
-        match self.state {
-            State::Connecting => self.ack_deadline,
-            State::Backoff => self.next_attempt,
-            State::Open | State::Closed => None,
-        }
-    }
-
     /// The current subscription id.
     pub fn subscription_id(&self) -> Option<&RequestId> {
         self.sub_id.as_ref()
@@ -171,7 +164,7 @@ impl ListenOp {
         Step::Pending
     }
 
-    pub fn on_timer(&mut self, cx: &mut Ctx, op: OpId) -> Step {
+    fn on_timer(&mut self, cx: &mut Ctx, op: OpId) -> Step {
         match self.state {
             State::Connecting if self.ack_deadline.is_some_and(|d| cx.sh.now >= d) => {
                 if !self.acknowledged_once {
@@ -194,7 +187,7 @@ impl ListenOp {
     }
 
     /// The listen request's response: a graceful end (spec "Graceful Closure").
-    pub fn on_response(&mut self, cx: &mut Ctx) -> Step {
+    fn on_response(&mut self, cx: &mut Ctx) -> Step {
         if let Some(x) = self.xfer.take() {
             cx.sh.cancel_exchange(x);
         }
@@ -202,7 +195,7 @@ impl ListenOp {
         Step::Done(Ok(Output::Empty))
     }
 
-    pub fn on_error(&mut self, cx: &mut Ctx, op: OpId, e: RpcError, status: u16) -> Step {
+    fn on_error(&mut self, cx: &mut Ctx, op: OpId, e: RpcError, status: u16) -> Step {
         self.xfer = None;
         if !self.acknowledged_once {
             self.state = State::Closed;
@@ -219,7 +212,7 @@ impl ListenOp {
         )
     }
 
-    pub fn on_failed(&mut self, cx: &mut Ctx, op: OpId, e: Error) -> Step {
+    fn on_failed(&mut self, cx: &mut Ctx, op: OpId, e: Error) -> Step {
         self.xfer = None;
         if !self.acknowledged_once {
             self.state = State::Closed;
@@ -228,13 +221,13 @@ impl ListenOp {
         self.dropped(cx, op, e.message)
     }
 
-    pub fn on_stream_closed(&mut self, cx: &mut Ctx, op: OpId) -> Step {
+    fn on_stream_closed(&mut self, cx: &mut Ctx, op: OpId) -> Step {
         self.xfer = None;
         self.dropped(cx, op, "the stream closed without a final response".into())
     }
 
     /// A notification on the listen stream.
-    pub fn on_notification(&mut self, cx: &mut Ctx, op: OpId, method: &str, params: Value) -> Step {
+    fn on_notification(&mut self, cx: &mut Ctx, op: OpId, method: &str, params: Value) -> Step {
         let tagged = params
             .get("_meta")
             .and_then(|m| m.get(META_SUBSCRIPTION_ID));
@@ -308,12 +301,41 @@ impl ListenOp {
             }
         }
     }
+}
 
-    pub fn cancel(&mut self, cx: &mut Ctx) {
+impl Operation for ListenOp {
+    fn handle(&mut self, cx: &mut Ctx, id: OpId, input: OpInput) -> Step {
+        match input {
+            OpInput::Call(CallInput::Response(_)) => self.on_response(cx),
+            OpInput::Call(CallInput::RpcError(e, status)) => self.on_error(cx, id, e, status),
+            OpInput::Call(CallInput::Failed(e)) => self.on_failed(cx, id, e),
+            OpInput::Call(CallInput::StreamClosed) => self.on_stream_closed(cx, id),
+            OpInput::Call(CallInput::Timer) => self.on_timer(cx, id),
+            OpInput::Notification(method, params) => self.on_notification(cx, id, method, params),
+            OpInput::Call(CallInput::Progress(_) | CallInput::Answer(..))
+            | OpInput::TaskFinal(_) => Step::Pending,
+        }
+    }
+
+    fn deadline(&self) -> Option<Millis> {
+        match self.state {
+            State::Connecting => self.ack_deadline,
+            State::Backoff => self.next_attempt,
+            State::Open | State::Closed => None,
+        }
+    }
+
+    fn abort(&mut self, cx: &mut Ctx, _id: OpId) -> Aborted {
         if let Some(x) = self.xfer.take() {
             cx.sh.cancel_exchange(x);
         }
         self.state = State::Closed;
+        Aborted::Quiet
+    }
+
+    /// The subscription's notifications arrive on its stream.
+    fn hears(&self) -> bool {
+        true
     }
 }
 

@@ -29,6 +29,9 @@ use crate::time::Millis;
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 
+use crate::engine::listen::apply_notification;
+use crate::engine::ops::{OpInput, Operation};
+
 pub use start::TaskRef;
 
 /// The response head, as much of it as the engine uses.
@@ -166,13 +169,7 @@ impl Core {
 
     fn refresh(&mut self, owner: &Owner) {
         let d = match owner {
-            Owner::Op(id) => self.ops.get(id).and_then(|op| match op {
-                Op::Rpc(r) => r.deadline(),
-                Op::Pages(p) => p.pager.deadline(),
-                Op::Tool(t) => t.deadline(),
-                Op::Wait(w) => w.deadline,
-                Op::Listen(l) => l.deadline(),
-            }),
+            Owner::Op(id) => self.ops.get(id).and_then(Op::deadline),
             Owner::Task(id, part) => self.tasks.deadline(id, *part),
             Owner::Session(part) => self.session.deadline(*part),
             Owner::Resume(token) => self.sh.owner_deadline.get(&Owner::Resume(*token)).copied(),
@@ -226,20 +223,8 @@ impl Core {
                             Ok(v) => Ok(v.clone()),
                             Err(e) => Err(e.clone()),
                         };
-                        match self.ops.remove(&op) {
-                            Some(Op::Tool(mut t)) => {
-                                let out = t.on_task_final(r);
-                                self.done(op, out);
-                            }
-                            Some(Op::Wait(w)) => {
-                                let out = w.on_final(r);
-                                self.done(op, out);
-                            }
-                            Some(other) => {
-                                self.ops.insert(op, other);
-                            }
-                            None => {}
-                        }
+                        // The driver's timers are its caller's to refresh: it just moved.
+                        self.handle_op(op, OpInput::TaskFinal(r));
                     }
                 }
             }
@@ -305,110 +290,63 @@ impl Core {
         }
     }
 
+    /// Hands operation `id` (if it still exists) one input and settles it. Returns the
+    /// task the operation waits on, if any.
+    fn handle_op(&mut self, id: OpId, input: OpInput) -> Option<String> {
+        let mut op = self.ops.remove(&id)?;
+        let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
+        let step = op.handle(&mut cx, id, input);
+        let notes = cx.notes;
+        let task = op.task().map(str::to_string);
+        self.settle(id, op, step, notes);
+        task
+    }
+
     /// Runs one step of operation `id` (if it still exists) and settles it; the deadlines of
     /// the task it drives or waits for are refreshed after.
-    fn step_op(&mut self, id: OpId, f: impl FnOnce(&mut Op, &mut Ctx, OpId) -> Step) {
-        let Some(mut op) = self.ops.remove(&id) else {
-            return;
-        };
-        let mut cx = Ctx {
-            sh: &mut self.sh,
-            tasks: &mut self.tasks,
-            notes: Vec::new(),
-        };
-        let step = f(&mut op, &mut cx, id);
-        let notes = cx.notes;
-        let task = match &op {
-            Op::Wait(w) => Some(w.task_id.clone()),
-            Op::Tool(t) => t.task_id().map(str::to_string),
-            _ => None,
-        };
-        self.settle(id, op, step, notes);
-        if let Some(t) = task {
+    fn step_op(&mut self, id: OpId, input: OpInput) {
+        if let Some(t) = self.handle_op(id, input) {
             self.refresh_task(&t);
         }
     }
 
+    /// A notification on the stream of `owner`'s exchange: a subscription's own go to
+    /// its operation; any other changes the client's state, and reaches the host.
+    fn notify(&mut self, owner: Option<Owner>, method: &str, params: Value) {
+        if let Some(Owner::Op(id)) = owner {
+            if self.ops.get(&id).is_some_and(Op::hears) {
+                self.step_op(id, OpInput::Notification(method, params));
+                return;
+            }
+        }
+        let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
+        apply_notification(&mut cx, method, &params);
+        let notes = cx.notes;
+        self.sh.push(Action::Notify {
+            method: method.to_string(),
+            params,
+        });
+        self.deliver_notes(notes);
+    }
+
     fn timer_for(&mut self, owner: &Owner) {
         match owner {
-            Owner::Op(id) => self.step_op(*id, |op, cx, id| match op {
-                Op::Rpc(r) => r.handle(cx, id, CallInput::Timer),
-                Op::Pages(p) => {
-                    pages_step(
-                        p.pager
-                            .handle(cx.sh, cx.tasks, &Owner::Op(id), CallInput::Timer),
-                    )
-                }
-                Op::Tool(t) => t.on_timer(cx, id),
-                Op::Wait(w) => {
-                    if w.deadline.is_some_and(|d| cx.sh.now >= d) {
-                        cx.tasks.detach(cx.sh, &w.task_id, id);
-                        Step::Done(Err(w.timeout_error(cx.tasks)))
-                    } else {
-                        Step::Pending
-                    }
-                }
-                Op::Listen(l) => l.on_timer(cx, id),
-            }),
-            Owner::Task(tid, part) => {
-                let notes = self.tasks.on_timer(&mut self.sh, tid, *part);
-                self.refresh_task(tid);
-                self.deliver_notes(notes);
-            }
-            Owner::Session(part) => {
-                let o = self.session.on_timer(&mut self.sh, *part);
-                self.session_outcome(o);
-            }
             Owner::Resume(token) => self.resume_now(*token),
+            _ => self.deliver(owner, CallInput::Timer),
         }
     }
 
+    /// Hands `owner` one input (`CallInput::Timer` only from `timer_for`).
     fn deliver(&mut self, owner: &Owner, input: CallInput) {
         match owner {
-            Owner::Op(id) => self.step_op(*id, |op, cx, id| match op {
-                Op::Rpc(r) => r.handle(cx, id, input),
-                Op::Pages(p) => pages_step(p.pager.handle(cx.sh, cx.tasks, &Owner::Op(id), input)),
-                Op::Tool(t) => t.handle(cx, id, input),
-                Op::Wait(_) => Step::Pending,
-                Op::Listen(l) => match input {
-                    CallInput::Response(_) => l.on_response(cx),
-                    CallInput::RpcError(e, status) => l.on_error(cx, id, e, status),
-                    CallInput::Failed(e) => l.on_failed(cx, id, e),
-                    CallInput::StreamClosed => l.on_stream_closed(cx, id),
-                    CallInput::Timer => l.on_timer(cx, id),
-                    CallInput::Progress(_) | CallInput::Answer(..) => Step::Pending,
-                },
-            }),
+            Owner::Op(id) => self.step_op(*id, OpInput::Call(input)),
             Owner::Task(tid, part) => {
-                let notes = match input {
-                    CallInput::Answer(ask, a) => self.tasks.on_answer(&mut self.sh, tid, ask, a),
-                    other => self.tasks.on_call(&mut self.sh, tid, *part, other),
-                };
+                let notes = self.tasks.handle(&mut self.sh, tid, *part, input);
                 self.refresh_task(tid);
                 self.deliver_notes(notes);
             }
             Owner::Session(part) => {
-                let o = match part {
-                    SessionPart::Probe | SessionPart::Init => {
-                        self.session.on_call(&mut self.sh, *part, input)
-                    }
-                    SessionPart::GetStream | SessionPart::SseStream => match input {
-                        CallInput::StreamClosed => {
-                            self.session.on_stream_end(&mut self.sh, *part, None)
-                        }
-                        CallInput::Failed(e) => {
-                            self.session.on_stream_end(&mut self.sh, *part, Some(e))
-                        }
-                        _ => Outcome::Pending,
-                    },
-                    SessionPart::Initialized => match input {
-                        CallInput::Failed(e) => {
-                            self.session.on_initialized_ack(&mut self.sh, Some(&e))
-                        }
-                        _ => self.session.on_initialized_ack(&mut self.sh, None),
-                    },
-                    SessionPart::Aux | SessionPart::Requests => Outcome::Pending,
-                };
+                let o = self.session.handle(&mut self.sh, *part, input);
                 self.session_outcome(o);
             }
             Owner::Resume(_) => {}
@@ -492,13 +430,5 @@ impl Core {
         }
         self.auth_close();
         self.refresh_session();
-    }
-}
-
-/// A page walk's step: pending until it has every page.
-fn pages_step(r: Option<Result<Vec<Value>>>) -> Step {
-    match r {
-        None => Step::Pending,
-        Some(r) => Step::Done(r.map(|items| Output::Value(Value::Array(items)))),
     }
 }

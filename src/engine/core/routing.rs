@@ -8,8 +8,6 @@ use super::Core;
 use crate::engine::actions::Action;
 use crate::engine::call::CallInput;
 use crate::engine::exchange::Output as XOut;
-use crate::engine::listen::apply_notification;
-use crate::engine::ops::{Ctx, Op};
 use crate::engine::session::{self, SessionPart};
 use crate::engine::shared::{Era, Owner};
 use crate::error::json_object;
@@ -434,42 +432,7 @@ impl Core {
                     .then(|| params.get("taskId").and_then(Value::as_str))
                     .flatten()
                     .map(str::to_string);
-                // A listen stream's own notifications go to its op; any other op whose
-                // stream carries a notification stays in place.
-                let listen = match owner {
-                    Some(Owner::Op(id)) => match self.ops.remove(&id) {
-                        Some(Op::Listen(l)) => Some((id, l)),
-                        Some(other) => {
-                            self.ops.insert(id, other);
-                            None
-                        }
-                        None => None,
-                    },
-                    _ => None,
-                };
-                if let Some((id, mut l)) = listen {
-                    let mut cx = Ctx {
-                        sh: &mut self.sh,
-                        tasks: &mut self.tasks,
-                        notes: Vec::new(),
-                    };
-                    let step = l.on_notification(&mut cx, id, method, params);
-                    let notes = cx.notes;
-                    self.settle(id, Op::Listen(l), step, notes);
-                } else {
-                    let mut cx = Ctx {
-                        sh: &mut self.sh,
-                        tasks: &mut self.tasks,
-                        notes: Vec::new(),
-                    };
-                    apply_notification(&mut cx, method, &params);
-                    let notes = cx.notes;
-                    self.sh.push(Action::Notify {
-                        method: method.to_string(),
-                        params,
-                    });
-                    self.deliver_notes(notes);
-                }
+                self.notify(owner, method, params);
                 if let Some(t) = task_id {
                     self.refresh_task(&t);
                 }

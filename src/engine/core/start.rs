@@ -529,6 +529,7 @@ impl Core {
     /// call cancels the task (`tasks/cancel`), as closing a stream cancels a request. In
     /// legacy eras an in-flight request gets `notifications/cancelled`.
     pub fn abort(&mut self, op: OpId, reason: Error, now: Millis) {
+        use crate::engine::ops::{Aborted, Operation};
         self.sh.now = self.sh.now.max(now);
         if self.auth_abort(op, &reason) {
             return;
@@ -538,43 +539,28 @@ impl Core {
             self.done(op, Err(reason));
             return;
         }
-        let Some(o) = self.ops.remove(&op) else {
+        let Some(mut o) = self.ops.remove(&op) else {
             return;
         };
         if self.sh.era != Era::Modern {
             self.notify_cancelled(&Owner::Op(op), &reason.message);
         }
-        let mut cx = Ctx {
-            sh: &mut self.sh,
-            tasks: &mut self.tasks,
-            notes: Vec::new(),
-        };
-        let mut cancel_task = None;
-        let mut detached = None;
-        match o {
-            Op::Rpc(mut r) => r.cancel(&mut cx),
-            Op::Pages(mut p) => p.pager.cancel(cx.sh),
-            Op::Tool(mut t) => cancel_task = t.cancel(&mut cx, op),
-            Op::Wait(w) => {
-                cx.tasks.detach(cx.sh, &w.task_id, op);
-                detached = Some(w.task_id);
-            }
-            Op::Listen(mut l) => l.cancel(&mut cx),
-        }
+        let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
+        let aborted = o.abort(&mut cx, op);
         let notes = cx.notes;
-        self.done(op, Err(reason));
-        self.deliver_notes(notes);
-        if let Some(task_id) = detached {
+        self.settle(op, o, Step::Done(Err(reason)), notes);
+        match aborted {
+            Aborted::Quiet => {}
             // The driver may have stopped polling: drop its timer (rule 24).
-            self.refresh_task(&task_id);
-        }
-        if let Some(task_id) = cancel_task {
-            self.refresh_task(&task_id);
-            let t = TaskRef {
-                task_id,
-                seed: None,
-            };
-            self.cancel_task(&t, &OpOptions::default(), now);
+            Aborted::Detached(task_id) => self.refresh_task(&task_id),
+            Aborted::CancelTask(task_id) => {
+                self.refresh_task(&task_id);
+                let t = TaskRef {
+                    task_id,
+                    seed: None,
+                };
+                self.cancel_task(&t, &OpOptions::default(), now);
+            }
         }
     }
 

@@ -3,13 +3,16 @@
 //! output validation, the `-32020` re-list, and transparent tasks) and task waits.
 //!
 //! One file per kind of operation: `rpc` (single requests), `pages` (listings),
-//! `tool` (tool calls) and `wait` (task waits); this file holds what they share.
+//! `tool` (tool calls) and `wait` (task waits); this file holds what they share, and
+//! `operation` the one interface they all answer ([`Operation`]).
 
+mod operation;
 mod pages;
 mod rpc;
 mod tool;
 mod wait;
 
+pub use operation::{Aborted, OpInput, Operation};
 pub use pages::{Pager, PagesOp};
 pub use rpc::RpcOp;
 pub use tool::{check_tool_result, ToolOp};

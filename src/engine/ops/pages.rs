@@ -12,6 +12,9 @@ use crate::time::Millis;
 use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
+use super::{Aborted, Ctx, OpInput, Operation, Step};
+use crate::engine::actions::OpId;
+
 /// Follows `nextCursor` through every page of a list.
 pub struct Pager {
     method: String,
@@ -171,4 +174,26 @@ impl Pager {
 /// `listAll*`.
 pub struct PagesOp {
     pub pager: Pager,
+}
+
+impl Operation for PagesOp {
+    /// Pending until the pager has every page.
+    fn handle(&mut self, cx: &mut Ctx, id: OpId, input: OpInput) -> Step {
+        let OpInput::Call(input) = input else {
+            return Step::Pending;
+        };
+        match self.pager.handle(cx.sh, cx.tasks, &Owner::Op(id), input) {
+            None => Step::Pending,
+            Some(r) => Step::Done(r.map(|items| Output::Value(Value::Array(items)))),
+        }
+    }
+
+    fn deadline(&self) -> Option<Millis> {
+        self.pager.deadline()
+    }
+
+    fn abort(&mut self, cx: &mut Ctx, _id: OpId) -> Aborted {
+        self.pager.cancel(cx.sh);
+        Aborted::Quiet
+    }
 }

@@ -1,7 +1,7 @@
 //! Single requests ([`RpcOp`]): answered from the cache when possible, and the
 //! post-processing of each kind of result (`server/discover`, listings, `tasks/get`...).
 
-use super::{policy_for, with_meta, Ctx, Purpose, Step};
+use super::{policy_for, with_meta, Aborted, Ctx, OpInput, Operation, Purpose, Step};
 use crate::engine::actions::{Action, OpId, OpOptions, Output, TaskView};
 use crate::engine::cache::is_cacheable;
 use crate::engine::call::{Call, CallInput, CallOutcome};
@@ -165,11 +165,7 @@ impl RpcOp {
         )
     }
 
-    pub fn deadline(&self) -> Option<Millis> {
-        self.call.deadline()
-    }
-
-    pub fn handle(&mut self, cx: &mut Ctx, op: OpId, input: CallInput) -> Step {
+    fn on_call(&mut self, cx: &mut Ctx, op: OpId, input: CallInput) -> Step {
         let Some(outcome) = self.call.handle(cx.sh, &Owner::Op(op), input) else {
             return Step::Pending;
         };
@@ -206,8 +202,22 @@ impl RpcOp {
             }),
         })
     }
+}
 
-    pub fn cancel(&mut self, cx: &mut Ctx) {
+impl Operation for RpcOp {
+    fn handle(&mut self, cx: &mut Ctx, id: OpId, input: OpInput) -> Step {
+        match input {
+            OpInput::Call(input) => self.on_call(cx, id, input),
+            OpInput::Notification(..) | OpInput::TaskFinal(_) => Step::Pending,
+        }
+    }
+
+    fn deadline(&self) -> Option<Millis> {
+        self.call.deadline()
+    }
+
+    fn abort(&mut self, cx: &mut Ctx, _id: OpId) -> Aborted {
         self.call.cancel(cx.sh);
+        Aborted::Quiet
     }
 }

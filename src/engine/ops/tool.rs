@@ -19,6 +19,8 @@ use crate::time::{format_rfc3339, Millis};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use super::{Aborted, OpInput, Operation};
+
 /// Checks a tool result's `structuredContent` against the tool's `outputSchema`
 /// (spec `server/tools.mdx` "Output Schema": clients SHOULD validate). Error results
 /// (`isError: true`) are not checked.
@@ -172,16 +174,7 @@ impl ToolOp {
         None
     }
 
-    pub fn deadline(&self) -> Option<Millis> {
-        match &self.phase {
-            ToolPhase::Listing(p) | ToolPhase::Relisting(p) => p.deadline(),
-            ToolPhase::Calling(c) => c.deadline(),
-            ToolPhase::Waiting => self.wait_deadline,
-            ToolPhase::Over => None,
-        }
-    }
-
-    pub fn handle(&mut self, cx: &mut Ctx, op: OpId, input: CallInput) -> Step {
+    fn on_call(&mut self, cx: &mut Ctx, op: OpId, input: CallInput) -> Step {
         let owner = Owner::Op(op);
         match &mut self.phase {
             ToolPhase::Listing(p) => match p.handle(cx.sh, cx.tasks, &owner, input) {
@@ -225,7 +218,7 @@ impl ToolOp {
                                 "a 2025 CreateTaskResult must carry a task object",
                             )));
                         }
-                        self.handle(cx, op, CallInput::Response(raw))
+                        self.on_call(cx, op, CallInput::Response(raw))
                     }
                     Ok(CallOutcome::Complete(raw)) => {
                         self.phase = ToolPhase::Over;
@@ -315,13 +308,8 @@ impl ToolOp {
         Step::Pending
     }
 
-    /// The task this call waits on, if any.
-    pub fn task_id(&self) -> Option<&str> {
-        self.task_id.as_deref()
-    }
-
     /// The outcome of the task, for a transparent call: the `CallToolResult`.
-    pub fn on_task_final(&mut self, r: Result<TaskView>) -> Result<Output> {
+    fn on_task_final(&mut self, r: Result<TaskView>) -> Result<Output> {
         self.phase = ToolPhase::Over;
         let v = r?;
         match v.result {
@@ -330,7 +318,7 @@ impl ToolOp {
         }
     }
 
-    pub fn on_timer(&mut self, cx: &mut Ctx, op: OpId) -> Step {
+    fn on_timer(&mut self, cx: &mut Ctx, op: OpId) -> Step {
         match &self.phase {
             ToolPhase::Waiting => {
                 if self.wait_deadline.is_some_and(|d| cx.sh.now >= d) {
@@ -352,26 +340,51 @@ impl ToolOp {
                 }
                 Step::Pending
             }
-            _ => self.handle(cx, op, CallInput::Timer),
+            _ => self.on_call(cx, op, CallInput::Timer),
+        }
+    }
+}
+
+impl Operation for ToolOp {
+    fn handle(&mut self, cx: &mut Ctx, id: OpId, input: OpInput) -> Step {
+        match input {
+            OpInput::Call(CallInput::Timer) => self.on_timer(cx, id),
+            OpInput::Call(input) => self.on_call(cx, id, input),
+            OpInput::TaskFinal(r) => Step::Done(self.on_task_final(r)),
+            OpInput::Notification(..) => Step::Pending,
         }
     }
 
-    /// Aborts the call. Aborting is cancelling (as closing the stream cancels a request):
-    /// a task this call created is cancelled with `tasks/cancel`.
-    pub fn cancel(&mut self, cx: &mut Ctx, op: OpId) -> Option<String> {
+    fn deadline(&self) -> Option<Millis> {
+        match &self.phase {
+            ToolPhase::Listing(p) | ToolPhase::Relisting(p) => p.deadline(),
+            ToolPhase::Calling(c) => c.deadline(),
+            ToolPhase::Waiting => self.wait_deadline,
+            ToolPhase::Over => None,
+        }
+    }
+
+    /// Aborting is cancelling (as closing the stream cancels a request): a task this
+    /// call created is cancelled with `tasks/cancel`.
+    fn abort(&mut self, cx: &mut Ctx, id: OpId) -> Aborted {
         let phase = std::mem::replace(&mut self.phase, ToolPhase::Over);
         match phase {
             ToolPhase::Listing(mut p) | ToolPhase::Relisting(mut p) => p.cancel(cx.sh),
             ToolPhase::Calling(mut c) => c.cancel(cx.sh),
             ToolPhase::Waiting => {
-                if let Some(id) = &self.task_id {
-                    cx.tasks.detach(cx.sh, id, op);
-                    return Some(id.clone());
+                if let Some(task) = &self.task_id {
+                    cx.tasks.detach(cx.sh, task, id);
+                    return Aborted::CancelTask(task.clone());
                 }
             }
             ToolPhase::Over => {}
         }
-        None
+        Aborted::Quiet
+    }
+
+    /// The task this call waits on, if any.
+    fn task(&self) -> Option<&str> {
+        self.task_id.as_deref()
     }
 }
 

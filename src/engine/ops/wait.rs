@@ -1,6 +1,8 @@
 //! Task waits: `waitForTask` and `getTaskResult` ([`WaitOp`]), and what they return.
 
-use crate::engine::actions::{Output, TaskView};
+use super::{Aborted, Ctx, OpInput, Operation, Step};
+use crate::engine::actions::{OpId, Output, TaskView};
+use crate::engine::call::CallInput;
 use crate::engine::task::TaskBook;
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
@@ -49,5 +51,32 @@ impl WaitOp {
             ),
         )
         .with_data(data)
+    }
+}
+
+impl Operation for WaitOp {
+    /// Ends with the task, or at its deadline (the task keeps running).
+    fn handle(&mut self, cx: &mut Ctx, id: OpId, input: OpInput) -> Step {
+        match input {
+            OpInput::TaskFinal(r) => Step::Done(self.on_final(r)),
+            OpInput::Call(CallInput::Timer) if self.deadline.is_some_and(|d| cx.sh.now >= d) => {
+                cx.tasks.detach(cx.sh, &self.task_id, id);
+                Step::Done(Err(self.timeout_error(cx.tasks)))
+            }
+            OpInput::Call(_) | OpInput::Notification(..) => Step::Pending,
+        }
+    }
+
+    fn deadline(&self) -> Option<Millis> {
+        self.deadline
+    }
+
+    fn abort(&mut self, cx: &mut Ctx, id: OpId) -> Aborted {
+        cx.tasks.detach(cx.sh, &self.task_id, id);
+        Aborted::Detached(self.task_id.clone())
+    }
+
+    fn task(&self) -> Option<&str> {
+        Some(&self.task_id)
     }
 }

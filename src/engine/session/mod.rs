@@ -454,6 +454,26 @@ impl Session {
         }
     }
 
+    /// One input for a part of the session: an exchange event or its timer (the shape
+    /// every operation has: `ops::Operation::handle`).
+    pub fn handle(&mut self, sh: &mut Shared, part: SessionPart, input: CallInput) -> Outcome {
+        match (part, input) {
+            (_, CallInput::Timer) => self.on_timer(sh, part),
+            (SessionPart::Probe | SessionPart::Init, input) => self.on_call(sh, part, input),
+            (SessionPart::GetStream | SessionPart::SseStream, CallInput::StreamClosed) => {
+                self.on_stream_end(sh, part, None)
+            }
+            (SessionPart::GetStream | SessionPart::SseStream, CallInput::Failed(e)) => {
+                self.on_stream_end(sh, part, Some(e))
+            }
+            (SessionPart::Initialized, CallInput::Failed(e)) => {
+                self.on_initialized_ack(sh, Some(&e))
+            }
+            (SessionPart::Initialized, _) => self.on_initialized_ack(sh, None),
+            _ => Outcome::Pending,
+        }
+    }
+
     pub fn on_timer(&mut self, sh: &mut Shared, part: SessionPart) -> Outcome {
         match part {
             SessionPart::Probe | SessionPart::Init => self.on_call(sh, part, CallInput::Timer),

@@ -339,6 +339,16 @@ impl TaskBook {
         notes
     }
 
+    /// One input for a driver's part: an exchange event, a host answer for one of its
+    /// asks, or its timer (the shape every operation has: `ops::Operation::handle`).
+    pub fn handle(&mut self, sh: &mut Shared, id: &str, part: Part, input: CallInput) -> Vec<Note> {
+        match input {
+            CallInput::Timer => self.on_timer(sh, id, part),
+            CallInput::Answer(ask, answer) => self.on_answer(sh, id, ask, answer),
+            other => self.on_call(sh, id, part, other),
+        }
+    }
+
     /// A timer event: a scheduled poll, or a poll/update timeout.
     pub fn on_timer(&mut self, sh: &mut Shared, id: &str, part: Part) -> Vec<Note> {
         let mut notes = Vec::new();
