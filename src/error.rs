@@ -91,7 +91,9 @@ impl ErrorKind {
         }
     }
 
-    /// Every kind, for tests and for generating the JS class list.
+    /// Every kind. The JS error classes (`src/web/js/errors.js`, and the exports of
+    /// `src/web/package/index.js` and `index.d.ts`) are written by hand in this order; a
+    /// test below checks that they agree with it.
     pub const ALL: [ErrorKind; 22] = [
         ErrorKind::Mcp,
         ErrorKind::Http,
@@ -209,7 +211,8 @@ impl Error {
     }
 
     /// True when a retry of the same request could succeed without anything changing
-    /// (used for polls: a transient failure is not fatal, tasks rule 15).
+    /// (used by the task drivers: a transient failure of a poll is not fatal, tasks rule 15;
+    /// one of a `tasks/update` is no definite answer, rule 8).
     pub fn is_transient(&self) -> bool {
         match self.kind {
             ErrorKind::Network | ErrorKind::Timeout => true,
@@ -315,6 +318,98 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), ErrorKind::ALL.len());
+    }
+
+    /// The text of `path`, relative to the crate root.
+    fn read(path: &str) -> String {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// The text of `path` between `start` and the next `end`.
+    fn js_between(path: &str, start: &str, end: &str) -> String {
+        let text = read(path);
+        let from = text
+            .find(start)
+            .unwrap_or_else(|| panic!("{path}: no {start:?}"))
+            + start.len();
+        let len = text[from..]
+            .find(end)
+            .unwrap_or_else(|| panic!("{path}: no {end:?}"));
+        text[from..from + len].to_string()
+    }
+
+    /// The quoted names in a JS list (`'A', 'B'`).
+    fn quoted(list: &str) -> Vec<String> {
+        list.split('\'')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The JS error classes are the kinds of [`ErrorKind::ALL`], with the same names, in
+    /// the same order, everywhere they are listed: the classes `errors.js` makes (McpError
+    /// by hand, the others from `NAMES`), the package entry's exports and its types. The
+    /// classes `errors.js` derives from McpError (`FROM_SERVER`) are the ones `index.d.ts`
+    /// declares so; every other kind extends McpClientError.
+    #[test]
+    fn the_js_error_classes_are_the_kinds() {
+        let kinds: Vec<String> = ErrorKind::ALL
+            .iter()
+            .map(|k| k.js_name().to_string())
+            .collect();
+
+        let mut made = vec!["McpError".to_string()];
+        made.extend(quoted(&js_between(
+            "src/web/js/errors.js",
+            "const NAMES = [",
+            "];",
+        )));
+        assert_eq!(made, kinds, "src/web/js/errors.js");
+
+        let exported: Vec<String> = js_between("src/web/package/index.js", "export const {", "}")
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| s.ends_with("Error") && s != "McpClientError")
+            .collect();
+        assert_eq!(exported, kinds, "src/web/package/index.js exports");
+
+        let dts = read("src/web/package/index.d.ts");
+        let mut declared = Vec::new();
+        let mut from_mcp_error = Vec::new();
+        for line in dts.lines() {
+            let Some(rest) = line.strip_prefix("export declare class ") else {
+                continue;
+            };
+            let mut words = rest.split_whitespace();
+            let (Some(name), Some("extends"), Some(base)) =
+                (words.next(), words.next(), words.next())
+            else {
+                panic!("index.d.ts: unexpected class line {line:?}");
+            };
+            if name == "McpClientError" {
+                continue;
+            }
+            declared.push(name.to_string());
+            match base {
+                "McpError" => from_mcp_error.push(name.to_string()),
+                "McpClientError" => {}
+                _ => panic!("index.d.ts: {name} extends {base}"),
+            }
+        }
+        assert_eq!(declared, kinds, "src/web/package/index.d.ts classes");
+        let mut from_server = quoted(&js_between(
+            "src/web/js/errors.js",
+            "const FROM_SERVER = new Set([",
+            "]);",
+        ));
+        from_server.sort();
+        from_mcp_error.sort();
+        assert_eq!(
+            from_server, from_mcp_error,
+            "errors.js FROM_SERVER vs index.d.ts"
+        );
     }
 
     #[test]

@@ -1,8 +1,9 @@
-//! Time as the engine sees it: milliseconds since the Unix epoch (`u64`), plus RFC 3339 /
-//! ISO 8601 parsing and formatting for task timestamps (`createdAt`, `lastUpdatedAt`).
+//! Time as the engine sees it: milliseconds since the Unix epoch (`u64`), plus RFC 3339
+//! parsing and formatting for task timestamps (`createdAt`, `lastUpdatedAt`: ISO 8601 in
+//! the spec; only its RFC 3339 profile is accepted).
 //!
 //! Written by hand: the engine needs exactly "RFC 3339 date-time ⇄ epoch ms", which is
-//! ~100 lines, while `time`/`chrono` add tens of KB of wasm for calendars we never use.
+//! ~120 lines, while `time`/`chrono` add tens of KB of wasm for calendars we never use.
 
 /// Milliseconds since the Unix epoch. The engine never reads a clock: the caller passes it.
 pub type Millis = u64;

@@ -7,7 +7,7 @@
 //!                                                        │ no
 //!                      client identity (pre-registered │ CIMD │ known │ DCR)
 //!                                                        │
-//!                       refresh (401 with a refresh token) ─ ok ─▶ done
+//!   the client credentials grant, or refresh (401 with a refresh token) ─ ok ─▶ done
 //!                                                        │ no / failed
 //!             PKCE + state ─▶ the person's step (host) ─▶ iss, state checks ─▶ token ─▶ done
 //! ```
@@ -20,10 +20,11 @@
 //! `discovery` (Protected Resource Metadata, then Authorization Server Metadata),
 //! `storage` (the host's stored registrations and tokens; a token still usable),
 //! `registration` (client identity: pre-registered, CIMD, known, DCR), `token_endpoint`
-//! (the refresh, and later the code exchange), `scope` (scope selection, the step-up
-//! union), `authorize` (PKCE, the person's step, the response checks). This file holds
-//! the types, the state and the dispatch of answers; the documents, identities, tokens
-//! and URLs the flow uses live in the sibling files of `auth`.
+//! (the client credentials grant or the refresh, later the code exchange), `scope`
+//! (scope selection, the step-up union), `authorize` (PKCE, the person's step, the
+//! response checks). This file holds the types, the state and the dispatch of answers;
+//! the documents, identities, tokens and URLs the flow uses live in the sibling files of
+//! `auth`.
 
 mod authorize;
 mod discovery;
