@@ -1,6 +1,7 @@
 //! The params of the requests a host starts, built from the host's arguments (already
-//! JSON): which fields a request has and what each must be. The wasm shell converts JS
-//! values and calls these; it chooses no field itself.
+//! JSON): which fields a request has and what each must be; and what the client declares
+//! about itself (`clientInfo`, `extensions`) from the host's options. The wasm shell
+//! converts JS values and calls these; it chooses no field itself.
 
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
@@ -63,6 +64,48 @@ pub fn complete_params(
     Ok(p)
 }
 
+// What the client declares about itself, from the host's options.
+
+/// `clientInfo` (`Implementation`): `name` and `version` are strings.
+pub fn client_info(info: Map<String, Value>) -> Result<Value> {
+    if !info.get("name").is_some_and(Value::is_string)
+        || !info.get("version").is_some_and(Value::is_string)
+    {
+        return Err(Error::config("clientInfo needs string name and version"));
+    }
+    Ok(Value::Object(info))
+}
+
+/// `extensions` given as identifiers (each an array element as a string, if it is one):
+/// each is declared with empty settings (`ClientCapabilities.extensions`).
+pub fn extension_ids(ids: impl IntoIterator<Item = Option<String>>) -> Result<Map<String, Value>> {
+    let mut m = Map::new();
+    for id in ids {
+        let id = id.ok_or_else(|| Error::config("extensions must be strings"))?;
+        m.insert(id, Value::Object(Map::new()));
+    }
+    Ok(m)
+}
+
+/// `extensions` given as `{ id: settings }`: each settings value is an object.
+pub fn extension_settings(v: Option<Value>) -> Result<Map<String, Value>> {
+    let Some(Value::Object(o)) = v else {
+        return Err(Error::config(
+            "extensions must be an array of identifiers or an object",
+        ));
+    };
+    let mut m = Map::new();
+    for (k, s) in o {
+        if !s.is_object() {
+            return Err(Error::config(format!(
+                "extension {k} settings must be an object"
+            )));
+        }
+        m.insert(k, s);
+    }
+    Ok(m)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,6 +150,36 @@ mod tests {
         let e = get_prompt_params("p".into(), Some(json!("x"))).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Config);
         assert_eq!(e.message, "prompt arguments must be an object");
+    }
+
+    #[test]
+    fn client_declarations() {
+        let info = obj(json!({"name": "n", "version": "1", "title": "t"}));
+        assert_eq!(client_info(info.clone()).unwrap(), Value::Object(info));
+        for bad in [
+            json!({"name": "n"}),
+            json!({"name": 1, "version": "1"}),
+            json!({}),
+        ] {
+            let e = client_info(obj(bad)).unwrap_err();
+            assert_eq!(e.message, "clientInfo needs string name and version");
+        }
+        let ids = extension_ids([Some("a/b".to_string()), Some("c".to_string())]).unwrap();
+        assert_eq!(Value::Object(ids), json!({"a/b": {}, "c": {}}));
+        let e = extension_ids([Some("a".to_string()), None]).unwrap_err();
+        assert_eq!(e.message, "extensions must be strings");
+        let m = extension_settings(Some(json!({"a": {"x": 1}}))).unwrap();
+        assert_eq!(Value::Object(m), json!({"a": {"x": 1}}));
+        let e = extension_settings(Some(json!({"a": {}, "b": true}))).unwrap_err();
+        assert_eq!(e.message, "extension b settings must be an object");
+        for bad in [None, Some(json!(3)), Some(json!("a"))] {
+            let e = extension_settings(bad).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::Config);
+            assert_eq!(
+                e.message,
+                "extensions must be an array of identifiers or an object"
+            );
+        }
     }
 
     #[test]
