@@ -447,3 +447,18 @@ fn close_withdraws_the_persons_step() {
     h.pump();
     assert!(h.try_take().is_none());
 }
+
+/// The shell hands over `WWW-Authenticate` whatever the status: only a 401/403's counts
+/// (RFC 9110 §11.6.1; MCP authorization), with or without the auth option.
+#[test]
+fn a_challenge_on_another_status_is_ignored() {
+    for mut h in [Harness::modern(), Harness::new(cfg("2026-07-28"))] {
+        let op = read(&mut h, "x");
+        let s = h.take();
+        refuse(&mut h, &s, 404, &www401());
+        assert!(h.auth.is_empty() && h.try_take().is_none());
+        let e = h.err(op);
+        assert_eq!((e.kind, e.status), (ErrorKind::Http, Some(404)));
+        assert!(e.data.is_none_or(|d| d.get("wwwAuthenticate").is_none()));
+    }
+}
