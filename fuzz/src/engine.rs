@@ -31,8 +31,8 @@
 
 use crate::util::{check_error, is_json_text, is_unsafe_char, Reader};
 use mcp_wasm_client::engine::{
-    Action, Ask, Config, Core, ElicitationModes, OpId, OpOptions, Output, ResponseHead,
-    SamplingSupport, TaskRef, TaskView, ValidateOutput, VersionChoice, Want,
+    Action, Ask, Config, Core, ElicitationModes, Listing, OpId, OpOptions, Output, Purpose,
+    ResponseHead, SamplingSupport, TaskRef, TaskView, ValidateOutput, VersionChoice, Want,
 };
 use mcp_wasm_client::error::Error;
 use mcp_wasm_client::http::encoding::is_token;
@@ -50,15 +50,22 @@ const WIND_DOWN_ROUNDS: usize = 64;
 
 const START: u64 = 1_764_066_600_000;
 
-const METHODS: [&str; 8] = [
-    "tools/list",
-    "prompts/list",
-    "resources/list",
-    "resources/templates/list",
-    "resources/read",
-    "prompts/get",
-    "completion/complete",
-    "bogus/method",
+/// What `request` is asked for; the last one is not a single request (refused).
+const PURPOSES: [Purpose; 8] = [
+    Purpose::ToolsList,
+    Purpose::PromptsList,
+    Purpose::ResourcesList,
+    Purpose::ResourceTemplatesList,
+    Purpose::Read,
+    Purpose::Prompt,
+    Purpose::Complete,
+    Purpose::CallTool,
+];
+const LISTINGS: [Listing; 4] = [
+    Listing::Tools,
+    Listing::Prompts,
+    Listing::Resources,
+    Listing::ResourceTemplates,
 ];
 const TOOLS: [&str; 4] = ["echo", "weather", "t\u{e9}l\u{e9}", "slow"];
 const TASK_IDS: [&str; 3] = ["task-123", "t2", "786512e2-9e0d-44bd-8f29-789f320fe840"];
@@ -546,13 +553,13 @@ fn start(d: &mut Driver, r: &mut Reader) {
             d.core.discover(&o, now)
         }
         1 => {
-            let m = *r.pick(&METHODS);
+            let m = r.pick(&PURPOSES).clone();
             let o = opts(r);
             let p = object_blob(r);
             d.core.request(m, p, &o, now)
         }
         2 => {
-            let m = *r.pick(&METHODS);
+            let m = *r.pick(&LISTINGS);
             let o = opts(r);
             d.core.list_all(m, &o, now)
         }

@@ -14,6 +14,7 @@ pub mod call;
 pub mod config;
 pub mod core;
 pub mod exchange;
+pub mod handle;
 pub mod listen;
 pub mod ops;
 pub mod server_requests;
@@ -21,13 +22,14 @@ pub mod session;
 pub mod shared;
 pub mod task;
 pub mod tools;
+pub mod transport;
 
 pub use actions::{Action, Ask, AskScope, OpId, OpOptions, Output, SubscriptionEvent, TaskView};
 pub use config::{
     Config, ElicitationModes, Limits, SamplingSupport, ValidateOutput, VersionChoice,
 };
 pub use core::{Core, ResponseHead, TaskRef};
-pub use ops::Want;
+pub use ops::{Listing, Purpose, Want};
 
 #[cfg(test)]
 pub mod testkit;

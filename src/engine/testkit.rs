@@ -5,6 +5,7 @@
 use crate::engine::actions::{Action, Ask, AuthAction, OpId, Output, SubscriptionEvent, TaskView};
 use crate::engine::config::Config;
 use crate::engine::core::{Core, ResponseHead};
+pub use crate::engine::ops::{Listing, Purpose};
 use crate::error::Error;
 use crate::http::request::HttpRequest;
 use crate::time::Millis;

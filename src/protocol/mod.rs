@@ -18,6 +18,7 @@ pub mod legacy;
 pub mod meta;
 pub mod notifications;
 pub mod prompts;
+pub mod requests;
 pub mod resources;
 pub mod result;
 pub mod roots;

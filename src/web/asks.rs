@@ -4,7 +4,6 @@
 //! what the handler threw) goes back to the engine, which checks it.
 
 use crate::engine::actions::Ask;
-use crate::error::json_object;
 use crate::error::{Error, ErrorKind};
 use crate::protocol::input::InputKind;
 use crate::web::convert::{describe, from_js, to_js};
@@ -64,11 +63,8 @@ pub fn run(h: &Handle, ask: Ask) {
     };
     if ask.kind == InputKind::Roots {
         match roots {
-            Some(r) if Array::is_array(&r) => {
-                let v = from_js(&r)
-                    .map(|v| json_object(vec![("roots", v.unwrap_or(Value::Array(vec![])))]));
-                return answer(h, ask.id, v);
-            }
+            // The list itself is the answer (the engine wraps it in `ListRootsResult`).
+            Some(r) if Array::is_array(&r) => return settle(h, ask.id, Ok(r)),
             Some(r) => match r.dyn_into::<Function>() {
                 Ok(f) => return call(h, &ask, &f, &url, true),
                 Err(_) => {
@@ -140,19 +136,6 @@ fn call(h: &Handle, ask: &Ask, f: &Function, server_url: &str, roots: bool) {
             spawn_local(async move {
                 let r = JsFuture::from(p).await;
                 // A host answering a withdrawn ask is ignored by the engine.
-                let r = if roots {
-                    r.map(|v| {
-                        if Array::is_array(&v) {
-                            let o = Object::new();
-                            set(&o, "roots", &v);
-                            o.into()
-                        } else {
-                            v
-                        }
-                    })
-                } else {
-                    r
-                };
                 settle(&h, id, r);
             });
         }

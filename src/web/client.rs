@@ -3,15 +3,15 @@
 
 use crate::engine::actions::{OpId, OpOptions};
 use crate::engine::core::{Core, TaskRef};
-use crate::engine::ops::Want;
-use crate::engine::shared::Era;
+use crate::engine::ops::{Listing, Purpose, Want};
+use crate::engine::transport::{era_name, Transport};
 use crate::error::Error;
+use crate::protocol::requests;
 use crate::time::Millis;
 use crate::web::convert::{error_to_js, from_js, to_js};
 use crate::web::driver::{abort_closure, now, pump, register, Driver, Handle, Kind, Pending};
 use crate::web::js::Subscription;
 use crate::web::options::{call_options, client_options, get};
-use crate::web::task::Task;
 use js_sys::{Function, Promise, Reflect};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
@@ -27,14 +27,6 @@ pub struct McpClient {
 
 fn reject(e: &Error) -> Promise {
     Promise::reject(&error_to_js(e, JsValue::UNDEFINED))
-}
-
-fn params_object(v: &JsValue, what: &str) -> Result<Map<String, Value>, Error> {
-    match from_js(v)? {
-        None | Some(Value::Null) => Ok(Map::new()),
-        Some(Value::Object(m)) => Ok(m),
-        Some(_) => Err(Error::config(format!("{what} must be an object"))),
-    }
 }
 
 /// A task reference from a `Task`, a stored task JSON, or a task id.
@@ -57,20 +49,7 @@ fn task_ref(v: &JsValue) -> Result<TaskRef, Error> {
             .map_err(|_| Error::config("task.toJSON() failed"))?,
         None => v.clone(),
     };
-    let value = from_js(&json)?.unwrap_or(Value::Null);
-    match Task::parse(&value) {
-        Ok(t) => Ok(TaskRef {
-            task_id: t.view().task.task_id.clone(),
-            seed: Some(t.view().clone()),
-        }),
-        Err(_) => match value.get("taskId").and_then(Value::as_str) {
-            Some(id) => Ok(TaskRef {
-                task_id: id.to_string(),
-                seed: None,
-            }),
-            None => Err(Error::config("expected a Task or a task id")),
-        },
-    }
+    TaskRef::from_json(&from_js(&json)?.unwrap_or(Value::Null))
 }
 
 impl McpClient {
@@ -128,13 +107,18 @@ impl McpClient {
         promise
     }
 
-    fn list_page(&self, method: &'static str, params: JsValue, opts: JsValue) -> Promise {
-        let mut p = match params_object(&params, "params") {
+    fn list_page(&self, listing: Listing, params: JsValue, opts: JsValue) -> Promise {
+        let p = match from_js(&params).and_then(requests::page_params) {
             Ok(p) => p,
             Err(e) => return reject(&e),
         };
-        p.retain(|k, _| k == "cursor" || k == "_meta");
-        self.run(&opts, move |core, o, t| core.request(method, p, o, t))
+        self.run(&opts, move |core, o, t| {
+            core.request(listing.purpose(), p, o, t)
+        })
+    }
+
+    fn list_all(&self, listing: Listing, opts: JsValue) -> Promise {
+        self.run(&opts, move |core, o, t| core.list_all(listing, o, t))
     }
 }
 
@@ -168,12 +152,7 @@ impl McpClient {
     /// `modern` (2026-07-28), `legacy` (2025 Streamable HTTP) or `http+sse` (2024-11-05).
     #[wasm_bindgen(getter, unchecked_return_type = "'modern' | 'legacy' | 'http+sse'")]
     pub fn era(&self) -> String {
-        match self.h.borrow().core.era() {
-            Era::Modern => "modern",
-            Era::Legacy => "legacy",
-            Era::HttpSse => "http+sse",
-        }
-        .to_string()
+        era_name(self.h.borrow().core.era()).to_string()
     }
 
     /// How the client talks to the server: `streamable-http`, or for 2024-11-05 servers
@@ -181,13 +160,9 @@ impl McpClient {
     #[wasm_bindgen(getter)]
     pub fn transport(&self) -> String {
         let d = self.h.borrow();
-        match (d.core.era(), d.sse_transport) {
-            (Era::HttpSse, Some("EventSource")) => "http+sse (EventSource)",
-            // Without an EventSource request the stream is read with fetch.
-            (Era::HttpSse, _) => "http+sse (fetch)",
-            _ => "streamable-http",
-        }
-        .to_string()
+        Transport::of(d.core.era(), d.sse_transport)
+            .as_str()
+            .to_string()
     }
 
     /// True once the server's era is known (`era` is meaningful then).
@@ -229,7 +204,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
-        self.list_page("tools/list", params, opts)
+        self.list_page(Listing::Tools, params, opts)
     }
 
     /// Every tool (follows `nextCursor`).
@@ -238,7 +213,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
-        self.run(&opts, |core, o, t| core.list_all("tools/list", o, t))
+        self.list_all(Listing::Tools, opts)
     }
 
     /// `tools/call`. Input requests go to the handlers; a task is driven to its result.
@@ -269,7 +244,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
-        self.list_page("resources/list", params, opts)
+        self.list_page(Listing::Resources, params, opts)
     }
 
     #[wasm_bindgen(js_name = listAllResources, unchecked_return_type = "Promise<Resource[]>")]
@@ -277,7 +252,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
-        self.run(&opts, |core, o, t| core.list_all("resources/list", o, t))
+        self.list_all(Listing::Resources, opts)
     }
 
     #[wasm_bindgen(js_name = listResourceTemplates, unchecked_return_type = "Promise<ListResourceTemplatesResult>")]
@@ -286,7 +261,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
-        self.list_page("resources/templates/list", params, opts)
+        self.list_page(Listing::ResourceTemplates, params, opts)
     }
 
     #[wasm_bindgen(js_name = listAllResourceTemplates, unchecked_return_type = "Promise<ResourceTemplate[]>")]
@@ -294,9 +269,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
-        self.run(&opts, |core, o, t| {
-            core.list_all("resources/templates/list", o, t)
-        })
+        self.list_all(Listing::ResourceTemplates, opts)
     }
 
     /// `resources/read` (may ask input).
@@ -306,10 +279,9 @@ impl McpClient {
         uri: String,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
-        let mut p = Map::new();
-        p.insert("uri".into(), uri.into());
+        let p = requests::read_resource_params(uri);
         self.run(&opts, move |core, o, t| {
-            core.request("resources/read", p, o, t)
+            core.request(Purpose::Read, p, o, t)
         })
     }
 
@@ -319,7 +291,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
-        self.list_page("prompts/list", params, opts)
+        self.list_page(Listing::Prompts, params, opts)
     }
 
     #[wasm_bindgen(js_name = listAllPrompts, unchecked_return_type = "Promise<Prompt[]>")]
@@ -327,7 +299,7 @@ impl McpClient {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
-        self.run(&opts, |core, o, t| core.list_all("prompts/list", o, t))
+        self.list_all(Listing::Prompts, opts)
     }
 
     /// `prompts/get` (may ask input).
@@ -338,18 +310,12 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "Record<string, string>")] args: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
-        let mut p = Map::new();
-        p.insert("name".into(), name.into());
-        match from_js(&args) {
-            Ok(Some(Value::Object(a))) => {
-                p.insert("arguments".into(), Value::Object(a));
-            }
-            Ok(None | Some(Value::Null)) => {}
-            Ok(Some(_)) => return reject(&Error::config("prompt arguments must be an object")),
+        let p = match from_js(&args).and_then(|a| requests::get_prompt_params(name, a)) {
+            Ok(p) => p,
             Err(e) => return reject(&e),
-        }
+        };
         self.run(&opts, move |core, o, t| {
-            core.request("prompts/get", p, o, t)
+            core.request(Purpose::Prompt, p, o, t)
         })
     }
 
@@ -364,23 +330,16 @@ impl McpClient {
         context: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
-        let mut p = Map::new();
-        for (k, v) in [
-            ("ref", &reference),
-            ("argument", &argument),
-            ("context", &context),
-        ] {
-            match from_js(v) {
-                Ok(Some(Value::Object(o))) => {
-                    p.insert(k.into(), Value::Object(o));
-                }
-                Ok(None | Some(Value::Null)) if k == "context" => {}
-                Ok(_) => return reject(&Error::config(format!("complete: {k} must be an object"))),
-                Err(e) => return reject(&e),
-            }
-        }
+        let p = match requests::complete_params(
+            from_js(&reference),
+            from_js(&argument),
+            from_js(&context),
+        ) {
+            Ok(p) => p,
+            Err(e) => return reject(&e),
+        };
         self.run(&opts, move |core, o, t| {
-            core.request("completion/complete", p, o, t)
+            core.request(Purpose::Complete, p, o, t)
         })
     }
 

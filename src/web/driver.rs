@@ -7,6 +7,7 @@
 
 use crate::engine::actions::{Action, OpId, SubscriptionEvent};
 use crate::engine::core::Core;
+use crate::engine::transport::SseReader;
 use crate::error::Error;
 use crate::time::Millis;
 use crate::web::convert::{error_to_js, output_to_js, task_to_js, to_js};
@@ -67,7 +68,7 @@ pub struct Driver {
     /// Open `EventSource`s (2024-11-05 streams), by exchange id.
     pub event_sources: FxHashMap<u64, web_sys::EventSource>,
     /// How the 2024-11-05 stream was read: `EventSource` or `fetch`.
-    pub sse_transport: Option<&'static str>,
+    pub sse_transport: Option<SseReader>,
 }
 
 impl Driver {
@@ -228,7 +229,7 @@ fn perform(h: &Handle, a: Action) {
                 crate::web::event_source::open(h, req)
             } else {
                 if req.event_source {
-                    h.borrow_mut().sse_transport = Some("fetch");
+                    h.borrow_mut().sse_transport = Some(SseReader::Fetch);
                 }
                 crate::web::fetch::perform(h, req)
             }

@@ -4,6 +4,7 @@
 //! custom headers; when the host configured some, the engine asks for `fetch` instead.
 
 use crate::engine::core::ResponseHead;
+use crate::engine::transport::SseReader;
 use crate::error::Error;
 use crate::http::request::HttpRequest;
 use crate::web::driver::{now, pump, Handle};
@@ -75,7 +76,7 @@ pub fn open(h: &Handle, req: HttpRequest) {
         }
     };
     h.borrow_mut().event_sources.insert(id, es.clone());
-    h.borrow_mut().sse_transport = Some("EventSource");
+    h.borrow_mut().sse_transport = Some(SseReader::EventSource);
     let weak = Rc::downgrade(h);
     let opened = Rc::new(RefCell::new(false));
     let o2 = opened.clone();

@@ -217,11 +217,9 @@ pub fn perform(h: &Handle, req: HttpRequest) {
         let ct = hdrs.get("content-type").ok().flatten();
         let session = hdrs.get("mcp-session-id").ok().flatten();
         let retry = hdrs.get("retry-after").ok().flatten();
-        // Cross-origin, readable only when the server exposes it (README "CORS").
-        let www = match resp.status() {
-            401 | 403 => hdrs.get("www-authenticate").ok().flatten(),
-            _ => None,
-        };
+        // Cross-origin, readable only when the server exposes it (README "CORS"). The
+        // engine decides which statuses' challenges count.
+        let www = hdrs.get("www-authenticate").ok().flatten();
         {
             let mut d = h.borrow_mut();
             let head = ResponseHead {

@@ -5,10 +5,11 @@ use crate::engine::config::{
     Config, ElicitationModes, SamplingSupport, ValidateOutput, VersionChoice,
 };
 use crate::error::Error;
+use crate::protocol::requests;
 use crate::protocol::TASKS_EXTENSION;
 use crate::web::convert::from_js;
 use js_sys::{Array, Function, Object, Reflect};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -127,35 +128,13 @@ fn headers(v: &JsValue) -> Result<Vec<(String, String)>, Error> {
 
 /// `extensions`: an array of identifiers, or an object `{ id: settings }`.
 fn extensions(v: &JsValue) -> Result<Map<String, Value>, Error> {
-    let mut m = Map::new();
     if !present(v) {
-        return Ok(m);
+        return Ok(Map::new());
     }
     if Array::is_array(v) {
-        for id in Array::from(v).iter() {
-            let id = id
-                .as_string()
-                .ok_or_else(|| Error::config("extensions must be strings"))?;
-            m.insert(id, json!({}));
-        }
-        return Ok(m);
+        return requests::extension_ids(Array::from(v).iter().map(|id| id.as_string()));
     }
-    match from_js(v)? {
-        Some(Value::Object(o)) => {
-            for (k, s) in o {
-                if !s.is_object() {
-                    return Err(Error::config(format!(
-                        "extension {k} settings must be an object"
-                    )));
-                }
-                m.insert(k, s);
-            }
-            Ok(m)
-        }
-        _ => Err(Error::config(
-            "extensions must be an array of identifiers or an object",
-        )),
-    }
+    requests::extension_settings(from_js(v)?)
 }
 
 /// Reads `new McpClient(url, options)`.
@@ -163,12 +142,7 @@ pub fn client_options(url: String, o: &JsValue) -> Result<(Config, Handlers), Er
     let mut cfg = Config::new(url);
     let mut h = Handlers::default();
     if let Some(Value::Object(info)) = from_js(&get(o, "clientInfo"))? {
-        if !info.get("name").is_some_and(Value::is_string)
-            || !info.get("version").is_some_and(Value::is_string)
-        {
-            return Err(Error::config("clientInfo needs string name and version"));
-        }
-        cfg.client_info = Value::Object(info);
+        cfg.client_info = requests::client_info(info)?;
     }
     match string(o, "protocolVersion")?.as_deref() {
         None | Some("auto") => cfg.version = VersionChoice::Auto,

@@ -1,79 +1,30 @@
 //! The JS `Task` handle: a task's state as last seen, its predicates, and a plain JSON
-//! form (`toJSON` / `Task.fromJSON`) so a handle can be stored (e.g. in IndexedDB, as the
-//! tasks spec suggests) and resumed by another `McpClient`, even after a page reload.
+//! form (`toJSON` / `Task.fromJSON`, read and written by `engine::handle`) so a handle can
+//! be stored (e.g. in IndexedDB, as the tasks spec suggests) and resumed by another
+//! `McpClient`, even after a page reload.
 
 use crate::engine::actions::TaskView;
-use crate::protocol::jsonrpc::RpcError;
-use crate::protocol::tasks::{decode_create_task_result, TaskStatus};
+use crate::engine::handle::StoredTask;
+use crate::protocol::tasks::TaskStatus;
 use crate::web::convert::{bad_arg, from_js, raw_to_js, to_js};
 use crate::web::driver::now;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// A task handle.
 #[wasm_bindgen]
 pub struct Task {
-    view: TaskView,
-    server_url: String,
+    s: StoredTask,
 }
 
 impl Task {
     pub fn from_view(view: TaskView, server_url: &str) -> Task {
         Task {
-            view,
-            server_url: server_url.to_string(),
-        }
-    }
-
-    pub fn view(&self) -> &TaskView {
-        &self.view
-    }
-
-    fn json(&self) -> Value {
-        let mut m = match self.view.to_value() {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        };
-        m.insert("isLocal".into(), self.view.local.into());
-        m.insert("serverUrl".into(), self.server_url.clone().into());
-        Value::Object(m)
-    }
-
-    /// Reads a stored handle (what `toJSON` produced, or any object with the Task fields).
-    pub fn parse(v: &Value) -> Result<Task, String> {
-        let Value::Object(m) = v else {
-            return Err("a task must be an object".into());
-        };
-        let raw = serde_json::value::to_raw_value(v).map_err(|e| e.to_string())?;
-        let task = decode_create_task_result(&raw).map_err(|e| e.message)?;
-        let result = match m.get("result") {
-            Some(r @ Value::Object(_)) => {
-                Some(serde_json::value::to_raw_value(r).map_err(|e| e.to_string())?)
-            }
-            _ => None,
-        };
-        let error = match m.get("error") {
-            Some(e @ Value::Object(_)) => RpcError::from_value(e),
-            _ => None,
-        };
-        let local = m.get("isLocal").and_then(Value::as_bool).unwrap_or(false);
-        if local && task.status != TaskStatus::Completed {
-            return Err("a local task is always completed".into());
-        }
-        Ok(Task {
-            view: TaskView {
-                task,
-                input_requests: m.get("inputRequests").cloned().filter(Value::is_object),
-                result,
-                error,
-                local,
+            s: StoredTask {
+                view,
+                server_url: server_url.to_string(),
             },
-            server_url: m
-                .get("serverUrl")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string(),
-        })
+        }
     }
 }
 
@@ -81,34 +32,34 @@ impl Task {
 impl Task {
     #[wasm_bindgen(getter, js_name = taskId)]
     pub fn task_id(&self) -> String {
-        self.view.task.task_id.clone()
+        self.s.view.task.task_id.clone()
     }
 
     /// `working` | `input_required` | `completed` | `failed` | `cancelled`.
     #[wasm_bindgen(getter, unchecked_return_type = "TaskStatus")]
     pub fn status(&self) -> String {
-        self.view.task.status.as_str().to_string()
+        self.s.view.task.status.as_str().to_string()
     }
 
     #[wasm_bindgen(getter, js_name = statusMessage)]
     pub fn status_message(&self) -> Option<String> {
-        self.view.task.status_message.clone()
+        self.s.view.task.status_message.clone()
     }
 
     #[wasm_bindgen(getter, js_name = createdAt)]
     pub fn created_at(&self) -> String {
-        self.view.task.created_at.clone()
+        self.s.view.task.created_at.clone()
     }
 
     #[wasm_bindgen(getter, js_name = lastUpdatedAt)]
     pub fn last_updated_at(&self) -> String {
-        self.view.task.last_updated_at.clone()
+        self.s.view.task.last_updated_at.clone()
     }
 
     /// Time to live from creation in ms; `null` = unlimited.
     #[wasm_bindgen(getter, js_name = ttlMs, unchecked_return_type = "number | null")]
     pub fn ttl_ms(&self) -> JsValue {
-        match self.view.task.ttl_ms {
+        match self.s.view.task.ttl_ms {
             Some(t) => JsValue::from_f64(t as f64),
             None => JsValue::NULL,
         }
@@ -116,13 +67,14 @@ impl Task {
 
     #[wasm_bindgen(getter, js_name = pollIntervalMs)]
     pub fn poll_interval_ms(&self) -> Option<f64> {
-        self.view.task.poll_interval_ms.map(|t| t as f64)
+        self.s.view.task.poll_interval_ms.map(|t| t as f64)
     }
 
     /// The outstanding input requests (`input_required`), keyed as the server sent them.
     #[wasm_bindgen(getter, js_name = inputRequests, unchecked_return_type = "InputRequests | undefined")]
     pub fn input_requests(&self) -> JsValue {
-        self.view
+        self.s
+            .view
             .input_requests
             .as_ref()
             .map(to_js)
@@ -132,7 +84,8 @@ impl Task {
     /// The result (`completed`): for a tool call, its `CallToolResult`.
     #[wasm_bindgen(getter, unchecked_return_type = "CallToolResult | undefined")]
     pub fn result(&self) -> JsValue {
-        self.view
+        self.s
+            .view
             .result
             .as_ref()
             .map(|r| raw_to_js(r.get()))
@@ -142,7 +95,8 @@ impl Task {
     /// The JSON-RPC error (`failed`).
     #[wasm_bindgen(getter, unchecked_return_type = "JsonRpcErrorObject | undefined")]
     pub fn error(&self) -> JsValue {
-        self.view
+        self.s
+            .view
             .error
             .as_ref()
             .map(|e| to_js(&e.to_value()))
@@ -152,44 +106,45 @@ impl Task {
     /// The server this task lives on.
     #[wasm_bindgen(getter, js_name = serverUrl)]
     pub fn server_url(&self) -> String {
-        self.server_url.clone()
+        self.s.server_url.clone()
     }
 
     #[wasm_bindgen(getter, js_name = isTerminal)]
     pub fn is_terminal(&self) -> bool {
-        self.view.task.status.is_terminal()
+        self.s.view.task.status.is_terminal()
     }
 
     #[wasm_bindgen(getter, js_name = isCompleted)]
     pub fn is_completed(&self) -> bool {
-        self.view.task.status == TaskStatus::Completed
+        self.s.view.task.status == TaskStatus::Completed
     }
 
     #[wasm_bindgen(getter, js_name = isFailed)]
     pub fn is_failed(&self) -> bool {
-        self.view.task.status == TaskStatus::Failed
+        self.s.view.task.status == TaskStatus::Failed
     }
 
     #[wasm_bindgen(getter, js_name = isCancelled)]
     pub fn is_cancelled(&self) -> bool {
-        self.view.task.status == TaskStatus::Cancelled
+        self.s.view.task.status == TaskStatus::Cancelled
     }
 
     #[wasm_bindgen(getter, js_name = isInputRequired)]
     pub fn is_input_required(&self) -> bool {
-        self.view.task.status == TaskStatus::InputRequired
+        self.s.view.task.status == TaskStatus::InputRequired
     }
 
     /// True for a task made locally because the server answered at once.
     #[wasm_bindgen(getter, js_name = isLocal)]
     pub fn is_local(&self) -> bool {
-        self.view.local
+        self.s.view.local
     }
 
     /// True once `createdAt + ttlMs` has passed (never for an unlimited TTL).
     #[wasm_bindgen(js_name = ttlElapsed)]
     pub fn ttl_elapsed(&self) -> bool {
-        self.view
+        self.s
+            .view
             .task
             .expires_at_ms()
             .is_some_and(|t| (now() as i64) >= t)
@@ -198,7 +153,7 @@ impl Task {
     /// A plain JSON object that `Task.fromJSON` turns back into a handle.
     #[wasm_bindgen(js_name = toJSON, unchecked_return_type = "TaskJSON")]
     pub fn to_json(&self) -> JsValue {
-        to_js(&self.json())
+        to_js(&self.s.to_value())
     }
 
     /// A handle from `toJSON`'s output (or from storage).
@@ -209,6 +164,8 @@ impl Task {
         let v = from_js(&json)
             .map_err(|e| bad_arg(e.message))?
             .unwrap_or(Value::Null);
-        Task::parse(&v).map_err(|m| bad_arg(format!("not a task: {m}")))
+        StoredTask::parse(&v)
+            .map(|s| Task { s })
+            .map_err(|m| bad_arg(format!("not a task: {m}")))
     }
 }

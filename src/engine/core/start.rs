@@ -4,7 +4,9 @@
 use super::Core;
 use crate::engine::actions::{OpId, OpOptions, Output, TaskView};
 use crate::engine::listen::{check_filter, ListenOp};
-use crate::engine::ops::{Ctx, Op, Pager, PagesOp, Purpose, RpcOp, Step, ToolOp, WaitOp, Want};
+use crate::engine::ops::{
+    Ctx, Listing, Op, Pager, PagesOp, Purpose, RpcOp, Step, ToolOp, WaitOp, Want,
+};
 use crate::engine::session::era_error;
 use crate::engine::shared::{Era, Owner};
 use crate::engine::tools::OutputCheck;
@@ -26,12 +28,11 @@ pub(super) enum Start {
     Discover(OpOptions),
     Request {
         purpose: Purpose,
-        method: String,
         params: Map<String, Value>,
         opts: OpOptions,
     },
     ListAll {
-        method: String,
+        listing: Listing,
         opts: OpOptions,
     },
     CallTool {
@@ -42,7 +43,6 @@ pub(super) enum Start {
     },
     TaskRpc {
         t: TaskRef,
-        method: &'static str,
         purpose: Purpose,
         extra: Option<Value>,
         opts: OpOptions,
@@ -96,16 +96,15 @@ impl Core {
                     self.done(id, Ok(Output::Value(v)));
                     return;
                 }
-                self.start_rpc(id, Purpose::Discover, "server/discover", Map::new(), &opts)
+                self.start_rpc(id, Purpose::Discover, Map::new(), &opts)
             }
             Start::Request {
                 purpose,
-                method,
                 params,
                 opts,
-            } => self.start_rpc(id, purpose, &method, params, &opts),
-            Start::ListAll { method, opts } => {
-                let mut pager = Pager::new(&method, opts);
+            } => self.start_rpc(id, purpose, params, &opts),
+            Start::ListAll { listing, opts } => {
+                let mut pager = Pager::new(listing, opts);
                 match pager.request(&mut self.sh, &mut self.tasks, &Owner::Op(id), None) {
                     Some(r) => self.done(id, r.map(|items| Output::Value(Value::Array(items)))),
                     None => {
@@ -139,7 +138,6 @@ impl Core {
             }
             Start::TaskRpc {
                 t,
-                method,
                 purpose,
                 extra,
                 opts,
@@ -148,7 +146,7 @@ impl Core {
                     self.done(id, Err(e));
                     return;
                 }
-                if method == "tasks/update" && self.sh.era != Era::Modern {
+                if matches!(purpose, Purpose::TaskUpdate(_)) && self.sh.era != Era::Modern {
                     self.done(id, Err(era_error("tasks/update exists only with the 2026-07-28 tasks extension; 2025 tasks take input through server requests")));
                     return;
                 }
@@ -163,7 +161,7 @@ impl Core {
                 if let Some(v) = extra {
                     params.insert("inputResponses".into(), v);
                 }
-                self.start_rpc(id, purpose, method, params, &opts)
+                self.start_rpc(id, purpose, params, &opts)
             }
             Start::Wait { t, want, deadline } => {
                 if let Err(e) = self.task_preflight(&t) {
@@ -228,7 +226,7 @@ impl Core {
                 if let Some(c) = cursor {
                     p.insert("cursor".into(), c.into());
                 }
-                self.start_rpc(id, Purpose::List, "tasks/list", p, &opts)
+                self.start_rpc(id, Purpose::TaskList, p, &opts)
             }
         }
     }
@@ -237,7 +235,6 @@ impl Core {
         &mut self,
         id: OpId,
         purpose: Purpose,
-        method: &str,
         params: Map<String, Value>,
         opts: &OpOptions,
     ) {
@@ -246,7 +243,7 @@ impl Core {
             tasks: &mut self.tasks,
             notes: Vec::new(),
         };
-        let (op, immediate) = RpcOp::start(&mut cx, id, purpose, method, params, Vec::new(), opts);
+        let (op, immediate) = RpcOp::start(&mut cx, id, purpose, params, Vec::new(), opts);
         let notes = cx.notes;
         match (op, immediate) {
             (_, Some(r)) => {
@@ -263,32 +260,26 @@ impl Core {
         self.begin(Start::Discover(opts.clone()), now)
     }
 
-    /// A single request: `tools/list`, `prompts/list`, `resources/list`,
-    /// `resources/templates/list`, `resources/read`, `prompts/get`, `completion/complete`.
+    /// A single request: one page of a list, `resources/read`, `prompts/get`,
+    /// `completion/complete` ([`Purpose::is_single_request`]; the other purposes have their
+    /// own start functions and are refused here). `crate::protocol::requests` builds the
+    /// params from the host's arguments.
     pub fn request(
         &mut self,
-        method: &str,
+        purpose: Purpose,
         params: Map<String, Value>,
         opts: &OpOptions,
         now: Millis,
     ) -> OpId {
-        let purpose = match method {
-            "tools/list" => Purpose::ToolsList,
-            "prompts/list" | "resources/list" | "resources/templates/list" => Purpose::List,
-            "resources/read" => Purpose::Read,
-            "prompts/get" => Purpose::Prompt,
-            "completion/complete" => Purpose::Complete,
-            _ => {
-                return self.fail_now(
-                    Error::config(format!("unsupported method {}", sanitize(method, 60))),
-                    now,
-                )
-            }
-        };
+        if !purpose.is_single_request() {
+            return self.fail_now(
+                Error::config(format!("unsupported method {}", purpose.method())),
+                now,
+            );
+        }
         self.begin(
             Start::Request {
                 purpose,
-                method: method.to_string(),
                 params,
                 opts: opts.clone(),
             },
@@ -296,20 +287,11 @@ impl Core {
         )
     }
 
-    /// Every page of a list method, items concatenated.
-    pub fn list_all(&mut self, method: &str, opts: &OpOptions, now: Millis) -> OpId {
-        if !matches!(
-            method,
-            "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list"
-        ) {
-            return self.fail_now(
-                Error::config(format!("{} is not a list method", sanitize(method, 60))),
-                now,
-            );
-        }
+    /// Every page of a list, items concatenated.
+    pub fn list_all(&mut self, listing: Listing, opts: &OpOptions, now: Millis) -> OpId {
         self.begin(
             Start::ListAll {
-                method: method.to_string(),
+                listing,
                 opts: opts.clone(),
             },
             now,
@@ -398,7 +380,6 @@ impl Core {
     fn task_op(
         &mut self,
         t: &TaskRef,
-        method: &'static str,
         purpose: Purpose,
         extra: Option<Value>,
         opts: &OpOptions,
@@ -416,7 +397,6 @@ impl Core {
         self.begin(
             Start::TaskRpc {
                 t: t.clone(),
-                method,
                 purpose,
                 extra,
                 opts: opts.clone(),
@@ -427,14 +407,7 @@ impl Core {
 
     /// `tasks/get`: the task's current DetailedTask.
     pub fn get_task(&mut self, t: &TaskRef, opts: &OpOptions, now: Millis) -> OpId {
-        self.task_op(
-            t,
-            "tasks/get",
-            Purpose::TaskGet(t.task_id.clone()),
-            None,
-            opts,
-            now,
-        )
+        self.task_op(t, Purpose::TaskGet(t.task_id.clone()), None, opts, now)
     }
 
     /// `tasks/update`: answers for a task's input requests.
@@ -447,7 +420,6 @@ impl Core {
     ) -> OpId {
         self.task_op(
             t,
-            "tasks/update",
             Purpose::TaskUpdate(t.task_id.clone()),
             Some(Value::Object(responses)),
             opts,
@@ -457,14 +429,7 @@ impl Core {
 
     /// `tasks/cancel` (an acknowledgement only; never `notifications/cancelled`: rule 17).
     pub fn cancel_task(&mut self, t: &TaskRef, opts: &OpOptions, now: Millis) -> OpId {
-        self.task_op(
-            t,
-            "tasks/cancel",
-            Purpose::TaskCancel(t.task_id.clone()),
-            None,
-            opts,
-            now,
-        )
+        self.task_op(t, Purpose::TaskCancel(t.task_id.clone()), None, opts, now)
     }
 
     /// `tasks/list` (2025-11-25 servers only; 2026-07-28 has no way to enumerate tasks).

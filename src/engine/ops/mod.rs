@@ -40,19 +40,96 @@ pub struct Ctx<'a> {
     pub notes: Vec<Note>,
 }
 
-/// Why a single request was made: decides its post-processing.
-#[derive(Clone, Debug)]
+/// A request the host starts, typed: what it sends ([`Purpose::method`], the one place the
+/// host's method names are spelt) and how its result is post-processed.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Purpose {
     Discover,
     ToolsList,
-    /// `prompts/list`, `resources/list`, `resources/templates/list`.
-    List,
+    PromptsList,
+    ResourcesList,
+    ResourceTemplatesList,
     Read,
     Prompt,
     Complete,
+    /// `tools/call` (driven by [`ToolOp`], never a single request).
+    CallTool,
     TaskGet(String),
     TaskUpdate(String),
     TaskCancel(String),
+    /// `tasks/list` (2025-11-25 servers only).
+    TaskList,
+}
+
+impl Purpose {
+    /// The JSON-RPC method this request sends (schema.ts names).
+    pub fn method(&self) -> &'static str {
+        match self {
+            Purpose::Discover => "server/discover",
+            Purpose::ToolsList => "tools/list",
+            Purpose::PromptsList => "prompts/list",
+            Purpose::ResourcesList => "resources/list",
+            Purpose::ResourceTemplatesList => "resources/templates/list",
+            Purpose::Read => "resources/read",
+            Purpose::Prompt => "prompts/get",
+            Purpose::Complete => "completion/complete",
+            Purpose::CallTool => "tools/call",
+            Purpose::TaskGet(_) => "tasks/get",
+            Purpose::TaskUpdate(_) => "tasks/update",
+            Purpose::TaskCancel(_) => "tasks/cancel",
+            Purpose::TaskList => "tasks/list",
+        }
+    }
+
+    /// True for the requests [`Core::request`](crate::engine::Core::request) starts as they
+    /// are (the others have their own start functions and checks).
+    pub fn is_single_request(&self) -> bool {
+        matches!(
+            self,
+            Purpose::ToolsList
+                | Purpose::PromptsList
+                | Purpose::ResourcesList
+                | Purpose::ResourceTemplatesList
+                | Purpose::Read
+                | Purpose::Prompt
+                | Purpose::Complete
+        )
+    }
+}
+
+/// The paginated lists (`listAll*` follows their `nextCursor`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listing {
+    Tools,
+    Prompts,
+    Resources,
+    ResourceTemplates,
+}
+
+impl Listing {
+    /// The request of one page.
+    pub fn purpose(self) -> Purpose {
+        match self {
+            Listing::Tools => Purpose::ToolsList,
+            Listing::Prompts => Purpose::PromptsList,
+            Listing::Resources => Purpose::ResourcesList,
+            Listing::ResourceTemplates => Purpose::ResourceTemplatesList,
+        }
+    }
+
+    pub fn method(self) -> &'static str {
+        self.purpose().method()
+    }
+
+    /// The result's array of items (schema.ts `ListToolsResult.tools`, ...).
+    pub fn items_key(self) -> &'static str {
+        match self {
+            Listing::Tools => "tools",
+            Listing::Prompts => "prompts",
+            Listing::Resources => "resources",
+            Listing::ResourceTemplates => "resourceTemplates",
+        }
+    }
 }
 
 /// An operation in flight.
@@ -65,10 +142,11 @@ pub enum Op {
 }
 
 /// The policy of a host-started request.
-pub fn policy_for(sh: &Shared, method: &str, opts: &OpOptions) -> CallPolicy {
+pub fn policy_for(sh: &Shared, purpose: &Purpose, opts: &OpOptions) -> CallPolicy {
+    let tool_call = *purpose == Purpose::CallTool;
     CallPolicy {
-        allow_input: matches!(method, "tools/call" | "prompts/get" | "resources/read"),
-        allow_task: method == "tools/call" && sh.cfg.tasks_enabled() && sh.era == Era::Modern,
+        allow_input: tool_call || matches!(purpose, Purpose::Prompt | Purpose::Read),
+        allow_task: tool_call && sh.cfg.tasks_enabled() && sh.era == Era::Modern,
         timeout_ms: opts.timeout_ms.unwrap_or(sh.cfg.request_timeout_ms),
         reset_on_progress: opts.reset_timeout_on_progress,
         hard_deadline: opts

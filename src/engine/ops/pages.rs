@@ -2,7 +2,7 @@
 //! (serving cached pages at once), and [`PagesOp`] (`listAll*`).
 
 use super::rpc::finish_rpc;
-use super::{policy_for, with_meta, Purpose};
+use super::{policy_for, with_meta, Listing, Purpose};
 use crate::engine::actions::{OpOptions, Output};
 use crate::engine::call::{Call, CallInput, CallOutcome};
 use crate::engine::shared::{Owner, Shared};
@@ -17,6 +17,7 @@ use crate::engine::actions::OpId;
 
 /// Follows `nextCursor` through every page of a list.
 pub struct Pager {
+    listing: Listing,
     method: String,
     key: &'static str,
     items: Vec<Value>,
@@ -30,17 +31,11 @@ pub struct Pager {
 const MAX_PAGES: u32 = 10_000;
 
 impl Pager {
-    pub fn new(method: &str, opts: OpOptions) -> Pager {
-        let key = match method {
-            "tools/list" => "tools",
-            "prompts/list" => "prompts",
-            "resources/list" => "resources",
-            "resources/templates/list" => "resourceTemplates",
-            _ => "items",
-        };
+    pub fn new(listing: Listing, opts: OpOptions) -> Pager {
         Pager {
-            method: method.to_string(),
-            key,
+            listing,
+            method: listing.method().to_string(),
+            key: listing.items_key(),
             items: Vec::new(),
             seen: FxHashSet::default(),
             call: None,
@@ -50,11 +45,7 @@ impl Pager {
     }
 
     fn purpose(&self) -> Purpose {
-        if self.method == "tools/list" {
-            Purpose::ToolsList
-        } else {
-            Purpose::List
-        }
+        self.listing.purpose()
     }
 
     /// Takes one page; returns the cursor of the next one, or `None` at the end.
@@ -112,7 +103,7 @@ impl Pager {
                     }
                 }
             }
-            let policy = policy_for(sh, &self.method, &self.opts);
+            let policy = policy_for(sh, &self.purpose(), &self.opts);
             let mut call = Call::new(
                 &self.method,
                 with_meta(params, &self.opts),

@@ -87,7 +87,14 @@ pub(super) fn finish_rpc(
             }
             Ok(Output::Value(page))
         }
-        Purpose::List | Purpose::Read | Purpose::Prompt | Purpose::Complete => {
+        Purpose::PromptsList
+        | Purpose::ResourcesList
+        | Purpose::ResourceTemplatesList
+        | Purpose::TaskList
+        | Purpose::Read
+        | Purpose::Prompt
+        | Purpose::Complete
+        | Purpose::CallTool => {
             if !raw.get().trim_start().starts_with('{') {
                 return Err(Error::invalid_result("result is not a JSON object"));
             }
@@ -140,11 +147,11 @@ impl RpcOp {
         cx: &mut Ctx,
         op: OpId,
         purpose: Purpose,
-        method: &str,
         params: Map<String, Value>,
         extra_headers: Vec<(String, String)>,
         opts: &OpOptions,
     ) -> (Option<RpcOp>, Option<Result<Output>>) {
+        let method = purpose.method();
         let cache = is_cacheable(method).then(|| cache_key(method, &params));
         if let (Some((key, _)), false) = (&cache, opts.no_cache) {
             let auth = cx.sh.cfg.authorization().map(str::to_string);
@@ -152,7 +159,7 @@ impl RpcOp {
                 return (None, Some(finish_rpc(cx.sh, cx.tasks, &purpose, raw)));
             }
         }
-        let policy = policy_for(cx.sh, method, opts);
+        let policy = policy_for(cx.sh, &purpose, opts);
         let mut call = Call::new(method, with_meta(params, opts), extra_headers, policy);
         call.start(cx.sh, &Owner::Op(op));
         (

@@ -3,7 +3,7 @@
 //! local task of a synchronous `callToolAsTask` answer.
 
 use super::pages::Pager;
-use super::{policy_for, with_meta, Ctx, Step};
+use super::{policy_for, with_meta, Ctx, Listing, Purpose, Step};
 use crate::engine::actions::{Action, OpId, OpOptions, Output, TaskView};
 use crate::engine::call::{Call, CallInput, CallOutcome};
 use crate::engine::config::ValidateOutput;
@@ -119,7 +119,7 @@ impl ToolOp {
         // What the tool declares (x-mcp-header, outputSchema, 2025 taskSupport) is learned first.
         if !cx.sh.tools.filled && cx.sh.tools.get(&t.name).is_none() {
             let mut pager = Pager::new(
-                "tools/list",
+                Listing::Tools,
                 OpOptions {
                     timeout_ms: t.opts.timeout_ms,
                     ..Default::default()
@@ -167,7 +167,7 @@ impl ToolOp {
             params.insert("task".into(), Value::Object(task));
             self.asked_task = true;
         }
-        let policy = policy_for(cx.sh, "tools/call", &self.opts);
+        let policy = policy_for(cx.sh, &Purpose::CallTool, &self.opts);
         let mut call = Call::new("tools/call", with_meta(params, &self.opts), headers, policy);
         call.start(cx.sh, &Owner::Op(op));
         self.phase = ToolPhase::Calling(call);
@@ -245,7 +245,7 @@ impl ToolOp {
                         // Spec "Client Behavior": on HeaderMismatch re-fetch tools/list and retry.
                         self.relisted = true;
                         let mut pager = Pager::new(
-                            "tools/list",
+                            Listing::Tools,
                             OpOptions {
                                 no_cache: true,
                                 ..Default::default()

@@ -140,7 +140,7 @@ fn refuse(h: &mut Harness, s: &Sent, status: u16, www: &str) {
 fn read(h: &mut Harness, uri: &str) -> crate::engine::actions::OpId {
     let mut p = Map::new();
     p.insert("uri".into(), Value::String(format!("file:///{uri}")));
-    h.core.request("resources/read", p, &opts(), h.now)
+    h.core.request(Purpose::Read, p, &opts(), h.now)
 }
 
 fn done_result() -> Value {
@@ -155,7 +155,7 @@ fn www401() -> String {
 fn refused_request_is_held_authorized_and_replayed() {
     let mut h = Harness::new(cfg("2026-07-28"));
     let mut srv = AuthServer::new();
-    let op = h.core.list_all("tools/list", &opts(), h.now);
+    let op = h.core.list_all(Listing::Tools, &opts(), h.now);
     let first = h.take();
     assert_eq!(first.header("authorization"), None);
     refuse(&mut h, &first, 401, &www401());
@@ -325,7 +325,7 @@ fn aborted_while_held_is_not_replayed() {
 fn legacy_session_initialize_is_authorized_and_every_request_carries_the_token() {
     let mut h = Harness::new(cfg("2025-11-25"));
     let mut srv = AuthServer::new();
-    let op = h.core.list_all("tools/list", &opts(), h.now);
+    let op = h.core.list_all(Listing::Tools, &opts(), h.now);
     let init = h.take();
     assert_eq!(init.method(), "initialize");
     refuse(&mut h, &init, 401, &www401());
@@ -446,4 +446,19 @@ fn close_withdraws_the_persons_step() {
     );
     h.pump();
     assert!(h.try_take().is_none());
+}
+
+/// The shell hands over `WWW-Authenticate` whatever the status: only a 401/403's counts
+/// (RFC 9110 §11.6.1; MCP authorization), with or without the auth option.
+#[test]
+fn a_challenge_on_another_status_is_ignored() {
+    for mut h in [Harness::modern(), Harness::new(cfg("2026-07-28"))] {
+        let op = read(&mut h, "x");
+        let s = h.take();
+        refuse(&mut h, &s, 404, &www401());
+        assert!(h.auth.is_empty() && h.try_take().is_none());
+        let e = h.err(op);
+        assert_eq!((e.kind, e.status), (ErrorKind::Http, Some(404)));
+        assert!(e.data.is_none_or(|d| d.get("wwwAuthenticate").is_none()));
+    }
 }

@@ -50,7 +50,9 @@ pub(super) fn answer_initialize(h: &mut Harness, init: &Sent, session: &str, cap
 /// Drives detection to a legacy session with id "S1"; returns the harness.
 fn legacy(caps: Value) -> Harness {
     let mut h = Harness::new(auto());
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let probe = h.take();
     assert_eq!(probe.method(), "server/discover");
     assert_eq!(probe.header("mcp-protocol-version"), Some("2026-07-28"));
@@ -110,7 +112,9 @@ fn legacy(caps: Value) -> Harness {
 #[test]
 fn auto_detects_a_modern_server_with_one_discover() {
     let mut h = Harness::new(auto());
-    let op1 = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op1 = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let op2 = h.core.discover(&opts(), h.now);
     let probe = h.take();
     assert_eq!(probe.method(), "server/discover");
@@ -134,7 +138,9 @@ fn auto_detects_a_modern_server_with_one_discover() {
 #[test]
 fn a_modern_error_on_the_probe_means_modern_and_no_fallback() {
     let mut h = Harness::new(auto());
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let probe = h.take();
     h.error(&probe, 404, -32601, "Method not found", None);
     let s = h.take();
@@ -151,11 +157,15 @@ fn a_modern_error_on_the_probe_means_modern_and_no_fallback() {
 #[test]
 fn a_network_failure_during_detection_fails_the_waiting_calls_and_is_retried_later() {
     let mut h = Harness::new(auto());
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let probe = h.take();
     h.fail(probe.xfer(), crate::error::Error::network("refused"));
     assert_eq!(h.err(op).kind, ErrorKind::Network);
-    let _ = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let _ = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     assert_eq!(h.take().method(), "server/discover", "detection runs again");
 }
 
@@ -178,7 +188,9 @@ fn pinned_2025_skips_detection() {
     let mut c = auto();
     c.version = VersionChoice::Pinned("2025-06-18".into());
     let mut h = Harness::new(c);
-    let _ = h.core.request("tools/list", Map::new(), &opts(), h.now);
+    let _ = h
+        .core
+        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
     let init = h.take();
     assert_eq!(init.method(), "initialize");
     assert_eq!(init.params()["protocolVersion"], "2025-06-18");
@@ -244,7 +256,9 @@ fn server_requests_are_answered_through_the_handlers() {
 #[test]
 fn a_404_on_the_session_starts_a_new_one_and_reissues() {
     let mut h = legacy(json!({}));
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.reply(
         &s,
@@ -273,7 +287,9 @@ fn a_404_on_the_session_starts_a_new_one_and_reissues() {
 #[test]
 fn abort_sends_notifications_cancelled_and_close_sends_delete() {
     let mut h = legacy(json!({}));
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.core.abort(op, crate::error::Error::abort("user"), h.now);
     let n = h.take();
@@ -289,7 +305,9 @@ fn abort_sends_notifications_cancelled_and_close_sends_delete() {
 #[test]
 fn an_invalid_session_id_is_a_typed_error() {
     let mut h = Harness::new(auto());
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let probe = h.take();
     h.reply(&probe, 405, Value::Null);
     let init = h.take();
@@ -300,7 +318,9 @@ fn an_invalid_session_id_is_a_typed_error() {
 #[test]
 fn a_dropped_legacy_stream_is_resumed_with_last_event_id() {
     let mut h = legacy(json!({}));
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.head(s.xfer(), 200, Some("text/event-stream"));
     h.chunk(s.xfer(), b"id: ev-1\nretry: 300\ndata: \n\n");
@@ -319,7 +339,9 @@ fn a_dropped_legacy_stream_is_resumed_with_last_event_id() {
 #[test]
 fn resumption_is_bounded() {
     let mut h = legacy(json!({}));
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.head(s.xfer(), 200, Some("text/event-stream"));
     h.chunk(s.xfer(), b"id: e\ndata: \n\n");
@@ -352,7 +374,9 @@ fn a_call_that_ended_is_not_resumed() {
         timeout_ms: Some(100),
         ..opts()
     };
-    let op = h.core.request("prompts/list", Map::new(), &budget, h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &budget, h.now);
     let s = h.take();
     h.head(s.xfer(), 200, Some("text/event-stream"));
     h.chunk(s.xfer(), b"id: e\nretry: 1000\ndata: \n\n");
@@ -369,7 +393,9 @@ fn a_call_that_ended_is_not_resumed() {
 #[test]
 fn http_sse_transport_after_legacy_post_fails() {
     let mut h = Harness::new(auto());
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let probe = h.take();
     h.reply(&probe, 405, Value::Null);
     let init = h.take();
@@ -419,7 +445,9 @@ fn an_endpoint_on_another_origin_is_refused() {
     let mut c = auto();
     c.version = VersionChoice::Pinned("2024-11-05".into());
     let mut h = Harness::new(c);
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let get = h.take();
     h.head(get.xfer(), 200, Some("text/event-stream"));
     h.chunk(

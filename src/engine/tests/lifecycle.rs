@@ -10,7 +10,7 @@ use serde_json::{json, Map};
 
 /// Pins 2025-11-25 and answers `initialize`; returns the op waiting for the session and
 /// the `notifications/initialized` POST, unanswered.
-fn initialized_in_flight(op_method: &str) -> (Harness, OpId, Sent) {
+fn initialized_in_flight(op_method: Purpose) -> (Harness, OpId, Sent) {
     let mut c = auto();
     c.version = VersionChoice::Pinned("2025-11-25".into());
     let mut h = Harness::new(c);
@@ -34,8 +34,10 @@ fn after_get(h: &mut Harness) -> Sent {
 fn requests_wait_for_notifications_initialized_to_be_accepted() {
     // server-everything registers its task tools while it handles
     // notifications/initialized: a tools/call sent alongside could miss them.
-    let (mut h, op, n) = initialized_in_flight("tools/list");
-    let later = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let (mut h, op, n) = initialized_in_flight(Purpose::ToolsList);
+    let later = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     h.advance(1_000);
     assert!(h.try_take().is_none(), "both requests wait for the 202");
     h.accepted(&n);
@@ -54,7 +56,7 @@ fn requests_wait_for_notifications_initialized_to_be_accepted() {
 
 #[test]
 fn a_refused_notifications_initialized_still_opens_the_session_with_a_warning() {
-    let (mut h, op, n) = initialized_in_flight("tools/list");
+    let (mut h, op, n) = initialized_in_flight(Purpose::ToolsList);
     h.reply(
         &n,
         400,
@@ -71,7 +73,7 @@ fn a_refused_notifications_initialized_still_opens_the_session_with_a_warning() 
 
 #[test]
 fn an_unanswered_notifications_initialized_gives_way_after_the_request_timeout() {
-    let (mut h, op, n) = initialized_in_flight("tools/list");
+    let (mut h, op, n) = initialized_in_flight(Purpose::ToolsList);
     h.advance(59_999);
     assert!(h.try_take().is_none());
     h.advance(1);
@@ -88,7 +90,7 @@ fn an_unanswered_notifications_initialized_gives_way_after_the_request_timeout()
 
 #[test]
 fn close_while_notifications_initialized_is_in_flight_fails_the_waiting_request() {
-    let (mut h, op, n) = initialized_in_flight("tools/list");
+    let (mut h, op, n) = initialized_in_flight(Purpose::ToolsList);
     h.core.close(h.now);
     assert_eq!(h.err(op).kind, ErrorKind::Abort);
     assert!(h.cancelled.contains(&n.xfer()));

@@ -180,11 +180,15 @@ fn tools_list_changed_invalidates_the_tools_list_cache() {
     let mut h = harness();
     let page = json!({"tools":[{"name":"a","inputSchema":{"type":"object"}}],
                       "ttlMs":600_000,"cacheScope":"public"});
-    let l = h.core.request("tools/list", Map::new(), &opts(), h.now);
+    let l = h
+        .core
+        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.result(&s, page.clone());
     h.ok(l);
-    let l = h.core.request("tools/list", Map::new(), &opts(), h.now);
+    let l = h
+        .core
+        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
     assert!(h.try_take().is_none(), "cached");
     assert_eq!(h.ok(l)["tools"][0]["name"], "a");
     let (op, sub) = open(&mut h, json!({"toolsListChanged":true}));
@@ -195,7 +199,9 @@ fn tools_list_changed_invalidates_the_tools_list_cache() {
     );
     assert_eq!(notified(&h, "notifications/tools/list_changed"), 1);
     assert_eq!(received(&h, op), ["notifications/tools/list_changed"]);
-    let l = h.core.request("tools/list", Map::new(), &opts(), h.now);
+    let l = h
+        .core
+        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
     let s = h.take();
     assert_eq!(s.method(), "tools/list", "the cache was dropped");
     h.result(&s, tools_page(vec![tool("b")], None));
@@ -206,12 +212,8 @@ fn tools_list_changed_invalidates_the_tools_list_cache() {
 fn resources_updated_invalidates_the_read_cache_of_that_uri() {
     let mut h = harness();
     let read = |h: &mut Harness, uri: &str| {
-        h.core.request(
-            "resources/read",
-            params(json!({ "uri": uri })),
-            &opts(),
-            h.now,
-        )
+        h.core
+            .request(Purpose::Read, params(json!({ "uri": uri })), &opts(), h.now)
     };
     for uri in ["file:///a", "file:///b"] {
         let r = read(&mut h, uri);
@@ -486,7 +488,9 @@ fn several_subscriptions_are_independent() {
 fn notifications_before_the_acknowledgement_are_dropped() {
     let mut h = harness();
     let page = json!({"tools":[],"ttlMs":600_000,"cacheScope":"public"});
-    let l = h.core.request("tools/list", Map::new(), &opts(), h.now);
+    let l = h
+        .core
+        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.result(&s, page);
     h.ok(l);
@@ -506,7 +510,9 @@ fn notifications_before_the_acknowledgement_are_dropped() {
         "{:?}",
         h.warnings
     );
-    let l = h.core.request("tools/list", Map::new(), &opts(), h.now);
+    let l = h
+        .core
+        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
     assert!(h.try_take().is_none(), "the cache was not touched");
     h.ok(l);
     push(
@@ -561,13 +567,15 @@ fn a_bad_filter_is_a_config_error_and_sends_nothing() {
 fn a_change_notification_on_a_request_stream_reaches_the_host_and_the_request_completes() {
     let mut h = harness();
     let page = json!({"prompts":[{"name":"a"}],"ttlMs":600_000,"cacheScope":"public"});
-    let l = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let l = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.result(&s, page);
     h.ok(l);
     let op = h
         .core
-        .request("prompts/get", params(json!({"name":"a"})), &opts(), h.now);
+        .request(Purpose::Prompt, params(json!({"name":"a"})), &opts(), h.now);
     let s = h.take();
     h.sse(
         &s,
@@ -582,7 +590,9 @@ fn a_change_notification_on_a_request_stream_reaches_the_host_and_the_request_co
         h.ok(op)["messages"].is_array(),
         "the request still completes"
     );
-    let l = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let l = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     assert_eq!(h.take().method(), "prompts/list", "the cache was dropped");
     assert!(h.outcome(l).is_none());
 }

@@ -30,7 +30,7 @@ fn start(h: &mut Harness) -> (u64, Sent) {
     p.insert("arguments".into(), json!({"a":"1"}));
     let op = h
         .core
-        .request("prompts/get", p, &OpOptions::default(), h.now);
+        .request(Purpose::Prompt, p, &OpOptions::default(), h.now);
     let s = h.take();
     (op, s)
 }
@@ -279,7 +279,7 @@ fn human_time_does_not_count_against_the_timeout() {
     let mut p = Map::new();
     p.insert("name".into(), "p".into());
     let op = h.core.request(
-        "prompts/get",
+        Purpose::Prompt,
         p,
         &OpOptions {
             timeout_ms: Some(1000),
@@ -320,7 +320,7 @@ fn the_hard_maximum_still_applies_during_human_time() {
         max_total_timeout_ms: Some(10_000),
         ..Default::default()
     };
-    let op = h.core.request("prompts/get", p, &o, h.now);
+    let op = h.core.request(Purpose::Prompt, p, &o, h.now);
     let s = h.take();
     h.result(
         &s,
@@ -336,9 +336,12 @@ fn input_responses_never_leak_to_other_requests() {
     let mut h = Harness::new(cfg());
     let (_op, s) = start(&mut h);
     h.result(&s, json!({"resultType":"input_required","inputRequests":{"a":elicit("1")},"requestState":"secret"}));
-    let other = h
-        .core
-        .request("prompts/list", Map::new(), &OpOptions::default(), h.now);
+    let other = h.core.request(
+        Purpose::PromptsList,
+        Map::new(),
+        &OpOptions::default(),
+        h.now,
+    );
     let s_other = h.take();
     assert!(s_other.params().get("inputResponses").is_none());
     assert!(s_other.params().get("requestState").is_none());

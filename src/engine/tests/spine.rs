@@ -26,7 +26,7 @@ fn every_request_carries_meta_and_standard_headers() {
     cfg.client_info = json!({"name":"t","version":"9"});
     let mut h = Harness::new(cfg);
     let op = h.core.request(
-        "resources/read",
+        Purpose::Read,
         params(json!({"uri":"file:///ü.txt"})),
         &opts(),
         h.now,
@@ -124,7 +124,9 @@ fn unsupported_version_listing_the_sent_version_is_retried_once_with_it() {
     // basic/versioning.mdx: select a mutually supported version from `supported` and
     // retry. When that is the version just sent, retry once with it (new id), no more.
     let mut h = Harness::modern();
-    let op = h.core.request("tools/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
     let s = h.take();
     let data = json!({"supported":["2026-07-28"],"requested":"2026-07-28"});
     h.error(&s, 400, -32022, "Unsupported", Some(data.clone()));
@@ -144,7 +146,9 @@ fn unsupported_version_listing_the_sent_version_is_retried_once_with_it() {
 #[test]
 fn missing_capability_and_method_not_found_and_http_errors() {
     let mut h = Harness::modern();
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.error(
         &s,
@@ -160,7 +164,9 @@ fn missing_capability_and_method_not_found_and_http_errors() {
         json!({"elicitation":{}})
     );
 
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.error(&s, 404, -32601, "Method not found", None);
     let e = h.err(op);
@@ -170,14 +176,18 @@ fn missing_capability_and_method_not_found_and_http_errors() {
     );
 
     // Any JSON-RPC error, whatever the status.
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.error(&s, 200, -32603, "boom", Some(json!({"x":1})));
     let e = h.err(op);
     assert_eq!((e.kind, e.code), (ErrorKind::Mcp, Some(-32603)));
 
     // HTTP failure without a JSON-RPC body.
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.head(s.xfer(), 503, Some("text/html"));
     h.chunk(s.xfer(), b"<html>down</html>");
@@ -226,7 +236,9 @@ fn bad_bodies_never_hang_and_give_typed_errors() {
     ];
     for (status, ct, body, kind) in cases {
         let mut h = Harness::modern();
-        let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+        let op = h
+            .core
+            .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
         let s = h.take();
         h.head(s.xfer(), status, ct);
         h.chunk(s.xfer(), body);
@@ -234,7 +246,9 @@ fn bad_bodies_never_hang_and_give_typed_errors() {
         let e = h.err(op);
         assert_eq!(e.kind, kind, "{ct:?} {:?}", String::from_utf8_lossy(body));
         // The client stays usable.
-        let op2 = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+        let op2 = h
+            .core
+            .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
         let s2 = h.take();
         h.result(&s2, json!({"prompts":[]}));
         assert!(h.ok(op2)["prompts"].is_array());
@@ -244,7 +258,9 @@ fn bad_bodies_never_hang_and_give_typed_errors() {
 #[test]
 fn response_with_another_id_is_an_error_and_duplicates_are_ignored() {
     let mut h = Harness::modern();
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.reply(
         &s,
@@ -253,7 +269,9 @@ fn response_with_another_id_is_an_error_and_duplicates_are_ignored() {
     );
     assert_eq!(h.err(op).kind, ErrorKind::InvalidResult);
 
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     let r = json!({"jsonrpc":"2.0","id":s.id(),"result":{"prompts":[1]}});
     h.sse(&s, &[r.clone(), r], true);
@@ -301,7 +319,7 @@ fn sse_progress_and_log_reach_the_call() {
 fn a_dropped_stream_is_reissued_once_with_a_new_id_then_fails() {
     let mut h = Harness::modern();
     let op = h.core.request(
-        "resources/read",
+        Purpose::Read,
         params(json!({"uri":"a://b"})),
         &opts(),
         h.now,
@@ -322,7 +340,9 @@ fn a_dropped_stream_is_reissued_once_with_a_new_id_then_fails() {
 #[test]
 fn a_failed_fetch_before_any_answer_is_a_network_error() {
     let mut h = Harness::modern();
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.fail(s.xfer(), crate::error::Error::network("connection refused"));
     assert_eq!(h.err(op).kind, ErrorKind::Network);
@@ -332,7 +352,7 @@ fn a_failed_fetch_before_any_answer_is_a_network_error() {
 fn timeout_cancels_the_request() {
     let mut h = Harness::modern();
     let op = h.core.request(
-        "prompts/list",
+        Purpose::PromptsList,
         Map::new(),
         &OpOptions {
             timeout_ms: Some(5000),
@@ -363,7 +383,7 @@ fn progress_resets_the_timeout_but_not_the_hard_maximum() {
     };
     let op = h
         .core
-        .request("resources/read", params(json!({"uri":"x:y"})), &o, h.now);
+        .request(Purpose::Read, params(json!({"uri":"x:y"})), &o, h.now);
     let s = h.take();
     let token = s.params()["_meta"]["progressToken"].clone();
     h.sse(&s, &[], false);
@@ -384,7 +404,9 @@ fn progress_resets_the_timeout_but_not_the_hard_maximum() {
 #[test]
 fn abort_cancels_the_fetch() {
     let mut h = Harness::modern();
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.core.abort(op, crate::error::Error::abort("user"), h.now);
     assert_eq!(h.err(op).kind, ErrorKind::Abort);
@@ -395,7 +417,7 @@ fn abort_cancels_the_fetch() {
 #[test]
 fn list_all_follows_cursors_and_stops_on_loops() {
     let mut h = Harness::modern();
-    let op = h.core.list_all("tools/list", &opts(), h.now);
+    let op = h.core.list_all(Listing::Tools, &opts(), h.now);
     let s = h.take();
     assert!(s.params().get("cursor").is_none());
     h.result(&s, tools_page(vec![tool("a")], Some("")));
@@ -417,7 +439,7 @@ fn list_all_follows_cursors_and_stops_on_loops() {
         .collect();
     assert_eq!(names, ["a", "b", "c"]);
 
-    let op = h.core.list_all("prompts/list", &opts(), h.now);
+    let op = h.core.list_all(Listing::Prompts, &opts(), h.now);
     let s = h.take();
     h.result(&s, json!({"prompts":[],"nextCursor":"x"}));
     let s = h.take();
@@ -431,25 +453,33 @@ fn list_pages_are_cached_by_ttl_and_scope() {
     cfg.version = VersionChoice::Pinned("2026-07-28".into());
     cfg.headers = vec![("Authorization".into(), "Bearer A".into())];
     let mut h = Harness::new(cfg);
-    let op = h.core.request("resources/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::ResourcesList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.result(
         &s,
         json!({"resources":[{"uri":"a:b","name":"b"}],"ttlMs":1000,"cacheScope":"private"}),
     );
     h.ok(op);
-    let op = h.core.request("resources/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::ResourcesList, Map::new(), &opts(), h.now);
     assert!(h.try_take().is_none());
     assert_eq!(h.ok(op)["resources"][0]["uri"], "a:b");
     h.advance(1000);
-    let _ = h.core.request("resources/list", Map::new(), &opts(), h.now);
+    let _ = h
+        .core
+        .request(Purpose::ResourcesList, Map::new(), &opts(), h.now);
     assert!(h.try_take().is_some(), "stale after ttlMs");
 }
 
 #[test]
 fn invalid_tools_are_dropped_with_a_warning() {
     let mut h = Harness::modern();
-    let op = h.core.request("tools/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.result(
         &s,
@@ -553,7 +583,9 @@ fn listing_failure_does_not_block_the_call() {
 #[test]
 fn input_required_on_a_method_that_may_not_return_it_is_invalid() {
     let mut h = Harness::modern();
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.result(
         &s,
@@ -567,7 +599,7 @@ fn unknown_result_types_and_undeclared_tasks_are_invalid() {
     let mut h = Harness::modern();
     let op = h
         .core
-        .request("prompts/get", params(json!({"name":"p"})), &opts(), h.now);
+        .request(Purpose::Prompt, params(json!({"name":"p"})), &opts(), h.now);
     let s = h.take();
     h.result(&s, json!({"resultType":"stream"}));
     assert_eq!(h.err(op).kind, ErrorKind::InvalidResult);
@@ -588,13 +620,17 @@ fn oversized_bodies_and_events_are_protocol_errors() {
     cfg.limits.max_body_bytes = 100;
     cfg.limits.max_event_bytes = 100;
     let mut h = Harness::new(cfg);
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.head(s.xfer(), 200, Some("application/json"));
     h.chunk(s.xfer(), &[b' '; 101]);
     assert_eq!(h.err(op).kind, ErrorKind::Protocol);
 
-    let op = h.core.request("prompts/list", Map::new(), &opts(), h.now);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let s = h.take();
     h.head(s.xfer(), 200, Some("text/event-stream"));
     h.chunk(

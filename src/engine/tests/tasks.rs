@@ -276,20 +276,24 @@ fn rule_2_task_result_without_the_declared_extension_is_invalid() {
 
 #[test]
 fn rule_2_task_result_is_invalid_for_methods_other_than_tools_call() {
-    for (method, params) in [
-        ("prompts/get", json!({"name":"p"})),
-        ("resources/read", json!({"uri":"a:b"})),
-        ("prompts/list", json!({})),
-        ("tools/list", json!({})),
+    for (purpose, params) in [
+        (Purpose::Prompt, json!({"name":"p"})),
+        (Purpose::Read, json!({"uri":"a:b"})),
+        (Purpose::PromptsList, json!({})),
+        (Purpose::ToolsList, json!({})),
         (
-            "completion/complete",
+            Purpose::Complete,
             json!({"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":"b"}}),
         ),
     ] {
+        let method = purpose.method();
         let mut h = harness();
-        let op = h
-            .core
-            .request(method, params.as_object().cloned().unwrap(), &opts(), h.now);
+        let op = h.core.request(
+            purpose,
+            params.as_object().cloned().unwrap(),
+            &opts(),
+            h.now,
+        );
         let s = h.take();
         h.result(&s, created("x"));
         assert_eq!(h.err(op).kind, ErrorKind::InvalidResult, "{method}");
@@ -1271,7 +1275,7 @@ fn structured(id: &str, sc: Value) -> Value {
 /// Answers a fresh `tools/list` (bypassing the cache) with these tools.
 fn relist(h: &mut Harness, tools: Vec<Value>) {
     let l = h.core.request(
-        "tools/list",
+        Purpose::ToolsList,
         Map::new(),
         &OpOptions {
             no_cache: true,
