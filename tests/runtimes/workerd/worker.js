@@ -4,10 +4,13 @@
 // `load(wasm)` instantiates it (Workers cannot compile wasm from bytes at run time).
 //
 //   GET /scenario?mcp=<server url>   the shared scenario (tests/runtimes/scenario.js), JSON
-//   GET /call?mcp=<server url>&n=N   N echo tools/calls on one client (for bench/edge.mjs)
+//   GET /call?mcp=<server url>&n=N   N echo tools/calls on the isolate's client for that server,
+//                                    created by the first request and kept for later ones
 import { load } from 'mcp-wasm-client/load';
 import wasm from 'mcp-wasm-client/mcp_wasm_client_bg.wasm';
 import { scenario } from '../scenario.js';
+
+const clients = new Map();
 
 export default {
   async fetch(request) {
@@ -20,16 +23,14 @@ export default {
         return Response.json({ wasmIsModule: wasm instanceof WebAssembly.Module, ...(await scenario(api, mcp, 'workerd')) });
       }
       if (url.pathname === '/call') {
-        const client = new api.McpClient(mcp);
-        try {
-          let last = null;
-          for (let i = 0, n = Number(url.searchParams.get('n') || 1); i < n; i++) {
-            last = await client.callTool('echo', { text: `call ${i}` });
-          }
-          return Response.json(last);
-        } finally {
-          client.close();
+        // One client at module scope, kept across requests (as a Worker keeps one per isolate).
+        if (!clients.has(mcp)) clients.set(mcp, new api.McpClient(mcp));
+        const client = clients.get(mcp);
+        let last = null;
+        for (let i = 0, n = Number(url.searchParams.get('n') || 1); i < n; i++) {
+          last = await client.callTool('echo', { text: `call ${i}` });
         }
+        return Response.json(last);
       }
       return new Response('not found', { status: 404 });
     } catch (e) {
