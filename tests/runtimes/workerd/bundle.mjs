@@ -12,8 +12,11 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** Bundles `entry` into `outdir`/worker.js; resolves with the names of the wasm modules. */
-export async function bundleWorker(entry = join(ROOT, 'tests/runtimes/workerd/worker.js'), outdir = join(ROOT, 'test-output/runtimes/workerd')) {
+/**
+ * Bundles `entry` into `outdir`/worker.js; resolves with the names of the wasm modules.
+ * `extra`: more esbuild options (bench/edge.mjs sets an `alias`).
+ */
+export async function bundleWorker(entry = join(ROOT, 'tests/runtimes/workerd/worker.js'), outdir = join(ROOT, 'test-output/runtimes/workerd'), extra = {}) {
   const { build } = await import('esbuild');
   await rm(outdir, { recursive: true, force: true });
   const modules = join(outdir, 'node_modules');
@@ -31,6 +34,7 @@ export async function bundleWorker(entry = join(ROOT, 'tests/runtimes/workerd/wo
     mainFields: ['module', 'main'],
     nodePaths: [modules, join(ROOT, 'node_modules')],
     logLevel: 'warning',
+    ...extra,
     plugins: [{
       name: 'compiled-wasm',
       setup(b) {
