@@ -1,6 +1,7 @@
 // Figures for edge users: our client and the official TypeScript client
 // (@modelcontextprotocol/client, bench/clients/ts.js) side by side in the same runtime, with a
-// raw fetch loop (bench/clients/raw.js) as the floor, against bench/server.mjs (/json):
+// raw fetch loop (bench/clients/raw.js) as the floor and the same loop reading each body as a
+// stream with an AbortController (bench/edge/raw-stream.js, as our client reads), against bench/server.mjs (/json):
 //
 //   workerd  each client bundled into a module worker as Wrangler does
 //            (tests/runtimes/workerd/bundle.mjs; ours through `mcp-wasm-client/load` and a
@@ -15,7 +16,8 @@
 //            and inside it, from the module's start to the first result; CPU per call from
 //            process.cpuUsage; memory = Deno.memoryUsage() after one call and a GC
 //
-//   node bench/edge.mjs [--rounds R (default 5)] [--n N calls for CPU (default 1000)] [--only workerd|deno]
+//   node bench/edge.mjs [--rounds R (default 5)] [--n N calls for CPU (default 1000)]
+//                       [--warm W warm-up calls before the CPU measure (default 200)] [--only workerd|deno]
 //
 // Prints markdown tables (medians of R rounds, range in parentheses). Not a test: nothing
 // here fails on a figure; it fails only when a runtime or client does not work.
@@ -31,10 +33,10 @@ const arg = (name, dflt) => {
 };
 const ROUNDS = Number(arg('rounds', 5));
 const N = Number(arg('n', 1000));
-const WARM = 200;
+const WARM = Number(arg('warm', 200));
 const ONLY = arg('only', 'workerd,deno').split(',');
 const OUT = join(ROOT, 'bench/out/edge');
-const CLIENTS = ['ours', 'ts', 'raw'];
+const CLIENTS = ['ours', 'ts', 'raw', 'raw-stream'];
 
 // ------------------------------------------------------------------ helpers
 
@@ -47,6 +49,7 @@ const fig = (xs, d = 0) => (xs.length > 1
   ? `${fmt(median(xs), d)} (${fmt(Math.min(...xs), d)}–${fmt(Math.max(...xs), d)})`
   : fmt(xs[0], d));
 const mb = (b) => b / 1048576;
+const LABEL = { ours: '**ours**', ts: 'TS client', raw: 'raw fetch (res.text())', 'raw-stream': 'raw fetch, body read as a stream' };
 
 async function benchServer() {
   const child = spawn(process.execPath, [join(ROOT, 'bench/server.mjs'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -86,7 +89,7 @@ async function get(url) {
 
 async function workerdConfig(client) {
   const dir = join(OUT, `workerd-${client}`);
-  const module = { ours: join(ROOT, 'bench/edge/ours-workerd.js'), ts: join(ROOT, 'bench/clients/ts.js'), raw: join(ROOT, 'bench/clients/raw.js') }[client];
+  const module = { ours: join(ROOT, 'bench/edge/ours-workerd.js'), ts: join(ROOT, 'bench/clients/ts.js'), raw: join(ROOT, 'bench/clients/raw.js'), 'raw-stream': join(ROOT, 'bench/edge/raw-stream.js') }[client];
   const wasm = await bundleWorker(join(ROOT, 'bench/edge/worker.js'), dir, { alias: { 'bench-client': module }, logLevel: 'error' });
   const config = join(dir, 'config.capnp');
   await writeFile(config, `using Workerd = import "/workerd/workerd.capnp";
@@ -146,7 +149,7 @@ async function workerd(mcp) {
     const x = r[c];
     const over = x.cpu.map((v, i) => v - raw.cpu[i]);
     const overRss = x.rss.map((v, i) => mb(v - raw.rss[i]));
-    console.log(`| ${c === 'ours' ? '**ours**' : c === 'ts' ? 'TS client' : 'raw fetch'} | ${fig(x.listen)} | ${fig(x.first)} | **${fig(x.total)}** | ${fig(x.cpu)} | ${c === 'raw' ? '–' : fig(over)} | ${fig(x.wall)} | ${fig(x.rss.map(mb), 1)} | ${c === 'raw' ? '–' : fig(overRss, 1)} | ${x.wasm[0] ? fig(x.wasm.map(mb), 2) : '–'} |`);
+    console.log(`| ${LABEL[c]} | ${fig(x.listen)} | ${fig(x.first)} | **${fig(x.total)}** | ${fig(x.cpu)} | ${c === 'raw' ? '–' : fig(over)} | ${fig(x.wall)} | ${fig(x.rss.map(mb), 1)} | ${c === 'raw' ? '–' : fig(overRss, 1)} | ${x.wasm[0] ? fig(x.wasm.map(mb), 2) : '–'} |`);
   }
 }
 
@@ -159,7 +162,7 @@ async function deno(mcp) {
     entryPoints: [join(ROOT, 'bench/clients/ts.js')], outfile: tsBundle, bundle: true, format: 'esm',
     platform: 'neutral', conditions: ['deno', 'worker', 'browser'], mainFields: ['module', 'main'], logLevel: 'warning',
   });
-  const paths = { ours: join(ROOT, 'bench/clients/ours.js'), ts: tsBundle, raw: join(ROOT, 'bench/clients/raw.js') };
+  const paths = { ours: join(ROOT, 'bench/clients/ours.js'), ts: tsBundle, raw: join(ROOT, 'bench/clients/raw.js'), 'raw-stream': join(ROOT, 'bench/edge/raw-stream.js') };
   const reads = [join(ROOT, 'pkg'), join(ROOT, 'bench'), OUT];
   const cmd = async (c, ...rest) => {
     const d = await denoCommand(join(ROOT, 'bench/edge/deno.mjs'), [paths[c], mcp, ...rest], mcp, reads);
@@ -192,7 +195,7 @@ async function deno(mcp) {
   const raw = r.raw;
   for (const c of CLIENTS) {
     const x = r[c];
-    console.log(`| ${c === 'ours' ? '**ours**' : c === 'ts' ? 'TS client' : 'raw fetch'} | **${fig(x.proc)}** | ${fig(x.first)} | ${fig(x.cpu)} | ${c === 'raw' ? '–' : fig(x.cpu.map((v, i) => v - raw.cpu[i]))} | ${fig(x.wall)} | ${fig(x.rss.map(mb), 1)} | ${c === 'raw' ? '–' : fig(x.rss.map((v, i) => mb(v - raw.rss[i])), 1)} | ${fig(x.heap.map(mb), 2)} | ${fig(x.external.map(mb), 2)} | ${x.wasm[0] ? fig(x.wasm.map(mb), 2) : '–'} |`);
+    console.log(`| ${LABEL[c]} | **${fig(x.proc)}** | ${fig(x.first)} | ${fig(x.cpu)} | ${c === 'raw' ? '–' : fig(x.cpu.map((v, i) => v - raw.cpu[i]))} | ${fig(x.wall)} | ${fig(x.rss.map(mb), 1)} | ${c === 'raw' ? '–' : fig(x.rss.map((v, i) => mb(v - raw.rss[i])), 1)} | ${fig(x.heap.map(mb), 2)} | ${fig(x.external.map(mb), 2)} | ${x.wasm[0] ? fig(x.wasm.map(mb), 2) : '–'} |`);
   }
 }
 

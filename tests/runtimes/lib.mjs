@@ -40,6 +40,14 @@ export async function runCommand({ cmd, args, env }, timeout = 60_000) {
   }
 }
 
+// workerd processes still running when this process exits are killed (by their PID).
+const live = new Set();
+process.on('exit', () => {
+  for (const c of live) {
+    try { c.kill('SIGKILL'); } catch { /* gone */ }
+  }
+});
+
 /**
  * Starts workerd on `config` (a free loopback port for its `http` socket, reported through
  * --control-fd). Resolves with { url, pid, stop(), stderr() } once it listens.
@@ -57,7 +65,8 @@ export function startWorkerd(config = join(ROOT, 'tests/runtimes/workerd/config.
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 3000).unref();
   });
-  process.on('exit', () => { try { child.kill('SIGKILL'); } catch { /* gone */ } });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
   return new Promise((ok, fail) => {
     const timer = setTimeout(() => { stop(); fail(new Error(`workerd did not listen within 20 s: ${err.trim()}`)); }, 20_000);
     let control = '';
