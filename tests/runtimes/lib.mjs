@@ -49,12 +49,12 @@ process.on('exit', () => {
 });
 
 /**
- * Starts workerd on `config` (a free loopback port for its `http` socket, reported through
- * --control-fd). Resolves with { url, pid, stop(), stderr() } once it listens.
+ * Starts workerd on `config`, a config.capnp or a wrangler.json(c) (a free loopback port for
+ * its `http` socket, reported through --control-fd; `env` adds environment variables). Resolves with { url, pid, stop(), stderr() } once it listens.
  */
-export function startWorkerd(config = join(ROOT, 'tests/runtimes/workerd/config.capnp'), extra = []) {
+export function startWorkerd(config = join(ROOT, 'tests/runtimes/workerd/config.capnp'), extra = [], env = {}) {
   const child = spawn(join(BIN, 'workerd'), ['serve', config, '--socket-addr', 'http=127.0.0.1:0', '--control-fd', '3', ...extra], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env: { ...process.env, ...env },
   });
   let err = '';
   child.stdout.on('data', (d) => { err += d; });

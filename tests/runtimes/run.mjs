@@ -6,6 +6,9 @@
 //                    does (workerd/bundle.mjs), the .wasm a CompiledWasm module, entered through
 //                    `mcp-wasm-client/load`; started from workerd/config.capnp, outbound fetches
 //                    allowed to loopback only; driven by HTTP requests
+//   workerd-wrangler the README's wrangler.jsonc and worker (workerd/wrangler/), served by
+//                    `workerd serve wrangler.jsonc`, which bundles it as Wrangler does; only
+//                    public addresses allowed there (as deployed), so the call must be refused
 //   deno             Deno (npm `deno`): pkg/index.js imported by path; --allow-net to the
 //                    server's host:port only, --allow-read of pkg/ and this folder, no remote imports
 //   bun              Bun (npm `bun`): pkg/index.js imported by path
@@ -16,9 +19,10 @@
 //
 // They run in parallel. One PASS/FAIL line per runtime; a runtime that cannot start is a
 // FAIL with its reason. Exit status 1 when one failed.
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { launchBrowser, mcpServer, staticServer } from '../e2e/lib.mjs';
-import { ROOT, bunCommand, denoCommand, runCommand, startWorkerd } from './lib.mjs';
+import { OUT, ROOT, bunCommand, denoCommand, runCommand, startWorkerd } from './lib.mjs';
 import { expected } from './scenario.js';
 import { bundleWorker } from './workerd/bundle.mjs';
 
@@ -64,6 +68,35 @@ const RUNTIMES = {
     } catch (e) {
       const log = w.stderr().trim();
       throw new Error(log ? `${e.message}\n      workerd: ${log.split('\n').slice(-10).join('\n      ')}` : e.message);
+    } finally {
+      await w.stop();
+    }
+  },
+  // The README's wrangler.jsonc and worker, served by workerd itself (it bundles `main` with
+  // esbuild as Wrangler does). Public addresses only there, as deployed: the call to the
+  // loopback server must be refused by the runtime, not fail inside the client.
+  async 'workerd-wrangler'() {
+    const dir = join(OUT, 'runtimes/wrangler');
+    await rm(dir, { recursive: true, force: true });
+    await cp(join(HERE, 'workerd/wrangler'), dir, { recursive: true });
+    await mkdir(join(dir, 'node_modules'));
+    await symlink(join(ROOT, 'pkg'), join(dir, 'node_modules/mcp-wasm-client'), 'dir');
+    const config = join(dir, 'wrangler.jsonc');
+    const text = await readFile(config, 'utf8');
+    if (!text.includes('"https://mcp.example.com/mcp"')) throw new Error('wrangler.jsonc: MCP_SERVER_URL placeholder not found');
+    await writeFile(config, text.replace('"https://mcp.example.com/mcp"', JSON.stringify(mcpUrl)));
+    const w = await startWorkerd(config, [], { WORKERD_ESBUILD: join(ROOT, 'node_modules/.bin/esbuild') });
+    try {
+      const res = await fetch(w.url);
+      const body = await res.text();
+      if (!res.ok) throw new Error(`HTTP ${res.status}: ${body.slice(0, 800)}`);
+      const want = { wasmIsModule: true, version: 'string', url: mcpUrl, call: 'NetworkError' };
+      if (body !== JSON.stringify(want)) throw new Error(`got ${body}, expected ${JSON.stringify(want)}`);
+      const port = new URL(mcpUrl).port;
+      const refused = `connecting to 127.0.0.1:${port} is not allowed`;
+      for (let i = 0; i < 20 && !w.stderr().includes(refused); i++) await new Promise((r) => setTimeout(r, 50));
+      if (!w.stderr().includes(refused)) throw new Error(`workerd did not log "${refused}": ${w.stderr().slice(-600)}`);
+      return 'bundled by workerd from wrangler.jsonc; .wasm a WebAssembly.Module; vars in env; the call refused by the public-only outbound, as deployed';
     } finally {
       await w.stop();
     }
