@@ -24,7 +24,7 @@
 import { spawn } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, denoCommand, runCommand, startWorkerd } from '../tests/runtimes/lib.mjs';
+import { ROOT, bin, denoCommand, runCommand, startWorkerd } from '../tests/runtimes/lib.mjs';
 import { bundleWorker } from '../tests/runtimes/workerd/bundle.mjs';
 
 const arg = (name, dflt) => {
@@ -140,7 +140,7 @@ async function workerd(mcp) {
       }
     }
   }
-  const v = (await runCommand({ cmd: join(ROOT, 'node_modules/.bin/workerd'), args: ['--version'] })).trim();
+  const v = (await runCommand({ cmd: bin('workerd'), args: ['--version'] })).trim();
   console.log(`\n### workerd (${v}; one process per client; compatibility date 2026-11-17)\n`);
   console.log('| client | spawn → listening ms | first request ms (load + open + 1 call) | **cold total ms** | CPU µs/call | over raw µs | wall µs/call | RSS after 1 call MB | over raw MB | wasm memory MB |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -188,7 +188,7 @@ async function deno(mcp) {
       }
     }
   }
-  const v = (await runCommand({ cmd: join(ROOT, 'node_modules/.bin/deno'), args: ['--version'] })).split('\n')[0];
+  const v = (await runCommand({ cmd: bin('deno'), args: ['--version'] })).split('\n')[0];
   console.log(`\n### Deno (${v}; one process per measure)\n`);
   console.log('| client | **process: spawn → exit after 1 call ms** | module start → first result ms | CPU µs/call | over raw µs | wall µs/call | RSS MB | over raw MB | JS heap used MB | external MB | wasm memory MB |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');

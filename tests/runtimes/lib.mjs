@@ -7,6 +7,8 @@ import { OUT, ROOT } from '../e2e/lib.mjs';
 
 export { OUT, ROOT };
 export const BIN = join(ROOT, 'node_modules/.bin');
+/** A runtime's binary: $DENO, $BUN, $WORKERD when set, else the pinned npm package's. */
+export const bin = (name) => process.env[name.toUpperCase()] || join(BIN, name);
 const execFileP = promisify(execFile);
 
 /**
@@ -17,7 +19,7 @@ export async function denoCommand(script, args, mcpUrl, reads) {
   const dir = join(OUT, 'runtimes/deno-dir');
   await mkdir(dir, { recursive: true });
   return {
-    cmd: join(BIN, 'deno'),
+    cmd: bin('deno'),
     args: ['run', '--no-prompt', '--no-remote', '--no-config', '--no-lock', '--no-npm',
       `--allow-net=${new URL(mcpUrl).host}`, `--allow-read=${reads.join(',')}`, script, ...args],
     env: { ...process.env, DENO_DIR: dir, DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' },
@@ -25,7 +27,7 @@ export async function denoCommand(script, args, mcpUrl, reads) {
 }
 
 export function bunCommand(script, args) {
-  return { cmd: join(BIN, 'bun'), args: [script, ...args], env: { ...process.env, NO_COLOR: '1', BUN_RUNTIME_TRANSPILER_CACHE_PATH: '0' } };
+  return { cmd: bin('bun'), args: [script, ...args], env: { ...process.env, NO_COLOR: '1', BUN_RUNTIME_TRANSPILER_CACHE_PATH: '0' } };
 }
 
 /** Runs a command, resolves with its stdout; rejects with its stderr's tail on failure. */
@@ -53,7 +55,7 @@ process.on('exit', () => {
  * its `http` socket, reported through --control-fd; `env` adds environment variables). Resolves with { url, pid, stop(), stderr() } once it listens.
  */
 export function startWorkerd(config = join(ROOT, 'tests/runtimes/workerd/config.capnp'), extra = [], env = {}) {
-  const child = spawn(join(BIN, 'workerd'), ['serve', config, '--socket-addr', 'http=127.0.0.1:0', '--control-fd', '3', ...extra], {
+  const child = spawn(bin('workerd'), ['serve', config, '--socket-addr', 'http=127.0.0.1:0', '--control-fd', '3', ...extra], {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env: { ...process.env, ...env },
   });
   let err = '';
