@@ -58,6 +58,7 @@ NODE=${NODE:-node}
 HOOKS=(
   tests/conformance/run.sh # the MCP conformance suite (client scenarios)
   tests/e2e/run.sh         # Playwright end-to-end tests of the agent console (www/)
+  tests/runtimes/run.sh    # real runtimes: workerd, Deno, Bun, a Service Worker in Chromium (tests/runtimes/scenario.js)
   tests/legacy/run.sh      # legacy eras: server-everything (2025-11-25), Python SDK pinned/auto, HTTP+SSE
   tests/faults/run.sh      # fault-injection scenarios, limits, security, CORS (Node + Chromium)
   bench/check-size.sh      # gzip size budget of the shipped client (bench/size-budget.json)
