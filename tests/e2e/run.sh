@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The package's browser and runtime tests, given a built pkg/ (scripts/build.sh) and the
 # installed tools (scripts/setup.sh): starts the test MCP server and the example server on
-# free ports, runs the environment tests, the type checks, the dialog tests and the console
+# free ports, runs the environment tests, the type checks, the dialog tests (its checks
+# against the client's vectors, then the dialog in Chromium) and the console
 # e2e, stops the servers by PID, and exits non-zero when anything failed.
 # Screenshots and build output go to test-output/. NODE= picks the Node binary (default
 # /usr/bin/node, Node 20).
@@ -60,6 +61,7 @@ step() {
 }
 step "environments (tests/env/run.mjs)" "$NODE" tests/env/run.mjs
 step "types (tests/types/check.mjs)" "$NODE" tests/types/check.mjs
+step "dialog checks (tests/e2e/dialog-checks.mjs)" "$NODE" tests/e2e/dialog-checks.mjs
 step "dialog (tests/e2e/dialog.mjs)" "$NODE" tests/e2e/dialog.mjs
 step "console e2e (tests/e2e/console.mjs)" "$NODE" tests/e2e/console.mjs
 
