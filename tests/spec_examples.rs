@@ -18,12 +18,18 @@
 //!    are refused by the decoder too (typed errors, not panics and not acceptance).
 //! 4. `mutated_examples`: every example with each member replaced by values of other JSON
 //!    types (or removed) never panics a decoder, and every mutation that is still valid
-//!    against the schema is still accepted: the client never refuses what the spec allows.
+//!    against the schema is still accepted: the client never refuses what the spec allows
+//!    (except where it is stricter on purpose: `STRICTER_THAN_SCHEMA`).
+//! 5. `task_and_initialize_results_from_their_schemas`: the tasks extension's results and
+//!    notifications (`ext-tasks/schema.json`) and the 2025 `initialize` result, which have
+//!    no examples, synthesized from their schemas and read as written.
 
 use mcp_wasm_client::engine::tools::ToolRegistry;
 use mcp_wasm_client::error::{Error, ErrorKind};
 use mcp_wasm_client::protocol::jsonrpc::{self, Message, RequestId, RpcError};
+use mcp_wasm_client::protocol::legacy::decode_initialize_result;
 use mcp_wasm_client::protocol::result::{peek_result_type, ResultType};
+use mcp_wasm_client::protocol::tasks::{decode_create_task_result, decode_detailed_task};
 use mcp_wasm_client::protocol::{codes, discover, input};
 use mcp_wasm_client::schema::output::OutputSchema;
 use mcp_wasm_client::schema::{answers, elicitation};
@@ -144,8 +150,12 @@ struct Spec {
 
 impl Spec {
     fn load() -> Spec {
-        let text =
-            std::fs::read_to_string(Path::new(FIXTURES).join("schema.json")).expect("schema.json");
+        Spec::load_from("schema.json")
+    }
+
+    /// Another schema of the fixtures, relative to the 2026-07-28 folder.
+    fn load_from(file: &str) -> Spec {
+        let text = std::fs::read_to_string(Path::new(FIXTURES).join(file)).expect(file);
         Spec {
             root: serde_json::from_str(&text).expect("schema.json is JSON"),
             compiled: HashMap::new(),
@@ -748,6 +758,99 @@ fn every_decoded_type_is_complete() {
         failures.len(),
         failures.join("\n  ")
     );
+}
+
+/// The shapes of the tasks extension (`ext-tasks/schema.json`) and the 2025 `initialize`
+/// result (`2025-11-25/schema.json`), which have no examples: synthesized with every
+/// property set, valid against their schema, and read as written by the client's decoders.
+#[test]
+fn task_and_initialize_results_from_their_schemas() {
+    let mut spec = Spec::load_from("../ext-tasks/schema.json");
+    let defs = spec.defs().clone();
+    let synth = Synth { defs: &defs };
+    // The schema says only "string" for the timestamps; the extension's prose says RFC 3339,
+    // which the client requires.
+    let times = |v: &mut Value| {
+        v["createdAt"] = json!("2026-01-31T09:30:00Z");
+        v["lastUpdatedAt"] = json!("2026-01-31T09:31:00.5+01:00");
+    };
+    let mut failures = Vec::new();
+
+    let mut created = synth.def("CreateTaskResult", 0);
+    created["resultType"] = json!("task");
+    times(&mut created);
+    prose_valid(&mut created);
+    if let Err(e) = spec.check("CreateTaskResult", &created) {
+        failures.push(format!("CreateTaskResult: {e}"));
+    }
+    match decode_create_task_result(&raw(&created)) {
+        Ok(t) => {
+            if json!(t.task_id) != created["taskId"] || t.ttl_ms != created["ttlMs"].as_u64() {
+                failures.push(format!("CreateTaskResult read as {t:?}"));
+            }
+        }
+        Err(e) => failures.push(format!("CreateTaskResult: {}", show(&e))),
+    }
+
+    let variants = defs["DetailedTask"]["anyOf"]
+        .as_array()
+        .expect("DetailedTask variants");
+    assert_eq!(variants.len(), 5, "one variant per task status");
+    for variant in variants {
+        let mut task = synth.instance(variant, 0);
+        times(&mut task);
+        prose_valid(&mut task);
+        let status = task["status"].as_str().unwrap_or("?").to_string();
+        let id = task["taskId"].as_str().map(str::to_string);
+        let mut result = task.clone();
+        result["resultType"] = json!("complete");
+        for (name, v, notification) in [
+            ("GetTaskResult", &result, false),
+            ("TaskStatusNotificationParams", &task, true),
+        ] {
+            if let Err(e) = spec.check(name, v) {
+                failures.push(format!("{name} ({status}): {e}\n      instance: {v}"));
+            }
+            match decode_detailed_task(&raw(v), id.as_deref(), notification) {
+                Ok(dt) => {
+                    let inputs = v["inputRequests"].as_object().map_or(0, Map::len);
+                    if dt.task.status.as_str() != status
+                        || dt.input_requests.len() != inputs
+                        || dt.result.is_some() != v.get("result").is_some()
+                        || dt.error.is_some() != v.get("error").is_some()
+                    {
+                        failures.push(format!("{name} ({status}) misread: {dt:?}"));
+                    }
+                }
+                Err(e) => failures.push(format!(
+                    "{name} ({status}): {}\n      instance: {v}",
+                    show(&e)
+                )),
+            }
+        }
+    }
+
+    let mut legacy = Spec::load_from("../2025-11-25/schema.json");
+    let defs = legacy.defs().clone();
+    let mut init = Synth { defs: &defs }.def("InitializeResult", 0);
+    init["protocolVersion"] = json!("2025-11-25");
+    if let Err(e) = legacy.check("InitializeResult", &init) {
+        failures.push(format!("InitializeResult: {e}"));
+    }
+    match decode_initialize_result(&raw(&init), false) {
+        Ok(r) => {
+            if r.capabilities != init["capabilities"] || r.server_info != init["serverInfo"] {
+                failures.push(format!("InitializeResult misread: {r:?}"));
+            }
+            // `discover()` answers alike in every era: the same checks as a modern result.
+            if let Err(e) = check_discover(&r.as_discover()) {
+                failures.push(format!("InitializeResult::as_discover: {e}"));
+            }
+        }
+        Err(e) => failures.push(format!("InitializeResult: {}", show(&e))),
+    }
+    println!("tasks extension and 2025 initialize shapes read as written");
+    assert!(failures.is_empty(), "{}", failures.join("\n  "));
 }
 
 // ---------------------------------------------------------------------------------------
