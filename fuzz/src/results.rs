@@ -4,8 +4,8 @@
 //! them from one corpus): `peek_result_type`, `decode_input_required`,
 //! `decode_create_task_result`, `decode_detailed_task` (as a `tasks/get` answer and as
 //! `notifications/tasks` params), `decode_initialize_result` (Streamable HTTP and
-//! HTTP+SSE), `decode_legacy_create_task_result`, `parse_rfc3339`, and `serde_json`
-//! decoding into the typed structs of `src/protocol/*.rs` for the key types.
+//! HTTP+SSE), `decode_legacy_create_task_result`, `parse_rfc3339`, and the
+//! `server/discover` checks (`check_discover_result`, `supported_versions`).
 //!
 //! Properties:
 //! - never panics; errors are typed (`InvalidResult`) and sanitized;
@@ -13,12 +13,13 @@
 //! - a decoded task re-encodes (`Task::to_value`) to something that decodes to the same
 //!   task; a decoded `requestState` spliced into a request (`encode_request`) gives valid
 //!   JSON that carries it unchanged; input request keys are unique;
-//! - a typed struct re-encodes to a value that decodes and re-encodes to the same value
-//!   (encoding is stable: no member lost or changed on the second trip);
+//! - a discover result the client accepts has a `supportedVersions` list of strings and a
+//!   `capabilities` object; `supported_versions` yields exactly the strings of `supported`;
 //! - `parse_rfc3339` ∘ `format_rfc3339` is the identity on what parsed.
 
 use crate::util::{check_error, is_json_text};
 use mcp_wasm_client::error::{Error, ErrorKind};
+use mcp_wasm_client::protocol::discover;
 use mcp_wasm_client::protocol::input::decode_input_required;
 use mcp_wasm_client::protocol::jsonrpc::{encode_request, RequestId};
 use mcp_wasm_client::protocol::legacy::{
@@ -26,13 +27,7 @@ use mcp_wasm_client::protocol::legacy::{
 };
 use mcp_wasm_client::protocol::result::{peek_result_type, ResultType};
 use mcp_wasm_client::protocol::tasks::{decode_create_task_result, decode_detailed_task, Task};
-use mcp_wasm_client::protocol::{
-    completion, content, discover, elicitation, meta, notifications, prompts, resources, roots,
-    sampling, subscriptions, tools,
-};
 use mcp_wasm_client::time::{format_rfc3339, parse_rfc3339};
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -56,58 +51,29 @@ fn check_task(t: &Task, decode: impl Fn(&RawValue) -> Result<Task, Error>) {
     assert_eq!(&again, t);
 }
 
-/// Decode, encode, decode, encode: the two encodings must be equal.
-fn typed<T: DeserializeOwned + Serialize>(bytes: &[u8]) {
-    let Ok(t) = serde_json::from_slice::<T>(bytes) else {
-        return;
-    };
-    let a = serde_json::to_value(&t).expect("a decoded struct encodes");
-    let t2: T = serde_json::from_value(a.clone()).expect("an encoded struct decodes");
-    let b = serde_json::to_value(&t2).expect("encodes again");
-    assert_eq!(
-        a,
-        b,
-        "encoding is not stable for {}",
-        std::any::type_name::<T>()
-    );
-    // Text too: what we would send must be JSON we read back.
-    let text = serde_json::to_string(&t).expect("encodes as text");
-    assert!(serde_json::from_str::<T>(&text).is_ok());
-}
-
-fn typed_all(bytes: &[u8]) {
-    typed::<tools::CallToolResult>(bytes);
-    typed::<tools::ListToolsResult>(bytes);
-    typed::<tools::Tool>(bytes);
-    typed::<content::ContentBlock>(bytes);
-    typed::<discover::DiscoverResult>(bytes);
-    typed::<meta::ServerCapabilities>(bytes);
-    typed::<meta::ClientCapabilities>(bytes);
-    typed::<meta::ResultMetaObject>(bytes);
-    typed::<resources::ReadResourceResult>(bytes);
-    typed::<resources::ListResourcesResult>(bytes);
-    typed::<resources::ListResourceTemplatesResult>(bytes);
-    typed::<prompts::GetPromptResult>(bytes);
-    typed::<prompts::ListPromptsResult>(bytes);
-    typed::<completion::CompleteResult>(bytes);
-    typed::<completion::CompleteRequestParams>(bytes);
-    typed::<elicitation::ElicitRequestFormParams>(bytes);
-    typed::<elicitation::ElicitRequestURLParams>(bytes);
-    typed::<elicitation::ElicitResult>(bytes);
-    typed::<elicitation::PrimitiveSchemaDefinition>(bytes);
-    typed::<sampling::CreateMessageRequestParams>(bytes);
-    typed::<sampling::CreateMessageResult>(bytes);
-    typed::<roots::ListRootsResult>(bytes);
-    typed::<subscriptions::SubscriptionsListenResult>(bytes);
-    typed::<subscriptions::SubscriptionFilter>(bytes);
-    typed::<notifications::LoggingMessageNotificationParams>(bytes);
-    typed::<notifications::ProgressNotificationParams>(bytes);
-    typed::<notifications::CancelledNotificationParams>(bytes);
+/// The `server/discover` checks on a decoded value.
+fn discover_checks(value: &Value) {
+    if let Value::Object(m) = value {
+        match discover::check_discover_result(m) {
+            Ok(caps) => {
+                assert!(caps.is_object());
+                assert_eq!(discover::capabilities(m), Some(caps));
+                let versions = m["supportedVersions"].as_array().expect("checked");
+                assert!(versions.iter().all(Value::is_string));
+            }
+            Err(e) => invalid_result(&e),
+        }
+    }
+    let listed: Vec<&str> = discover::supported_versions(Some(value)).collect();
+    let expected: Vec<&str> = value
+        .get("supported")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    assert_eq!(listed, expected);
 }
 
 pub fn run(data: &[u8]) {
-    typed_all(data);
-
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
@@ -123,6 +89,9 @@ pub fn run(data: &[u8]) {
         return;
     };
     let value: Option<Value> = serde_json::from_str(text).ok();
+    if let Some(v) = &value {
+        discover_checks(v);
+    }
 
     match peek_result_type(&r) {
         Ok(t) => {

@@ -432,22 +432,13 @@ impl Call {
                     // disagree with itself): retry once with it too; `version_retried`
                     // bounds this to one retry.
                     let current = sh.version.clone();
-                    let pick = e
-                        .data
-                        .as_ref()
-                        .and_then(|d| d.get("supported"))
-                        .and_then(Value::as_array)
-                        .and_then(|a| {
-                            let mutual = || {
-                                a.iter()
-                                    .filter_map(Value::as_str)
-                                    .filter(|v| is_modern_version(v))
-                            };
-                            mutual()
-                                .find(|v| *v != current)
-                                .or_else(|| mutual().next())
-                                .map(str::to_string)
-                        });
+                    let mutual = crate::protocol::discover::supported_versions(e.data.as_ref())
+                        .filter(|v| is_modern_version(v));
+                    let pick = mutual
+                        .clone()
+                        .find(|v| *v != current)
+                        .or_else(|| mutual.clone().next())
+                        .map(str::to_string);
                     if let Some(v) = pick {
                         self.version_retried = true;
                         sh.version = v;

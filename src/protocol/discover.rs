@@ -1,76 +1,82 @@
 //! Discovery and version negotiation (spec `server/discover.mdx`, `basic/versioning.mdx`):
-//! the result of `server/discover` (its params are [`super::meta::RequestParams`]) and the
-//! `data` of an `UnsupportedProtocolVersionError` (`-32022`).
+//! the members of a `server/discover` result and of an `UnsupportedProtocolVersionError`'s
+//! `data` (`-32022`) that the client reads. Both are read from the value as sent (the
+//! discover result goes to the host unchanged), here and nowhere else.
 
-use crate::protocol::meta::{CacheScope, MetaObject, ServerCapabilities};
-use serde::{Deserialize, Serialize};
+use crate::error::{Error, Result};
 use serde_json::{Map, Value};
 
-/// The result of `server/discover`: versions, capabilities and instructions of the
-/// server (spec `DiscoverResult`, a cacheable result).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DiscoverResult {
-    /// The protocol versions the server supports; the client picks one for its requests.
-    pub supported_versions: Vec<String>,
-    /// What the server supports.
-    pub capabilities: ServerCapabilities,
-    /// Natural-language guidance about the server (peer-controlled text).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub instructions: Option<String>,
-    /// Freshness hint in ms; read it with [`crate::protocol::meta::effective_ttl_ms`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<i64>,
-    /// Who may cache this result (absent from older servers).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// `"complete"`; absent from pre-2026 servers (then read as `"complete"`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<String>,
-    /// A `ResultMetaObject` (`io.modelcontextprotocol/serverInfo`).
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<MetaObject>,
-    /// Members this client does not know, kept as sent.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
+/// `capabilities` of a `DiscoverResult`, when it is an object.
+pub fn capabilities(result: &Map<String, Value>) -> Option<&Value> {
+    result.get("capabilities").filter(|c| c.is_object())
 }
 
-impl DiscoverResult {
-    /// True when the server lists `version` among its supported versions.
-    pub fn supports(&self, version: &str) -> bool {
-        self.supported_versions.iter().any(|v| v == version)
+/// Checks the members of a `DiscoverResult` the client relies on (`supportedVersions`: an
+/// array of strings, `capabilities`: an object) and returns `capabilities`.
+pub fn check_discover_result(result: &Map<String, Value>) -> Result<&Value> {
+    match result.get("supportedVersions") {
+        Some(Value::Array(a)) if a.iter().all(Value::is_string) => {}
+        _ => {
+            return Err(Error::invalid_result(
+                "server/discover result has no supportedVersions list",
+            ))
+        }
     }
+    capabilities(result)
+        .ok_or_else(|| Error::invalid_result("server/discover result has no capabilities object"))
 }
 
-/// `error.data` of an `UnsupportedProtocolVersionError` (`-32022`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct UnsupportedProtocolVersionData {
-    /// The versions the server supports.
-    pub supported: Vec<String>,
-    /// The version the request asked for.
-    pub requested: String,
-    /// Members this client does not know, kept as sent.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
+/// The versions in `data.supported` of an `UnsupportedProtocolVersionError` (none when
+/// `data` or the list is missing; members that are not strings are skipped).
+pub fn supported_versions(data: Option<&Value>) -> impl Iterator<Item = &str> + Clone {
+    data.and_then(|d| d.get("supported"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
     use serde_json::json;
+
+    fn obj(v: Value) -> Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => panic!("not an object"),
+        }
+    }
 
     #[test]
     fn discover_needs_versions_and_capabilities() {
-        let r: DiscoverResult = serde_json::from_value(
-            json!({"supportedVersions": ["2026-07-28"], "capabilities": {}}),
-        )
-        .unwrap();
-        assert!(r.supports("2026-07-28"));
-        assert!(!r.supports("2025-11-25"));
-        assert!(serde_json::from_value::<DiscoverResult>(json!({"capabilities": {}})).is_err());
-        assert!(serde_json::from_value::<DiscoverResult>(
-            json!({"supportedVersions": "2026-07-28", "capabilities": {}})
-        )
-        .is_err());
+        let ok = obj(json!({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}));
+        assert_eq!(check_discover_result(&ok).unwrap(), &json!({"tools": {}}));
+        for bad in [
+            json!({"capabilities": {}}),
+            json!({"supportedVersions": "2026-07-28", "capabilities": {}}),
+            json!({"supportedVersions": ["2026-07-28", 1], "capabilities": {}}),
+            json!({"supportedVersions": ["2026-07-28"]}),
+            json!({"supportedVersions": ["2026-07-28"], "capabilities": []}),
+        ] {
+            let e = check_discover_result(&obj(bad.clone())).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::InvalidResult, "{bad}");
+        }
+        assert!(capabilities(&obj(json!({"capabilities": {}}))).is_some());
+        assert!(capabilities(&obj(json!({"capabilities": null}))).is_none());
+    }
+
+    #[test]
+    fn supported_versions_of_error_data() {
+        let d = json!({"supported": ["2026-07-28", 3, "2025-11-25"], "requested": "1999-01-01"});
+        let v: Vec<&str> = supported_versions(Some(&d)).collect();
+        assert_eq!(v, ["2026-07-28", "2025-11-25"]);
+        assert_eq!(supported_versions(None).count(), 0);
+        assert_eq!(
+            supported_versions(Some(&json!({"supported": "x"}))).count(),
+            0
+        );
+        assert_eq!(supported_versions(Some(&json!([1]))).count(), 0);
     }
 }

@@ -263,16 +263,6 @@ fn decode_error(v: Value) -> Result<RpcError> {
     })
 }
 
-/// An outgoing request, serialized with `params` last so the body reads like the spec's examples.
-#[derive(Serialize)]
-pub struct OutgoingRequest<'a> {
-    pub jsonrpc: &'static str,
-    pub id: &'a RequestId,
-    pub method: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub params: Option<&'a Map<String, Value>>,
-}
-
 /// Serializes a request whose params are `params` plus, when given, a raw
 /// `requestState` token spliced in verbatim (MRTR: echoed byte-exact, never re-encoded).
 pub fn encode_request(

@@ -1,31 +1,24 @@
 //! JSON-RPC 2.0 and MCP 2026-07-28 types. Field and type names follow the spec's
 //! `schema.ts` verbatim (camelCase on the wire, the schema's type names in Rust).
 //!
-//! Results that the client passes through to the host (tool results, resource
-//! contents, prompt messages, ...) stay [`serde_json::Value`] inside the engine so that
-//! nothing the server sent is lost or reordered; the typed structs here describe them
-//! and are used where the client must interpret a field.
+//! One model of each shape: a shape the client interprets is decoded here (typed where the
+//! engine reads it field by field: envelopes, tasks, input requests, `initialize`; as
+//! checks on the value where it passes it on: `server/discover`). Results that the client
+//! passes through to the host (tool results, resource contents, prompt messages, ...) stay
+//! [`serde_json::Value`] so that nothing the server sent is lost or reordered; their shapes
+//! are the spec's (`tests/spec_examples.rs` checks the spec's examples against its schema
+//! and against these decoders). The elicitation form schema is modelled once, by the
+//! checker in `schema::elicitation`.
 
 pub mod codes;
-pub mod completion;
-pub mod content;
 pub mod discover;
-pub mod elicitation;
 pub mod fields;
 pub mod input;
 pub mod jsonrpc;
 pub mod legacy;
-pub mod meta;
-pub mod notifications;
-pub mod prompts;
 pub mod requests;
-pub mod resources;
 pub mod result;
-pub mod roots;
-pub mod sampling;
-pub mod subscriptions;
 pub mod tasks;
-pub mod tools;
 
 /// The protocol revision this client speaks natively.
 pub const LATEST_PROTOCOL_VERSION: &str = "2026-07-28";

@@ -6,6 +6,9 @@
 //! string, number/integer, boolean and enum properties). It is read here directly rather
 //! than through [`super::output::OutputSchema`]: the subset is small, the messages can
 //! speak about form fields, and formats are asserted (they are annotations elsewhere).
+//! This checker is the one model of a form schema: the dialog's checks
+//! (`src/web/package/dialog/checks.js`) follow it, and both are tested against the same
+//! vectors (`tests/fixtures/elicitation-vectors.json`).
 //!
 //! Who is at fault decides the error kind: a bad answer from the host is
 //! [`ErrorKind::InputValidation`]; a `requestedSchema` outside the subset, or a bad URL,

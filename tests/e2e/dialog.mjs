@@ -161,7 +161,10 @@ await test('numbers, lengths (code points), required, selections', async () => {
   eq(await tryField({ type: 'string' }, typed(''), true), { sent: false, error: 'This field is required.' }, 'required');
   eq(await tryField({ type: 'string' }, typed('')), { sent: true, value: undefined }, 'optional and empty: left out');
   const multi = { type: 'array', minItems: 1, maxItems: 2, items: { enum: ['a', 'b', 'c'] } };
-  eq(await tryField(multi, async () => {}), { sent: false, error: 'Choose at least one.' }, 'no selection');
+  eq(await tryField(multi, async () => {}, true), { sent: false, error: 'Choose at least one.' }, 'no selection, required');
+  // Optional: minItems constrains an answer; no selection leaves the field out (as the
+  // client's checker has it: tests/fixtures/elicitation-vectors.json).
+  eq(await tryField(multi, async () => {}), { sent: true, value: undefined }, 'no selection, optional');
   eq(await tryField(multi, async (d) => { for (const x of ['a', 'b', 'c']) await d.getByLabel(x, { exact: true }).check(); }), { sent: false, error: 'Choose at most 2.' }, 'three selected');
   eq(await tryField(multi, async (d) => { await d.getByLabel('c', { exact: true }).check(); await d.getByLabel('a', { exact: true }).check(); }), { sent: true, value: ['a', 'c'] }, 'two selected');
 });

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The package's browser and runtime tests, given a built pkg/ (scripts/build.sh) and the
 # installed tools (scripts/setup.sh): starts the test MCP server and the example server on
-# free ports, runs the environment tests, the type checks, the dialog tests, the console
-# e2e and the framework entries (React hooks, AI SDK adapter), stops the servers by PID, and exits non-zero when anything failed.
+# free ports, runs the package-contents check, the environment tests, the type checks, the
+# dialog tests (its checks against the client's vectors, then the dialog in Chromium), the
+# console e2e and the framework entries (React hooks, AI SDK adapter), stops the servers by
+# PID, and exits non-zero when anything failed.
 # Screenshots and build output go to test-output/. NODE= picks the Node binary (default
 # /usr/bin/node, Node 20).
 set -uo pipefail
@@ -61,6 +63,7 @@ step() {
 step "package contents (tests/env/pack.mjs)" "$NODE" tests/env/pack.mjs
 step "environments (tests/env/run.mjs)" "$NODE" tests/env/run.mjs
 step "types (tests/types/check.mjs)" "$NODE" tests/types/check.mjs
+step "dialog checks (tests/e2e/dialog-checks.mjs)" "$NODE" tests/e2e/dialog-checks.mjs
 step "dialog (tests/e2e/dialog.mjs)" "$NODE" tests/e2e/dialog.mjs
 step "console e2e (tests/e2e/console.mjs)" "$NODE" tests/e2e/console.mjs
 step "React hooks (tests/frameworks/react.mjs)" "$NODE" tests/frameworks/react.mjs

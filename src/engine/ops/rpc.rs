@@ -52,22 +52,8 @@ pub(super) fn finish_rpc(
                     "server/discover result is not an object",
                 ));
             };
-            match m.get("supportedVersions") {
-                Some(Value::Array(a)) if a.iter().all(Value::is_string) => {}
-                _ => {
-                    return Err(Error::invalid_result(
-                        "server/discover result has no supportedVersions list",
-                    ))
-                }
-            }
-            match m.get("capabilities") {
-                Some(c @ Value::Object(_)) => sh.server_capabilities = Some(c.clone()),
-                _ => {
-                    return Err(Error::invalid_result(
-                        "server/discover result has no capabilities object",
-                    ))
-                }
-            }
+            sh.server_capabilities =
+                Some(crate::protocol::discover::check_discover_result(&m)?.clone());
             if let Some(info) = m
                 .get("_meta")
                 .and_then(|x| x.get(META_SERVER_INFO))

@@ -7,7 +7,7 @@ use crate::engine::call::{Call, CallOutcome};
 use crate::engine::shared::{Era, Shared};
 use crate::error::Result;
 use crate::protocol::codes::{is_modern_error, UNSUPPORTED_PROTOCOL_VERSION};
-use crate::protocol::{LATEST_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS};
+use crate::protocol::{discover, LATEST_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS};
 use serde_json::{Map, Value};
 
 impl Session {
@@ -28,8 +28,8 @@ impl Session {
                 let now = sh.now;
                 sh.cache
                     .put("server/discover", "", None, auth.as_deref(), &raw, now);
-                if let Ok(v) = serde_json::from_str::<Value>(raw.get()) {
-                    if let Some(c) = v.get("capabilities").filter(|c| c.is_object()) {
+                if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(raw.get()) {
+                    if let Some(c) = discover::capabilities(&m) {
                         sh.server_capabilities = Some(c.clone());
                     }
                 }
@@ -41,21 +41,10 @@ impl Session {
                 if let Some(code) = e.code.filter(|c| is_modern_error(*c, status)) {
                     if code == UNSUPPORTED_PROTOCOL_VERSION {
                         // Modern framing, but no modern version in common: a legacy one may be.
-                        let supported: Vec<String> = e
-                            .data
-                            .as_ref()
-                            .and_then(|d| d.get("supported"))
-                            .and_then(Value::as_array)
-                            .map(|a| {
-                                a.iter()
-                                    .filter_map(Value::as_str)
-                                    .map(str::to_string)
-                                    .collect()
-                            })
-                            .unwrap_or_default();
+                        let supported = || discover::supported_versions(e.data.as_ref());
                         if let Some(v) = LEGACY_PROTOCOL_VERSIONS
                             .iter()
-                            .find(|v| supported.iter().any(|s| s == *v))
+                            .find(|v| supported().any(|s| s == **v))
                         {
                             self.initialize(sh, v, false);
                             return Outcome::Pending;

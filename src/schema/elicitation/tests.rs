@@ -310,3 +310,44 @@ fn messages_are_sanitized() {
         e.message
     );
 }
+
+/// The vectors the dialog's checks are tested against too (tests/e2e/dialog-checks.mjs):
+/// the two must agree on every one.
+#[test]
+fn shared_vectors() {
+    let file = fixture(include_str!(
+        "../../../tests/fixtures/elicitation-vectors.json"
+    ));
+    let vectors = file["vectors"].as_array().unwrap();
+    assert!(vectors.len() >= 100, "{} vectors", vectors.len());
+    let mut failures = Vec::new();
+    for v in vectors {
+        let name = v["name"].as_str().unwrap();
+        let answer = json!({"action": "accept", "content": v["content"]});
+        let want: Vec<String> = v["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| ptr(f.as_str().unwrap()))
+            .collect();
+        let got = match check_form_answer(&v["schema"], &answer) {
+            Ok(_) => Vec::new(),
+            Err(e) if e.kind == ErrorKind::InputValidation => {
+                let mut p = paths(&e);
+                p.dedup();
+                p
+            }
+            Err(e) => vec![format!("schema refused: {e}")],
+        };
+        let mut sorted = got.clone();
+        sorted.sort();
+        let mut want_sorted = want.clone();
+        want_sorted.sort();
+        if sorted != want_sorted {
+            failures.push(format!(
+                "{name}: fields at fault {got:?}, expected {want:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -6,8 +6,11 @@
 // DOM only, no framework, no dependency on the wasm module (importing it touches nothing:
 // hosts without a DOM may import it, only calling it needs `document`). Everything a server
 // sent is untrusted: it is shown with textContent and attribute values, never as HTML.
-// The checks of a form mirror the client's own (src/schema/elicitation.rs, formats.rs), so
-// an answer the dialog lets through is one the client accepts.
+// The checks of a form are the client's own (checks.js: the rules of
+// src/schema/elicitation.rs and formats.rs, tested against the same vectors), so an answer
+// the dialog lets through is one the client accepts.
+
+import { choices, fieldProblem, parseNumber } from './checks.js';
 
 const STYLE_ID = 'mcp-elicitation-dialog-styles';
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), '
@@ -337,18 +340,6 @@ function renderForm(body, primary, summary, request, labels, id, done) {
   };
 }
 
-/** The property's options for a single or multi select: [{value, label}] or null. */
-function choices(s) {
-  if (!s || typeof s !== 'object') return null;
-  if (Array.isArray(s.enum)) {
-    const names = Array.isArray(s.enumNames) ? s.enumNames : [];
-    return s.enum.filter((v) => typeof v === 'string').map((v, i) => ({ value: v, label: typeof names[i] === 'string' ? names[i] : v }));
-  }
-  const list = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : null;
-  if (!list) return null;
-  return list.filter((o) => o && typeof o.const === 'string').map((o) => ({ value: o.const, label: typeof o.title === 'string' ? o.title : o.const }));
-}
-
 /** One form field: its node, `check()` (shows or clears its message), `value()`. */
 function field(name, s, isRequired, fid, labels) {
   if (!s || typeof s !== 'object') return null;
@@ -382,11 +373,11 @@ function field(name, s, isRequired, fid, labels) {
     read = () => boxes.filter((b) => b.checked).map((b) => b.value);
     f.node = el('div', { class: 'mcp-elicit-field' }, group, desc, err);
     f.focus = () => (boxes[0] || group).focus();
-    f.problem = () => countProblem(read().length, s.minItems, s.maxItems);
     f.value = () => {
       const v = read();
       return v.length === 0 && !isRequired ? undefined : v;
     };
+    f.problem = () => fieldProblem(s, f.value(), isRequired);
   } else if (type === 'boolean') {
     const box = el('input', { type: 'checkbox', id: fid, 'aria-describedby': describedBy });
     box.checked = s.default === true;
@@ -394,8 +385,8 @@ function field(name, s, isRequired, fid, labels) {
     invalidTarget = [box];
     f.node = el('div', { class: 'mcp-elicit-field' }, el('label', { class: 'mcp-elicit-check', for: fid }, box, ` ${titleText}`, reqMark), desc, err);
     f.focus = () => box.focus();
-    f.problem = () => null;
     f.value = () => box.checked;
+    f.problem = () => fieldProblem(s, f.value(), isRequired);
   } else if (type === 'string' || type === 'number' || type === 'integer') {
     const label = el('label', { class: 'mcp-elicit-label', for: fid }, titleText, reqMark);
     if (opts) {
@@ -410,12 +401,8 @@ function field(name, s, isRequired, fid, labels) {
       if (hasDefault) select.value = s.default;
       control = select;
       read = () => select.value;
-      f.problem = () => {
-        const v = read();
-        if (v === '') return isRequired ? 'Please choose one.' : null;
-        return opts.some((o) => o.value === v) ? null : 'Please choose one of the options.';
-      };
       f.value = () => (read() === '' ? undefined : read());
+      f.problem = () => fieldProblem(s, f.value(), isRequired);
     } else {
       const numeric = type !== 'string';
       const long = !numeric && typeof s.maxLength === 'number' && s.maxLength > 120;
@@ -429,21 +416,15 @@ function field(name, s, isRequired, fid, labels) {
       if (s.default !== undefined && s.default !== null && (typeof s.default === 'string' || typeof s.default === 'number')) input.value = String(s.default);
       control = input;
       read = () => input.value;
-      f.problem = () => {
-        const raw = read();
-        if (numeric ? raw.trim() === '' : raw === '') return isRequired ? 'This field is required.' : null;
-        if (numeric) {
-          const x = parseNumber(raw);
-          if (x === null) return type === 'integer' ? 'Enter a whole number.' : 'Enter a number.';
-          if (type === 'integer' && !Number.isInteger(x)) return 'Enter a whole number.';
-          return rangeProblem(x, s.minimum, s.maximum);
-        }
-        return stringProblem(raw, s);
-      };
       f.value = () => {
         const raw = read();
         if (numeric) return raw.trim() === '' ? undefined : parseNumber(raw);
         return raw === '' ? undefined : raw;
+      };
+      f.problem = () => {
+        // Text that is not a number: no value to check, the person is told so.
+        if (numeric && read().trim() !== '' && parseNumber(read()) === null) return type === 'integer' ? 'Enter a whole number.' : 'Enter a number.';
+        return fieldProblem(s, f.value(), isRequired);
       };
     }
     invalidTarget = [control];
@@ -464,96 +445,6 @@ function field(name, s, isRequired, fid, labels) {
     return problem === null;
   };
   return f;
-}
-
-function parseNumber(raw) {
-  const t = raw.trim();
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return null;
-  const x = Number(t);
-  return Number.isFinite(x) ? x : null;
-}
-
-function rangeProblem(x, min, max) {
-  const lo = typeof min === 'number' ? min : null;
-  const hi = typeof max === 'number' ? max : null;
-  if ((lo !== null && x < lo) || (hi !== null && x > hi)) {
-    if (lo !== null && hi !== null) return `Enter a value from ${lo} to ${hi}.`;
-    return lo !== null ? `Enter ${lo} or more.` : `Enter ${hi} or less.`;
-  }
-  return null;
-}
-
-function countProblem(n, min, max) {
-  if (typeof min === 'number' && n < min) return min === 1 ? 'Choose at least one.' : `Choose at least ${min}.`;
-  if (typeof max === 'number' && n > max) return max === 1 ? 'Choose at most one.' : `Choose at most ${max}.`;
-  return null;
-}
-
-function stringProblem(v, s) {
-  // Lengths count code points, as JSON Schema (and the client) do.
-  const len = [...v].length;
-  if (typeof s.minLength === 'number' && len < s.minLength) return `Enter at least ${s.minLength} characters.`;
-  if (typeof s.maxLength === 'number' && len > s.maxLength) return `Enter at most ${s.maxLength} characters (now ${len}).`;
-  switch (s.format) {
-    case 'email': return isEmail(v) ? null : 'Enter an email address, like name@example.com.';
-    case 'uri': return isUri(v) ? null : 'Enter a full address with its scheme, like https://example.com/.';
-    case 'date': return isDate(v) ? null : 'Enter a real date as YYYY-MM-DD.';
-    case 'date-time': return isDateTime(v) ? null : 'Enter a date and time like 2026-01-31T09:30:00Z (with Z or an offset like +02:00).';
-    default: return null;
-  }
-}
-
-// ------------------------------------------------------------------------------ formats
-// The same rules as src/schema/formats.rs (the client refuses what these refuse).
-
-const utf8Length = (s) => new TextEncoder().encode(s).length;
-
-function isEmail(s) {
-  const at = s.indexOf('@');
-  if (at < 0) return false;
-  const local = s.slice(0, at);
-  const domain = s.slice(at + 1);
-  const localOk = local.length > 0 && utf8Length(local) <= 64 && !local.startsWith('.') && !local.endsWith('.')
-    && !local.includes('..') && [...local].every((c) => !/^[\s\p{Cc}]$/u.test(c) && !'()<>[]:;@\\,"'.includes(c));
-  const labelsOk = utf8Length(domain) <= 253 && domain.split('.').every((l) => l.length > 0 && utf8Length(l) <= 63
-    && !l.startsWith('-') && !l.endsWith('-') && [...l].every((c) => /^[A-Za-z0-9-]$/.test(c) || c.charCodeAt(0) > 0x7f));
-  return localOk && labelsOk && (domain.includes('.') || domain.toLowerCase() === 'localhost');
-}
-
-function isUri(s) {
-  const colon = s.indexOf(':');
-  if (colon < 0) return false;
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*$/.test(s.slice(0, colon))) return false;
-  const rest = s.slice(colon + 1);
-  for (let i = 0; i < rest.length; i++) {
-    const c = rest[i];
-    if (c === '%') {
-      if (!/^[0-9A-Fa-f]{2}$/.test(rest.slice(i + 1, i + 3))) return false;
-      i += 2;
-    } else if (!/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]$/.test(c)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-function daysInMonth(y, m) {
-  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(m) ? 30 : 31;
-}
-
-function isDateTime(s) {
-  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/.exec(s);
-  if (!m || s.length > 64) return false;
-  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number);
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return false;
-  if (h > 23 || mi > 59 || sec > 60) return false;
-  if (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59)) return false;
-  return true;
-}
-
-function isDate(s) {
-  return s.length === 10 && isDateTime(`${s}T00:00:00Z`);
 }
 
 // ------------------------------------------------------------------------------ styles
