@@ -14,6 +14,7 @@ pub mod call;
 pub mod config;
 pub mod core;
 pub mod exchange;
+pub mod exchanges;
 pub mod listen;
 pub mod ops;
 pub mod server_requests;

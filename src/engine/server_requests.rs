@@ -201,6 +201,11 @@ impl ServerRequests {
     }
 
     /// Forgets everything (the session ended).
+    /// True when no server request waits for the host (answered ones may be remembered).
+    pub fn is_quiet(&self) -> bool {
+        self.asks.is_empty()
+    }
+
     pub fn clear(&mut self, sh: &mut Shared) {
         for (ask, _) in self.asks.drain() {
             sh.asks.remove(&ask);

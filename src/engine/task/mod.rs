@@ -376,6 +376,19 @@ impl TaskBook {
     }
 
     /// Drops all task bookkeeping (a legacy session ended: its task ids mean nothing now).
+    /// True when no task is driven: nobody waits, nothing is in flight or scheduled
+    /// (drivers of tasks seen stay, with their outcome and the keys presented).
+    pub fn is_idle(&self) -> bool {
+        self.drivers.values().all(|d| {
+            d.waiters.is_empty()
+                && d.poll.is_none()
+                && d.update.is_none()
+                && d.result_call.is_none()
+                && d.asking.is_empty()
+                && d.next_poll.is_none()
+        })
+    }
+
     pub fn clear(&mut self, sh: &mut Shared) -> Vec<Note> {
         let mut notes = Vec::new();
         for (_, mut d) in self.drivers.drain() {
