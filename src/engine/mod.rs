@@ -21,6 +21,7 @@ pub mod server_requests;
 pub mod session;
 pub mod shared;
 pub mod task;
+pub mod timers;
 pub mod tools;
 
 pub use actions::{Action, Ask, AskScope, OpId, OpOptions, Output, SubscriptionEvent, TaskView};

@@ -6,6 +6,7 @@ use crate::engine::cache::Cache;
 use crate::engine::config::Config;
 use crate::engine::exchange::{Bounds, Exchange};
 use crate::engine::exchanges::Exchanges;
+use crate::engine::timers::TimerTable;
 use crate::engine::tools::ToolRegistry;
 use crate::error::json_text;
 use crate::http::request::{
@@ -18,7 +19,7 @@ use crate::time::Millis;
 use rustc_hash::FxHashMap;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 /// Who an exchange, an ask or a timer belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -61,9 +62,8 @@ pub struct Shared {
     pub asks: FxHashMap<u64, Owner>,
     /// Progress tokens in use → owner.
     pub progress: FxHashMap<String, Owner>,
-    /// Deadlines: (time, owner). One entry per owner at most (see `owner_deadline`).
-    pub timers: BTreeSet<(Millis, Owner)>,
-    pub owner_deadline: FxHashMap<Owner, Millis>,
+    /// Deadlines, one per owner at most.
+    pub timers: TimerTable,
     pub cache: Cache,
     pub tools: ToolRegistry,
     /// `server/discover` capabilities once known.
@@ -98,8 +98,7 @@ impl Shared {
             xs: Exchanges::default(),
             asks: FxHashMap::default(),
             progress: FxHashMap::default(),
-            timers: BTreeSet::new(),
-            owner_deadline: FxHashMap::default(),
+            timers: TimerTable::default(),
             cache: Cache::default(),
             tools: ToolRegistry::default(),
             server_capabilities: None,
@@ -122,7 +121,6 @@ impl Shared {
             ("asks", self.asks.is_empty()),
             ("progress tokens", self.progress.is_empty()),
             ("timers", self.timers.is_empty()),
-            ("owner deadlines", self.owner_deadline.is_empty()),
         ];
         out.extend(tables.iter().filter(|(_, empty)| !empty).map(|(n, _)| *n));
     }
@@ -274,13 +272,7 @@ impl Shared {
 
     /// Records an owner's next deadline (or none).
     pub fn set_deadline(&mut self, owner: &Owner, at: Option<Millis>) {
-        if let Some(old) = self.owner_deadline.remove(owner) {
-            self.timers.remove(&(old, owner.clone()));
-        }
-        if let Some(t) = at {
-            self.timers.insert((t, owner.clone()));
-            self.owner_deadline.insert(owner.clone(), t);
-        }
+        self.timers.set(owner, at);
     }
 
     /// A new progress token for `owner`.

@@ -110,7 +110,7 @@ impl Core {
 
     /// When the driver must call `on_timer` next (one timer for the whole client).
     pub fn next_deadline(&self) -> Option<Millis> {
-        self.sh.timers.iter().next().map(|(t, _)| *t)
+        self.sh.timers.next()
     }
 
     /// Operations in flight (for tests and diagnostics).
@@ -184,7 +184,7 @@ impl Core {
             }),
             Owner::Task(id, part) => self.tasks.deadline(id, *part),
             Owner::Session(part) => self.session.deadline(*part),
-            Owner::Resume(token) => self.sh.owner_deadline.get(&Owner::Resume(*token)).copied(),
+            Owner::Resume(token) => self.sh.timers.get(&Owner::Resume(*token)),
         };
         self.sh.set_deadline(owner, d);
     }
@@ -304,12 +304,11 @@ impl Core {
     pub fn on_timer(&mut self, now: Millis) {
         self.sh.now = self.sh.now.max(now);
         let mut guard = 0;
-        while let Some((t, owner)) = self.sh.timers.iter().next().cloned() {
-            if t > self.sh.now || guard > 100_000 {
+        while guard <= 100_000 {
+            let Some(owner) = self.sh.timers.pop_due(self.sh.now) else {
                 break;
-            }
+            };
             guard += 1;
-            self.sh.set_deadline(&owner, None);
             self.timer_for(&owner);
         }
     }
