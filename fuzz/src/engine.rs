@@ -31,7 +31,7 @@
 
 use crate::util::{check_error, is_json_text, is_unsafe_char, Reader};
 use mcp_wasm_client::engine::{
-    Action, Ask, Config, Core, ElicitationModes, OpId, OpOptions, Output, ResponseHead,
+    Action, Ask, AskId, Config, Core, ElicitationModes, OpId, OpOptions, Output, ResponseHead,
     SamplingSupport, TaskRef, TaskView, ValidateOutput, VersionChoice, Want,
 };
 use mcp_wasm_client::error::Error;
@@ -113,7 +113,7 @@ struct Driver {
     now: u64,
     open: Vec<Exchange>,
     last_id: Value,
-    asks: Vec<u64>,
+    asks: Vec<AskId>,
     started: HashSet<OpId>,
     done: HashSet<OpId>,
     closed: bool,
@@ -193,7 +193,7 @@ impl Driver {
                 }
                 Action::Cancel(x) => self.open.retain(|e| e.xfer != x),
                 Action::Ask(Ask { id, .. }) => self.asks.push(id),
-                Action::CancelAsk(_) => {}
+                Action::CancelAsk(_) | Action::CancelAuth(_) => {}
                 // Never configured here (no `auth` option): the OAuth machine has its own
                 // unit tests and the conformance suite's auth scenarios.
                 Action::Auth(a) => panic!("OAuth action without an auth configuration: {a:?}"),
@@ -715,7 +715,7 @@ pub fn run(data: &[u8]) {
             7 => {
                 let k = r.u8();
                 let ask = if d.asks.is_empty() || k == 255 {
-                    u64::from(k) // possibly unknown
+                    AskId(u64::from(k)) // possibly unknown
                 } else {
                     d.asks[k as usize % d.asks.len()]
                 };

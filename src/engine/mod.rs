@@ -15,6 +15,7 @@ pub mod config;
 pub mod core;
 pub mod exchange;
 pub mod exchanges;
+pub mod ids;
 pub mod listen;
 pub mod ops;
 pub mod server_requests;
@@ -24,7 +25,9 @@ pub mod task;
 pub mod timers;
 pub mod tools;
 
-pub use actions::{Action, Ask, AskScope, OpId, OpOptions, Output, SubscriptionEvent, TaskView};
+pub use actions::{
+    Action, Ask, AskId, AskScope, AuthStepId, OpId, OpOptions, Output, SubscriptionEvent, TaskView,
+};
 pub use config::{
     Config, ElicitationModes, Limits, SamplingSupport, ValidateOutput, VersionChoice,
 };

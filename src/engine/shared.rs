@@ -1,7 +1,7 @@
 //! State every machine of one client shares: configuration, the negotiated era and
 //! version, id allocation, the action queue, exchanges in flight, and who owns what.
 
-use crate::engine::actions::{Action, OpId};
+use crate::engine::actions::{Action, AskId, OpId};
 use crate::engine::cache::Cache;
 use crate::engine::config::Config;
 use crate::engine::exchange::{Bounds, Exchange};
@@ -59,7 +59,7 @@ pub struct Shared {
     pub actions: VecDeque<Action>,
     /// Requests in flight, held for authorization, or being resumed.
     pub xs: Exchanges,
-    pub asks: FxHashMap<u64, Owner>,
+    pub asks: FxHashMap<AskId, Owner>,
     /// Progress tokens in use → owner.
     pub progress: FxHashMap<String, Owner>,
     /// Deadlines, one per owner at most.
@@ -123,6 +123,11 @@ impl Shared {
             ("timers", self.timers.is_empty()),
         ];
         out.extend(tables.iter().filter(|(_, empty)| !empty).map(|(n, _)| *n));
+    }
+
+    /// A fresh id for an input request handed to the host.
+    pub fn next_ask_id(&mut self) -> AskId {
+        AskId(self.next_id())
     }
 
     pub fn push(&mut self, a: Action) {

@@ -17,7 +17,7 @@
 
 use super::{Core, ResponseHead};
 use crate::auth::{challenge, Authorizer, Effect, Trigger};
-use crate::engine::actions::{Action, AuthAction, AuthInput, OpId, Output};
+use crate::engine::actions::{Action, AuthAction, AuthInput, AuthStepId, OpId, Output};
 use crate::engine::config::Config;
 use crate::engine::exchange::Exchange;
 use crate::engine::shared::Era;
@@ -40,7 +40,7 @@ pub(super) struct AuthLink {
     body: Vec<u8>,
     overflow: bool,
     /// The host action waiting for its answer (random bytes, the person, storage).
-    waiting: Option<u64>,
+    waiting: Option<AuthStepId>,
     /// `authorize()` operations waiting for the flow.
     waiters: Vec<OpId>,
 }
@@ -177,16 +177,17 @@ impl Core {
                 self.auth_finished(r);
                 continue;
             }
-            let id = self.sh.next_id();
+            let n = self.sh.next_id();
+            let id = AuthStepId(n);
             let Some(l) = self.auth.as_mut() else { return };
             let action = match e {
                 Effect::Fetch(r) => {
-                    l.xfer = Some(id);
+                    l.xfer = Some(n);
                     l.status = 0;
                     l.body.clear();
                     l.overflow = false;
                     Action::Send(HttpRequest {
-                        id,
+                        id: n,
                         method: r.method,
                         url: r.url,
                         headers: r.headers,
@@ -214,7 +215,7 @@ impl Core {
     }
 
     /// The host answered an [`AuthAction`].
-    pub fn on_auth(&mut self, id: u64, input: AuthInput, now: Millis) {
+    pub fn on_auth(&mut self, id: AuthStepId, input: AuthInput, now: Millis) {
         self.sh.now = self.sh.now.max(now);
         let Some(l) = self.auth.as_mut().filter(|l| l.waiting == Some(id)) else {
             return;
@@ -331,7 +332,7 @@ impl Core {
             self.sh.push(Action::Cancel(x));
         }
         if let Some(w) = waiting {
-            self.sh.push(Action::CancelAsk(w));
+            self.sh.push(Action::CancelAuth(w));
         }
         for op in waiters {
             self.done(op, Err(Error::abort("the client was closed")));

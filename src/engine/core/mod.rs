@@ -14,7 +14,7 @@ mod auth;
 mod routing;
 mod start;
 
-use crate::engine::actions::{Action, OpId, Output, TaskView};
+use crate::engine::actions::{Action, AskId, OpId, Output, TaskView};
 use crate::engine::call::CallInput;
 use crate::engine::config::{Config, VersionChoice};
 use crate::engine::exchanges::Resume;
@@ -148,7 +148,7 @@ impl Core {
 
     fn new_op(&mut self, now: Millis) -> OpId {
         self.sh.now = self.sh.now.max(now);
-        self.sh.next_id()
+        OpId(self.sh.next_id())
     }
 
     fn done(&mut self, op: OpId, outcome: Result<Output>) {
@@ -287,7 +287,7 @@ impl Core {
     // ---- events ----
 
     /// A host answer to an `Ask` (`Err` when the handler threw).
-    pub fn answer(&mut self, ask: u64, answer: Result<Value>, now: Millis) {
+    pub fn answer(&mut self, ask: AskId, answer: Result<Value>, now: Millis) {
         self.sh.now = self.sh.now.max(now);
         let Some(owner) = self.sh.asks.get(&ask).cloned() else {
             return;

@@ -18,7 +18,7 @@
 mod input;
 mod poll;
 
-use crate::engine::actions::{Action, OpId, TaskView, UrlFacts};
+use crate::engine::actions::{Action, AskId, OpId, TaskView, UrlFacts};
 use crate::engine::call::{Call, CallInput};
 use crate::engine::shared::{Owner, Shared};
 use crate::engine::tools::OutputCheck;
@@ -85,7 +85,7 @@ pub struct Driver {
     polls_started: u64,
     poll_number: u64,
     unsettled_before: u64,
-    asking: FxHashMap<u64, String>,
+    asking: FxHashMap<AskId, String>,
     queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
     outstanding: FxHashMap<String, InputRequest>,
     rounds: u32,
@@ -329,7 +329,7 @@ impl TaskBook {
         &mut self,
         sh: &mut Shared,
         id: &str,
-        ask: u64,
+        ask: AskId,
         answer: Result<Value>,
     ) -> Vec<Note> {
         let mut notes = Vec::new();

@@ -436,7 +436,7 @@ fn close_withdraws_the_persons_step() {
     };
     h.core.close(h.now);
     h.pump();
-    assert!(h.cancelled_asks.contains(&id));
+    assert!(h.cancelled_auth.contains(&id));
     assert_eq!(h.err(op).kind, ErrorKind::Abort);
     // A late answer is ignored.
     h.core.on_auth(
