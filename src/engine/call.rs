@@ -13,6 +13,7 @@
 
 use crate::engine::actions::{Action, Ask, AskId, AskScope, UrlFacts};
 use crate::engine::config::Config;
+use crate::engine::ids::ExchangeId;
 use crate::engine::shared::{Owner, Shared};
 use crate::error::{json_object, json_text};
 use crate::error::{sanitize, Error, ErrorKind, Result};
@@ -139,7 +140,7 @@ pub struct Call {
     pub policy: CallPolicy,
     budget: Budget,
     progress_token: Option<Value>,
-    xfer: Option<u64>,
+    xfer: Option<ExchangeId>,
     /// The JSON-RPC id of the latest request sent (a legacy resumption may carry it).
     rpc_id: Option<RequestId>,
     rounds: u32,

@@ -9,6 +9,7 @@
 //! ignored.
 
 use crate::engine::exchange::Exchange;
+use crate::engine::ids::{ExchangeId, ResumeId};
 use crate::engine::shared::Owner;
 use crate::http::request::HttpRequest;
 use crate::protocol::jsonrpc::RequestId;
@@ -67,38 +68,40 @@ pub struct Resume {
 /// Every request in flight.
 #[derive(Default)]
 pub struct Exchanges {
-    slots: FxHashMap<u64, Slot>,
+    slots: FxHashMap<ExchangeId, Slot>,
     /// In-flight JSON-RPC ids → the exchange carrying them.
-    pending: FxHashMap<RequestId, u64>,
+    pending: FxHashMap<RequestId, ExchangeId>,
     /// Replayed exchanges: the wire id of the request carrying them now → the exchange.
-    replays: FxHashMap<u64, u64>,
+    replays: FxHashMap<u64, ExchangeId>,
     /// 2025-11-25: JSON-RPC ids whose response stream is being resumed → the resumption's
     /// token (scheduled, or its `Last-Event-ID` GET open). The resumption belongs to no
     /// call's exchange, so a call that ends withdraws its id here ([`Exchanges::abandon`]);
     /// a resumption whose id is gone is not sent.
-    resuming: FxHashMap<RequestId, u64>,
+    resuming: FxHashMap<RequestId, ResumeId>,
     /// Scheduled resumptions by token.
-    resumes: FxHashMap<u64, Resume>,
+    resumes: FxHashMap<ResumeId, Resume>,
 }
 
 impl Exchanges {
-    /// Books exchange `id` (sent as HTTP request `id`) for `owner`.
+    /// Books an exchange for `owner`, sent as HTTP request `wire` (its id has the same
+    /// number).
     pub fn open(
         &mut self,
-        id: u64,
+        wire: u64,
         owner: Owner,
         rpc_id: Option<RequestId>,
         exchange: Exchange,
         request: Option<HttpRequest>,
         auth_gen: u32,
-    ) {
+    ) -> ExchangeId {
+        let id = ExchangeId(wire);
         if let Some(r) = &rpc_id {
             self.pending.insert(r.clone(), id);
         }
         let slot = Slot {
             owner,
             rpc_id,
-            wire: id,
+            wire,
             held: false,
             exchange,
             settled: false,
@@ -113,12 +116,13 @@ impl Exchanges {
             retry_after_ms: None,
         };
         self.slots.insert(id, slot);
+        id
     }
 
     /// The exchange an HTTP event with this request id belongs to (none for a request
     /// replaced by a replay, or one held for authorization).
-    pub fn by_wire(&self, wire: u64) -> Option<u64> {
-        let x = self.replays.get(&wire).copied().unwrap_or(wire);
+    pub fn by_wire(&self, wire: u64) -> Option<ExchangeId> {
+        let x = (self.replays.get(&wire).copied()).unwrap_or(ExchangeId(wire));
         self.slots
             .get(&x)
             .is_some_and(|s| s.wire == wire && !s.held)
@@ -126,21 +130,21 @@ impl Exchanges {
     }
 
     /// An exchange on the wire (not held).
-    pub fn get(&self, x: u64) -> Option<&Slot> {
+    pub fn get(&self, x: ExchangeId) -> Option<&Slot> {
         self.slots.get(&x).filter(|s| !s.held)
     }
 
-    pub fn get_mut(&mut self, x: u64) -> Option<&mut Slot> {
+    pub fn get_mut(&mut self, x: ExchangeId) -> Option<&mut Slot> {
         self.slots.get_mut(&x).filter(|s| !s.held)
     }
 
     /// The exchange carrying JSON-RPC request `id`.
-    pub fn route(&self, id: &RequestId) -> Option<u64> {
+    pub fn route(&self, id: &RequestId) -> Option<ExchangeId> {
         self.pending.get(id).copied()
     }
 
     /// Exchange `x` got its response: its JSON-RPC id is no longer in flight, nor resumed.
-    pub fn settle(&mut self, x: u64) {
+    pub fn settle(&mut self, x: ExchangeId) {
         let Some(slot) = self.slots.get_mut(&x) else {
             return;
         };
@@ -152,14 +156,14 @@ impl Exchanges {
     }
 
     /// Forgets exchange `x`; the request to cancel on the wire, when it was there.
-    pub fn remove(&mut self, x: u64) -> Option<u64> {
+    pub fn remove(&mut self, x: ExchangeId) -> Option<u64> {
         let slot = self.slots.remove(&x)?;
         if let Some(id) = &slot.rpc_id {
             if self.pending.get(id) == Some(&x) {
                 self.pending.remove(id);
             }
         }
-        if slot.wire != x {
+        if slot.wire != x.0 {
             self.replays.remove(&slot.wire);
         }
         (!slot.held).then_some(slot.wire)
@@ -174,15 +178,15 @@ impl Exchanges {
     }
 
     /// Every exchange on the books.
-    pub fn ids(&self) -> Vec<u64> {
+    pub fn ids(&self) -> Vec<ExchangeId> {
         self.slots.keys().copied().collect()
     }
 
     /// Removes what `owner` still has in flight: its exchanges (returned, to cancel) and
     /// its scheduled resumptions (their tokens returned, to drop their timers). Their
     /// JSON-RPC ids are no longer resumed.
-    pub fn drop_owner(&mut self, owner: &Owner) -> (Vec<u64>, Vec<u64>) {
-        let xs: Vec<u64> = (self.slots.iter())
+    pub fn drop_owner(&mut self, owner: &Owner) -> (Vec<ExchangeId>, Vec<ResumeId>) {
+        let xs: Vec<ExchangeId> = (self.slots.iter())
             .filter(|(_, s)| &s.owner == owner)
             .map(|(x, _)| *x)
             .collect();
@@ -191,7 +195,7 @@ impl Exchanges {
                 self.resuming.remove(&id);
             }
         }
-        let tokens: Vec<u64> = (self.resumes.iter())
+        let tokens: Vec<ResumeId> = (self.resumes.iter())
             .filter(|(_, r)| &r.owner == owner)
             .map(|(t, _)| *t)
             .collect();
@@ -210,7 +214,7 @@ impl Exchanges {
     /// Holds exchange `x` (refused with 401/403) for a replay once a token is there:
     /// the token generation and the bearer it was sent with. `None` when it cannot be
     /// replayed (no copy of the request, already answered, or out of flows).
-    pub fn hold(&mut self, x: u64, max_rounds: u8) -> Option<(u32, Option<&HttpRequest>)> {
+    pub fn hold(&mut self, x: ExchangeId, max_rounds: u8) -> Option<(u32, Option<&HttpRequest>)> {
         let slot = self.slots.get_mut(&x).filter(|s| !s.held)?;
         if slot.request.is_none() || slot.settled || slot.auth_rounds >= max_rounds {
             return None;
@@ -221,8 +225,8 @@ impl Exchanges {
     }
 
     /// The held exchanges, in the order their requests were sent.
-    pub fn held(&self) -> Vec<u64> {
-        let mut v: Vec<(u64, u64)> = (self.slots.iter())
+    pub fn held(&self) -> Vec<ExchangeId> {
+        let mut v: Vec<(u64, ExchangeId)> = (self.slots.iter())
             .filter(|(_, s)| s.held)
             .map(|(x, s)| (s.wire, *x))
             .collect();
@@ -231,7 +235,7 @@ impl Exchanges {
     }
 
     /// A held exchange goes back on the books as it was (to fail it).
-    pub fn unhold(&mut self, x: u64) {
+    pub fn unhold(&mut self, x: ExchangeId) {
         if let Some(s) = self.slots.get_mut(&x) {
             s.held = false;
         }
@@ -241,7 +245,7 @@ impl Exchanges {
     /// current token's header value) and token generation `gen`; the request to send.
     pub fn replay(
         &mut self,
-        x: u64,
+        x: ExchangeId,
         wire: u64,
         authorization: Option<&str>,
         gen: u32,
@@ -262,7 +266,7 @@ impl Exchanges {
         slot.exchange = exchange;
         slot.www_authenticate = None;
         slot.held = false;
-        if slot.wire != x {
+        if slot.wire != x.0 {
             self.replays.remove(&slot.wire);
         }
         slot.wire = wire;
@@ -273,20 +277,20 @@ impl Exchanges {
     // ---- 2025-11-25 resumptions ----
 
     /// Schedules resumption `token` of the response stream of `r.rpc_id`.
-    pub fn schedule_resume(&mut self, token: u64, r: Resume) {
+    pub fn schedule_resume(&mut self, token: ResumeId, r: Resume) {
         self.resuming.insert(r.rpc_id.clone(), token);
         self.resumes.insert(token, r);
     }
 
     /// The resumption `token`, due now; `None` when its call ended meanwhile.
-    pub fn take_resume(&mut self, token: u64) -> Option<Resume> {
+    pub fn take_resume(&mut self, token: ResumeId) -> Option<Resume> {
         let r = self.resumes.remove(&token)?;
         (self.resuming.get(&r.rpc_id) == Some(&token)).then_some(r)
     }
 
     /// Exchange `x` (a `Last-Event-ID` GET) resumes `r`'s stream: responses to its
     /// JSON-RPC id are routed to it.
-    pub fn resumed_on(&mut self, x: u64, r: Resume) {
+    pub fn resumed_on(&mut self, x: ExchangeId, r: Resume) {
         if let Some(slot) = self.slots.get_mut(&x) {
             slot.rpc_id = Some(r.rpc_id.clone());
             slot.resumes = r.attempts;
@@ -302,13 +306,13 @@ impl Exchanges {
 
     /// A call no longer wants the response to JSON-RPC `id`: the exchange of its
     /// resumption (scheduled or open), to cancel.
-    pub fn abandon(&mut self, id: &RequestId) -> Option<u64> {
+    pub fn abandon(&mut self, id: &RequestId) -> Option<ExchangeId> {
         self.resuming.remove(id)?;
         self.pending.get(id).copied()
     }
 
     /// Drops every scheduled resumption (the client closed); their tokens.
-    pub fn clear_resumes(&mut self) -> Vec<u64> {
+    pub fn clear_resumes(&mut self) -> Vec<ResumeId> {
         let tokens = self.resumes.keys().copied().collect();
         self.resumes.clear();
         self.resuming.clear();

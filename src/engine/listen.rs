@@ -6,6 +6,7 @@
 //! without one dropped, and the engine listens again (new id) after a bounded back-off.
 
 use crate::engine::actions::{Action, OpId, Output, SubscriptionEvent};
+use crate::engine::ids::ExchangeId;
 use crate::engine::ops::{Ctx, Step};
 use crate::engine::shared::Owner;
 use crate::error::json_text;
@@ -34,7 +35,7 @@ pub struct ListenOp {
     /// Consecutive failed attempts.
     attempts: u32,
     sub_id: Option<RequestId>,
-    xfer: Option<u64>,
+    xfer: Option<ExchangeId>,
     next_attempt: Option<Millis>,
     ack_deadline: Option<Millis>,
     acknowledged_once: bool,

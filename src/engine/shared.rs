@@ -6,6 +6,7 @@ use crate::engine::cache::Cache;
 use crate::engine::config::Config;
 use crate::engine::exchange::{Bounds, Exchange};
 use crate::engine::exchanges::Exchanges;
+use crate::engine::ids::{ExchangeId, ResumeId};
 use crate::engine::timers::TimerTable;
 use crate::engine::tools::ToolRegistry;
 use crate::error::json_text;
@@ -30,7 +31,7 @@ pub enum Owner {
     /// The session: era detection, `initialize`, legacy streams, server requests.
     Session(crate::engine::session::SessionPart),
     /// A scheduled resumption (`Last-Event-ID`) of a legacy response stream.
-    Resume(u64),
+    Resume(ResumeId),
 }
 
 /// Which protocol era the client speaks with the server.
@@ -153,7 +154,7 @@ impl Shared {
         request_state: Option<&RawValue>,
         progress_token: Option<&Value>,
         log_level: Option<&str>,
-    ) -> (u64, RequestId) {
+    ) -> (ExchangeId, RequestId) {
         let rpc_id = RequestId::Number(self.next_id() as i64);
         let (url, headers, body) = match self.era {
             Era::Modern => {
@@ -206,28 +207,33 @@ impl Shared {
             body: Some(body),
             event_source: false,
         };
-        self.open(xfer, owner, Some(rpc_id.clone()), req);
-        (xfer, rpc_id)
+        let x = self.open(xfer, owner, Some(rpc_id.clone()), req);
+        (x, rpc_id)
     }
 
     /// Books exchange `xfer` and sends its request. With OAuth configured, the exchange
     /// keeps a copy of its request for a replay.
-    fn open(&mut self, xfer: u64, owner: Owner, rpc_id: Option<RequestId>, req: HttpRequest) {
+    fn open(
+        &mut self,
+        xfer: u64,
+        owner: Owner,
+        rpc_id: Option<RequestId>,
+        req: HttpRequest,
+    ) -> ExchangeId {
         let (copy, gen) = match self.cfg.auth {
             Some(_) => (Some(req.clone()), self.auth_gen),
             None => (None, 0),
         };
         let x = Exchange::new(self.bounds());
-        self.xs.open(xfer, owner, rpc_id, x, copy, gen);
+        let id = self.xs.open(xfer, owner, rpc_id, x, copy, gen);
         self.push(Action::Send(req));
+        id
     }
 
     /// Sends a raw HTTP request that carries no JSON-RPC request (GET streams, DELETE,
     /// notification and response POSTs).
-    pub fn send_raw(&mut self, owner: Owner, req: HttpRequest) -> u64 {
-        let xfer = req.id;
-        self.open(xfer, owner, None, req);
-        xfer
+    pub fn send_raw(&mut self, owner: Owner, req: HttpRequest) -> ExchangeId {
+        self.open(req.id, owner, None, req)
     }
 
     /// A call no longer wants the response to JSON-RPC `id`: a resumption of its stream,
@@ -264,14 +270,14 @@ impl Shared {
     }
 
     /// Aborts an exchange (if still in flight) and forgets it.
-    pub fn cancel_exchange(&mut self, xfer: u64) {
+    pub fn cancel_exchange(&mut self, xfer: ExchangeId) {
         if let Some(wire) = self.xs.remove(xfer) {
             self.push(Action::Cancel(wire));
         }
     }
 
     /// Forgets an exchange that ended by itself (no cancel action).
-    pub fn forget_exchange(&mut self, xfer: u64) {
+    pub fn forget_exchange(&mut self, xfer: ExchangeId) {
         self.xs.remove(xfer);
     }
 

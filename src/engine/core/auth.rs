@@ -20,6 +20,7 @@ use crate::auth::{challenge, Authorizer, Effect, Trigger};
 use crate::engine::actions::{Action, AuthAction, AuthInput, AuthStepId, OpId, Output};
 use crate::engine::config::Config;
 use crate::engine::exchange::Exchange;
+use crate::engine::ids::ExchangeId;
 use crate::engine::shared::Era;
 use crate::error::{Error, Result};
 use crate::http::request::HttpRequest;
@@ -84,7 +85,7 @@ impl Core {
     }
 
     /// A response head of exchange `xfer`: a refusal to hold? True when consumed.
-    pub(super) fn auth_on_head(&mut self, xfer: u64, head: &ResponseHead) -> bool {
+    pub(super) fn auth_on_head(&mut self, xfer: ExchangeId, head: &ResponseHead) -> bool {
         if !matches!(head.status, 401 | 403) {
             return false;
         }
@@ -126,7 +127,7 @@ impl Core {
     /// Holds a refused exchange and starts (or joins) a flow. False when the refusal is
     /// to reach its owner: no auth, a 403 that is not about scope, a request that cannot
     /// be replayed, or one that went through its flows already.
-    fn auth_intercept(&mut self, xfer: u64, head: &ResponseHead) -> bool {
+    fn auth_intercept(&mut self, xfer: ExchangeId, head: &ResponseHead) -> bool {
         if self.auth.is_none() {
             return false;
         }
@@ -138,7 +139,7 @@ impl Core {
             return false;
         };
         let sent_token = req.and_then(bearer_of);
-        let wire = req.map_or(xfer, |r| r.id);
+        let wire = req.map_or(xfer.0, |r| r.id);
         // Stop reading the refusal; the exchange is replayed under a new id.
         self.sh.push(Action::Cancel(wire));
         if self.auth.as_ref().is_some_and(|l| l.machine.running()) {

@@ -18,6 +18,7 @@ use crate::engine::actions::{Action, AskId, OpId, Output, TaskView};
 use crate::engine::call::CallInput;
 use crate::engine::config::{Config, VersionChoice};
 use crate::engine::exchanges::Resume;
+use crate::engine::ids::ResumeId;
 use crate::engine::ops::{Ctx, Op, Step};
 use crate::engine::server_requests::ServerRequests;
 use crate::engine::session::{self, Outcome, Session, SessionPart};
@@ -433,7 +434,7 @@ impl Core {
         attempts: u32,
         retry_ms: Option<u64>,
     ) {
-        let token = self.sh.next_id();
+        let token = ResumeId(self.sh.next_id());
         let backoff = 250u64.saturating_mul(1 << attempts.min(8));
         let at = self.sh.now.saturating_add(retry_ms.unwrap_or(backoff));
         let r = Resume {
@@ -446,7 +447,7 @@ impl Core {
         self.sh.set_deadline(&Owner::Resume(token), Some(at));
     }
 
-    fn resume_now(&mut self, token: u64) {
+    fn resume_now(&mut self, token: ResumeId) {
         let Some(r) = self.sh.xs.take_resume(token) else {
             return; // its call ended meanwhile
         };

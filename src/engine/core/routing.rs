@@ -8,6 +8,7 @@ use super::Core;
 use crate::engine::actions::Action;
 use crate::engine::call::CallInput;
 use crate::engine::exchange::Output as XOut;
+use crate::engine::ids::ExchangeId;
 use crate::engine::listen::apply_notification;
 use crate::engine::ops::{Ctx, Op};
 use crate::engine::session::{self, SessionPart};
@@ -120,7 +121,7 @@ impl Core {
     }
 
     /// What happens when an exchange ends without (or before) its response.
-    fn stream_ended(&mut self, xfer: u64, err: Option<Error>) {
+    fn stream_ended(&mut self, xfer: ExchangeId, err: Option<Error>) {
         let Some(slot) = self.sh.xs.get(xfer) else {
             return;
         };
@@ -184,7 +185,7 @@ impl Core {
         self.deliver(&owner, input);
     }
 
-    fn process(&mut self, xfer: u64, outs: Vec<XOut>) {
+    fn process(&mut self, xfer: ExchangeId, outs: Vec<XOut>) {
         for out in outs {
             match out {
                 XOut::Message(m, status) => self.route_message(xfer, m, status),
@@ -235,7 +236,7 @@ impl Core {
         }
     }
 
-    pub(super) fn exchange_failed(&mut self, xfer: u64, mut e: Error) {
+    pub(super) fn exchange_failed(&mut self, xfer: ExchangeId, mut e: Error) {
         let Some(slot) = self.sh.xs.get_mut(xfer) else {
             return;
         };
@@ -280,7 +281,7 @@ impl Core {
         self.deliver(&owner, CallInput::Failed(e));
     }
 
-    fn route_message(&mut self, xfer: u64, m: Message, status: u16) {
+    fn route_message(&mut self, xfer: ExchangeId, m: Message, status: u16) {
         if let Some(slot) = self.sh.xs.get(xfer) {
             if slot.owner() == &session::owner(SessionPart::GetStream) {
                 self.session.on_get_activity();
@@ -320,7 +321,7 @@ impl Core {
 
     fn route_response(
         &mut self,
-        xfer: u64,
+        xfer: ExchangeId,
         id: Option<RequestId>,
         res: std::result::Result<Box<RawValue>, RpcError>,
         status: u16,
@@ -388,7 +389,7 @@ impl Core {
         self.deliver(&owner, input);
     }
 
-    fn route_notification(&mut self, xfer: u64, method: &str, params: Value) {
+    fn route_notification(&mut self, xfer: ExchangeId, method: &str, params: Value) {
         let owner = self.sh.xs.get(xfer).map(|s| s.owner().clone());
         match method {
             "notifications/progress" => {
