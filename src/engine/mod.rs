@@ -4,6 +4,9 @@
 //!
 //! - [`core::Core`]: one client; multiplexes every operation.
 //! - [`call::Call`]: one logical request with its MRTR rounds, re-issue and time budget.
+//! - [`exchanges::Exchanges`]: every request in flight (slots, JSON-RPC id routing, OAuth
+//!   holds and replays, legacy resumptions); [`timers::TimerTable`]: every deadline;
+//!   [`ids`]: one newtype per kind of id.
 //! - [`task`]: task drivers (tasks extension).
 //! - [`listen`]: the `subscriptions/listen` stream.
 //! - [`cache`], [`tools`]: cacheable results, what the client knows of the tools.
