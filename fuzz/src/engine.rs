@@ -27,11 +27,11 @@
 //! - after `close()`: every operation the host started has ended, and the engine winds
 //!   down (no timers left, nothing in flight, nothing sent but the session's `DELETE`,
 //!   `tasks/cancel` for aborted task calls and legacy `notifications/cancelled`) once
-//!   its last requests fail.
+//!   its last requests fail, and nothing is left in its books (`Core::is_quiet`).
 
 use crate::util::{check_error, is_json_text, is_unsafe_char, Reader};
 use mcp_wasm_client::engine::{
-    Action, Ask, Config, Core, ElicitationModes, Listing, OpId, OpOptions, Output, Purpose,
+    Action, Ask, AskId, Config, Core, ElicitationModes, Listing, OpId, OpOptions, Output, Purpose,
     ResponseHead, SamplingSupport, TaskRef, TaskView, ValidateOutput, VersionChoice, Want,
 };
 use mcp_wasm_client::error::Error;
@@ -120,7 +120,7 @@ struct Driver {
     now: u64,
     open: Vec<Exchange>,
     last_id: Value,
-    asks: Vec<u64>,
+    asks: Vec<AskId>,
     started: HashSet<OpId>,
     done: HashSet<OpId>,
     closed: bool,
@@ -200,7 +200,7 @@ impl Driver {
                 }
                 Action::Cancel(x) => self.open.retain(|e| e.xfer != x),
                 Action::Ask(Ask { id, .. }) => self.asks.push(id),
-                Action::CancelAsk(_) => {}
+                Action::CancelAsk(_) | Action::CancelAuth(_) => {}
                 // Never configured here (no `auth` option): the OAuth machine has its own
                 // unit tests and the conformance suite's auth scenarios.
                 Action::Auth(a) => panic!("OAuth action without an auth configuration: {a:?}"),
@@ -407,6 +407,13 @@ impl Driver {
             self.sent_after_close
         );
         assert_eq!(self.core.ops_in_flight(), 0);
+        // Every exchange, JSON-RPC id, resumption, held request, ask, progress token and
+        // timer is gone.
+        assert_eq!(
+            self.core.busy(),
+            Vec::<&str>::new(),
+            "state left after close()"
+        );
     }
 }
 
@@ -715,7 +722,7 @@ pub fn run(data: &[u8]) {
             7 => {
                 let k = r.u8();
                 let ask = if d.asks.is_empty() || k == 255 {
-                    u64::from(k) // possibly unknown
+                    AskId(u64::from(k)) // possibly unknown
                 } else {
                     d.asks[k as usize % d.asks.len()]
                 };

@@ -10,8 +10,7 @@ use crate::time::Millis;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-/// An operation the host started (one JS call: `callTool`, `listAllTools`, `listen`, ...).
-pub type OpId = u64;
+pub use crate::engine::ids::{AskId, AuthStepId, OpId};
 
 /// An action for the driver.
 #[derive(Debug)]
@@ -23,7 +22,7 @@ pub enum Action {
     /// Ask the host for input (elicitation, sampling, roots); answer with `Core::answer`.
     Ask(Ask),
     /// The ask is moot (call aborted, timed out, task moved on): fire its `ctx.signal`.
-    CancelAsk(u64),
+    CancelAsk(AskId),
     /// `notifications/progress` for an operation.
     Progress {
         op: OpId,
@@ -50,22 +49,24 @@ pub enum Action {
     /// OAuth work only the host can do (randomness, the person's step, storage); answer
     /// with `Core::on_auth`.
     Auth(AuthAction),
+    /// The person's step of the OAuth flow is moot (the client closed): fire its signal.
+    CancelAuth(AuthStepId),
 }
 
 /// OAuth work for the shell (`engine::core::auth`). Each `id` is answered once with
-/// `Core::on_auth(id, ..)`; a `CancelAsk(id)` withdraws an `Authorize` (its signal fires).
+/// `Core::on_auth(id, ..)`; a `CancelAuth(id)` withdraws an `Authorize` (its signal fires).
 #[derive(Debug, PartialEq)]
 pub enum AuthAction {
     /// `len` bytes from `crypto.getRandomValues` (`AuthInput::Random`).
-    Random { id: u64, len: usize },
+    Random { id: AuthStepId, len: usize },
     /// The person's step: the host opens `req.url` and answers with the URL the
     /// authorization server redirected to (`AuthInput::Callback`).
     Authorize {
-        id: u64,
+        id: AuthStepId,
         req: crate::auth::AuthorizeReq,
     },
     /// `storage.get(key)` (`AuthInput::Loaded`).
-    Load { id: u64, key: String },
+    Load { id: AuthStepId, key: String },
     /// `storage.set(key, value)`; nothing to answer.
     Save { key: String, value: String },
 }
@@ -101,7 +102,7 @@ impl AskScope {
 /// An input request for the host's handlers.
 #[derive(Clone, Debug)]
 pub struct Ask {
-    pub id: u64,
+    pub id: AskId,
     pub kind: InputKind,
     /// The input request's params as the server sent them.
     pub params: Map<String, Value>,

@@ -11,8 +11,9 @@
 //! Time: the budget counts the time the client waits on the server. While handlers wait
 //! on a person the clock is paused; an optional hard deadline still applies.
 
-use crate::engine::actions::{Action, Ask, AskScope, UrlFacts};
+use crate::engine::actions::{Action, Ask, AskId, AskScope, UrlFacts};
 use crate::engine::config::Config;
+use crate::engine::ids::ExchangeId;
 use crate::engine::shared::{Owner, Shared};
 use crate::error::{json_object, json_text};
 use crate::error::{sanitize, Error, ErrorKind, Result};
@@ -73,7 +74,7 @@ pub enum CallInput<'a> {
     /// The response stream ended before the response.
     StreamClosed,
     Progress(&'a Map<String, Value>),
-    Answer(u64, std::result::Result<Value, Error>),
+    Answer(AskId, std::result::Result<Value, Error>),
     Timer,
 }
 
@@ -126,7 +127,7 @@ impl Budget {
 struct Round {
     request_state: Option<Box<RawValue>>,
     queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
-    asking: FxHashMap<u64, String>,
+    asking: FxHashMap<AskId, String>,
     requests: FxHashMap<String, InputRequest>,
     answers: Map<String, Value>,
 }
@@ -139,7 +140,7 @@ pub struct Call {
     pub policy: CallPolicy,
     budget: Budget,
     progress_token: Option<Value>,
-    xfer: Option<u64>,
+    xfer: Option<ExchangeId>,
     /// The JSON-RPC id of the latest request sent (a legacy resumption may carry it).
     rpc_id: Option<RequestId>,
     rounds: u32,
@@ -589,7 +590,7 @@ impl Call {
             let Some((req, url)) = r.queued.pop_front() else {
                 break;
             };
-            let id = sh.next_id();
+            let id = sh.next_ask_id();
             r.asking.insert(id, req.key.clone());
             sh.asks.insert(id, owner.clone());
             sh.push(Action::Ask(Ask {
@@ -620,7 +621,7 @@ impl Call {
         &mut self,
         sh: &mut Shared,
         owner: &Owner,
-        ask: u64,
+        ask: AskId,
         answer: std::result::Result<Value, Error>,
     ) -> Option<Result<CallOutcome>> {
         let Some(r) = &mut self.round else {

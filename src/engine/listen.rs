@@ -7,6 +7,7 @@
 
 use crate::engine::actions::{Action, OpId, Output, SubscriptionEvent};
 use crate::engine::call::CallInput;
+use crate::engine::ids::ExchangeId;
 use crate::engine::ops::{Aborted, Ctx, OpInput, Operation, Step};
 use crate::engine::shared::Owner;
 use crate::error::json_text;
@@ -35,7 +36,7 @@ pub struct ListenOp {
     /// Consecutive failed attempts.
     attempts: u32,
     sub_id: Option<RequestId>,
-    xfer: Option<u64>,
+    xfer: Option<ExchangeId>,
     next_attempt: Option<Millis>,
     ack_deadline: Option<Millis>,
     acknowledged_once: bool,

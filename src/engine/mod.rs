@@ -4,6 +4,9 @@
 //!
 //! - [`core::Core`]: one client; multiplexes every operation.
 //! - [`call::Call`]: one logical request with its MRTR rounds, re-issue and time budget.
+//! - [`exchanges::Exchanges`]: every request in flight (slots, JSON-RPC id routing, OAuth
+//!   holds and replays, legacy resumptions); [`timers::TimerTable`]: every deadline;
+//!   [`ids`]: one newtype per kind of id.
 //! - [`task`]: task drivers (tasks extension).
 //! - [`listen`]: the `subscriptions/listen` stream.
 //! - [`cache`], [`tools`]: cacheable results, what the client knows of the tools.
@@ -14,17 +17,22 @@ pub mod call;
 pub mod config;
 pub mod core;
 pub mod exchange;
+pub mod exchanges;
 pub mod handle;
+pub mod ids;
 pub mod listen;
 pub mod ops;
 pub mod server_requests;
 pub mod session;
 pub mod shared;
 pub mod task;
+pub mod timers;
 pub mod tools;
 pub mod transport;
 
-pub use actions::{Action, Ask, AskScope, OpId, OpOptions, Output, SubscriptionEvent, TaskView};
+pub use actions::{
+    Action, Ask, AskId, AskScope, AuthStepId, OpId, OpOptions, Output, SubscriptionEvent, TaskView,
+};
 pub use config::{
     Config, ElicitationModes, Limits, SamplingSupport, ValidateOutput, VersionChoice,
 };

@@ -6,7 +6,7 @@
 //! `-32601`. The answer is POSTed back as a JSON-RPC response. A request id seen again
 //! (a resumed stream replaying it) is never asked twice: its answer is re-sent.
 
-use crate::engine::actions::{Action, Ask, AskScope};
+use crate::engine::actions::{Action, Ask, AskId, AskScope};
 use crate::engine::call::{check_answer, check_declared};
 use crate::engine::session::{owner, Session, SessionPart};
 use crate::engine::shared::Shared;
@@ -19,7 +19,7 @@ use rustc_hash::FxHashMap;
 use serde_json::{json, Map, Value};
 
 enum Entry {
-    Asking { ask: u64, req: InputRequest },
+    Asking { ask: AskId, req: InputRequest },
     Answered(String),
 }
 
@@ -27,7 +27,7 @@ enum Entry {
 #[derive(Default)]
 pub struct ServerRequests {
     entries: FxHashMap<RequestId, Entry>,
-    asks: FxHashMap<u64, RequestId>,
+    asks: FxHashMap<AskId, RequestId>,
 }
 
 /// Requests remembered at most (answered ones are forgotten first).
@@ -110,7 +110,7 @@ impl ServerRequests {
                 return;
             }
         };
-        let ask = sh.next_id();
+        let ask = sh.next_ask_id();
         sh.asks.insert(ask, owner(SessionPart::Requests));
         self.asks.insert(ask, id.clone());
         let scope = if task_id.is_some() {
@@ -141,7 +141,7 @@ impl ServerRequests {
         &mut self,
         sh: &mut Shared,
         session: &Session,
-        ask: u64,
+        ask: AskId,
         answer: Result<Value, Error>,
     ) {
         let Some(id) = self.asks.remove(&ask) else {
@@ -201,6 +201,11 @@ impl ServerRequests {
     }
 
     /// Forgets everything (the session ended).
+    /// True when no server request waits for the host (answered ones may be remembered).
+    pub fn is_quiet(&self) -> bool {
+        self.asks.is_empty()
+    }
+
     pub fn clear(&mut self, sh: &mut Shared) {
         for (ask, _) in self.asks.drain() {
             sh.asks.remove(&ask);

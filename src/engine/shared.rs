@@ -1,10 +1,13 @@
 //! State every machine of one client shares: configuration, the negotiated era and
 //! version, id allocation, the action queue, exchanges in flight, and who owns what.
 
-use crate::engine::actions::{Action, OpId};
+use crate::engine::actions::{Action, AskId, OpId};
 use crate::engine::cache::Cache;
 use crate::engine::config::Config;
 use crate::engine::exchange::{Bounds, Exchange};
+use crate::engine::exchanges::Exchanges;
+use crate::engine::ids::{ExchangeId, ResumeId};
+use crate::engine::timers::TimerTable;
 use crate::engine::tools::ToolRegistry;
 use crate::error::json_text;
 use crate::http::request::{
@@ -17,7 +20,7 @@ use crate::time::Millis;
 use rustc_hash::FxHashMap;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 /// Who an exchange, an ask or a timer belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -28,7 +31,7 @@ pub enum Owner {
     /// The session: era detection, `initialize`, legacy streams, server requests.
     Session(crate::engine::session::SessionPart),
     /// A scheduled resumption (`Last-Event-ID`) of a legacy response stream.
-    Resume(u64),
+    Resume(ResumeId),
 }
 
 /// Which protocol era the client speaks with the server.
@@ -40,50 +43,6 @@ pub enum Era {
     Legacy,
     /// 2024-11-05 HTTP+SSE.
     HttpSse,
-}
-
-/// An exchange in flight.
-pub struct Slot {
-    pub owner: Owner,
-    /// The JSON-RPC id the POST carries, if it is a request.
-    pub rpc_id: Option<RequestId>,
-    pub exchange: Exchange,
-    /// True once this exchange's own response (or failure) was delivered.
-    pub settled: bool,
-    /// Legacy eras: the last SSE event id and `retry` seen on this stream (resumption).
-    pub last_event_id: Option<String>,
-    pub retry_ms: Option<u64>,
-    /// Resumptions so far of the request this exchange carries.
-    pub resumes: u32,
-    /// HTTP+SSE: the POST was accepted; the response comes on the SSE stream.
-    pub accepted: bool,
-    /// With OAuth configured: the request as sent, replayed with a token after a 401 or
-    /// `403 insufficient_scope` (`engine::core::auth`).
-    pub request: Option<HttpRequest>,
-    /// The token generation it was sent with, and how many flows it went through.
-    pub auth_gen: u32,
-    pub auth_rounds: u8,
-    /// `WWW-Authenticate` of a 401/403 answer (error data for the host).
-    pub www_authenticate: Option<String>,
-}
-
-impl Slot {
-    pub fn new(owner: Owner, rpc_id: Option<RequestId>, exchange: Exchange) -> Slot {
-        Slot {
-            owner,
-            rpc_id,
-            exchange,
-            settled: false,
-            last_event_id: None,
-            retry_ms: None,
-            resumes: 0,
-            accepted: false,
-            request: None,
-            auth_gen: 0,
-            auth_rounds: 0,
-            www_authenticate: None,
-        }
-    }
 }
 
 /// Shared state.
@@ -99,32 +58,19 @@ pub struct Shared {
     pub post_url: Option<String>,
     next_id: u64,
     pub actions: VecDeque<Action>,
-    pub slots: FxHashMap<u64, Slot>,
-    /// In-flight JSON-RPC ids → the exchange carrying them.
-    pub pending: FxHashMap<RequestId, u64>,
-    pub asks: FxHashMap<u64, Owner>,
+    /// Requests in flight, held for authorization, or being resumed.
+    pub xs: Exchanges,
+    pub asks: FxHashMap<AskId, Owner>,
     /// Progress tokens in use → owner.
     pub progress: FxHashMap<String, Owner>,
-    /// Deadlines: (time, owner). One entry per owner at most (see `owner_deadline`).
-    pub timers: BTreeSet<(Millis, Owner)>,
-    pub owner_deadline: FxHashMap<Owner, Millis>,
+    /// Deadlines, one per owner at most.
+    pub timers: TimerTable,
     pub cache: Cache,
     pub tools: ToolRegistry,
     /// `server/discover` capabilities once known.
     pub server_capabilities: Option<Value>,
     /// OAuth: the generation of the token in `cfg.headers` (bumped when it changes).
     pub auth_gen: u32,
-    /// OAuth: exchanges refused with 401/403, waiting for a token (by exchange id).
-    pub held: FxHashMap<u64, Slot>,
-    /// OAuth: an exchange replayed under a new id (old → new), so that owners holding the
-    /// old id still reach it.
-    pub moved: FxHashMap<u64, u64>,
-    /// 2025-11-25: JSON-RPC ids whose response stream is being resumed → the resumption's
-    /// token (scheduled, or its `Last-Event-ID` GET open). The resumption belongs to no
-    /// call's exchange, so a call that ends withdraws its id here ([`Shared::abandon`]); a
-    /// resumption whose id is gone is not sent. (A map of the same types as `pending`:
-    /// a set would be another hash table in the wasm, ~480 B gzip measured.)
-    pub resuming: FxHashMap<RequestId, u64>,
     /// The JSON text of the capabilities and client info every modern request carries in
     /// `_meta` (the configuration does not change them after construction).
     caps_text: String,
@@ -150,19 +96,14 @@ impl Shared {
             post_url: None,
             next_id: 1,
             actions: VecDeque::new(),
-            slots: FxHashMap::default(),
-            pending: FxHashMap::default(),
+            xs: Exchanges::default(),
             asks: FxHashMap::default(),
             progress: FxHashMap::default(),
-            timers: BTreeSet::new(),
-            owner_deadline: FxHashMap::default(),
+            timers: TimerTable::default(),
             cache: Cache::default(),
             tools: ToolRegistry::default(),
             server_capabilities: None,
             auth_gen: 0,
-            held: FxHashMap::default(),
-            moved: FxHashMap::default(),
-            resuming: FxHashMap::default(),
         }
     }
 
@@ -172,6 +113,22 @@ impl Shared {
         let id = self.next_id;
         self.next_id += 1;
         id
+    }
+
+    /// Names of what is still booked: exchanges, asks, progress tokens, deadlines.
+    pub fn busy(&self, out: &mut Vec<&'static str>) {
+        self.xs.busy(out);
+        let tables = [
+            ("asks", self.asks.is_empty()),
+            ("progress tokens", self.progress.is_empty()),
+            ("timers", self.timers.is_empty()),
+        ];
+        out.extend(tables.iter().filter(|(_, empty)| !empty).map(|(n, _)| *n));
+    }
+
+    /// A fresh id for an input request handed to the host.
+    pub fn next_ask_id(&mut self) -> AskId {
+        AskId(self.next_id())
     }
 
     pub fn push(&mut self, a: Action) {
@@ -197,7 +154,7 @@ impl Shared {
         request_state: Option<&RawValue>,
         progress_token: Option<&Value>,
         log_level: Option<&str>,
-    ) -> (u64, RequestId) {
+    ) -> (ExchangeId, RequestId) {
         let rpc_id = RequestId::Number(self.next_id() as i64);
         let (url, headers, body) = match self.era {
             Era::Modern => {
@@ -250,63 +207,40 @@ impl Shared {
             body: Some(body),
             event_source: false,
         };
-        let slot = Slot::new(owner, Some(rpc_id.clone()), Exchange::new(self.bounds()));
-        self.slots.insert(xfer, self.keep_for_auth(slot, &req));
-        self.pending.insert(rpc_id.clone(), xfer);
-        self.push(Action::Send(req));
-        (xfer, rpc_id)
+        let x = self.open(xfer, owner, Some(rpc_id.clone()), req);
+        (x, rpc_id)
     }
 
-    /// With OAuth configured, a slot keeps a copy of its request for a replay.
-    fn keep_for_auth(&self, mut slot: Slot, req: &HttpRequest) -> Slot {
-        if self.cfg.auth.is_some() {
-            slot.request = Some(req.clone());
-            slot.auth_gen = self.auth_gen;
-        }
-        slot
-    }
-
-    /// The exchange id an owner's (possibly replayed) exchange has now.
-    pub fn resolve(&self, mut xfer: u64) -> u64 {
-        for _ in 0..8 {
-            match self.moved.get(&xfer) {
-                Some(n) => xfer = *n,
-                None => break,
-            }
-        }
-        xfer
-    }
-
-    /// Drops a held exchange (its owner gave up on it).
-    fn drop_held(&mut self, xfer: u64) -> bool {
-        let Some(slot) = self.held.remove(&xfer) else {
-            return false;
+    /// Books exchange `xfer` and sends its request. With OAuth configured, the exchange
+    /// keeps a copy of its request for a replay.
+    fn open(
+        &mut self,
+        xfer: u64,
+        owner: Owner,
+        rpc_id: Option<RequestId>,
+        req: HttpRequest,
+    ) -> ExchangeId {
+        let (copy, gen) = match self.cfg.auth {
+            Some(_) => (Some(req.clone()), self.auth_gen),
+            None => (None, 0),
         };
-        if let Some(id) = slot.rpc_id {
-            if self.pending.get(&id) == Some(&xfer) {
-                self.pending.remove(&id);
-            }
-        }
-        true
+        let x = Exchange::new(self.bounds());
+        let id = self.xs.open(xfer, owner, rpc_id, x, copy, gen);
+        self.push(Action::Send(req));
+        id
     }
 
     /// Sends a raw HTTP request that carries no JSON-RPC request (GET streams, DELETE,
     /// notification and response POSTs).
-    pub fn send_raw(&mut self, owner: Owner, req: HttpRequest) -> u64 {
-        let xfer = req.id;
-        let slot = Slot::new(owner, None, Exchange::new(self.bounds()));
-        self.slots.insert(xfer, self.keep_for_auth(slot, &req));
-        self.push(Action::Send(req));
-        xfer
+    pub fn send_raw(&mut self, owner: Owner, req: HttpRequest) -> ExchangeId {
+        self.open(req.id, owner, None, req)
     }
 
     /// A call no longer wants the response to JSON-RPC `id`: a resumption of its stream,
     /// scheduled or open, ends too.
     pub fn abandon(&mut self, id: &RequestId) {
-        if self.resuming.remove(id).is_some() {
-            if let Some(x) = self.pending.get(id).copied() {
-                self.cancel_exchange(x);
-            }
+        if let Some(x) = self.xs.abandon(id) {
+            self.cancel_exchange(x);
         }
     }
 
@@ -336,42 +270,20 @@ impl Shared {
     }
 
     /// Aborts an exchange (if still in flight) and forgets it.
-    pub fn cancel_exchange(&mut self, xfer: u64) {
-        if let Some(xfer) = self.remove_exchange(xfer) {
-            self.push(Action::Cancel(xfer));
+    pub fn cancel_exchange(&mut self, xfer: ExchangeId) {
+        if let Some(wire) = self.xs.remove(xfer) {
+            self.push(Action::Cancel(wire));
         }
     }
 
     /// Forgets an exchange that ended by itself (no cancel action).
-    pub fn forget_exchange(&mut self, xfer: u64) {
-        self.remove_exchange(xfer);
-    }
-
-    /// Drops an exchange from the books (held for authorization, or in flight with its
-    /// JSON-RPC id); the resolved exchange id when it was in flight.
-    fn remove_exchange(&mut self, xfer: u64) -> Option<u64> {
-        let xfer = self.resolve(xfer);
-        if self.drop_held(xfer) {
-            return None;
-        }
-        let slot = self.slots.remove(&xfer)?;
-        if let Some(id) = slot.rpc_id {
-            if self.pending.get(&id) == Some(&xfer) {
-                self.pending.remove(&id);
-            }
-        }
-        Some(xfer)
+    pub fn forget_exchange(&mut self, xfer: ExchangeId) {
+        self.xs.remove(xfer);
     }
 
     /// Records an owner's next deadline (or none).
     pub fn set_deadline(&mut self, owner: &Owner, at: Option<Millis>) {
-        if let Some(old) = self.owner_deadline.remove(owner) {
-            self.timers.remove(&(old, owner.clone()));
-        }
-        if let Some(t) = at {
-            self.timers.insert((t, owner.clone()));
-            self.owner_deadline.insert(owner.clone(), t);
-        }
+        self.timers.set(owner, at);
     }
 
     /// A new progress token for `owner`.

@@ -2,7 +2,9 @@
 //! answer requests with scripted responses, answer input requests, and move a fake clock.
 //! No sockets, no sleeping.
 
-use crate::engine::actions::{Action, Ask, AuthAction, OpId, Output, SubscriptionEvent, TaskView};
+use crate::engine::actions::{
+    Action, Ask, AskId, AuthAction, AuthStepId, OpId, Output, SubscriptionEvent, TaskView,
+};
 use crate::engine::config::Config;
 use crate::engine::core::{Core, ResponseHead};
 pub use crate::engine::ops::{Listing, Purpose};
@@ -53,7 +55,9 @@ pub struct Harness {
     pub history: Vec<Sent>,
     pub cancelled: Vec<u64>,
     pub asks: Vec<Ask>,
-    pub cancelled_asks: Vec<u64>,
+    pub cancelled_asks: Vec<AskId>,
+    /// OAuth steps of the person withdrawn.
+    pub cancelled_auth: Vec<AuthStepId>,
     pub done: HashMap<OpId, Outcome>,
     pub outputs: HashMap<OpId, String>,
     pub progress: Vec<(OpId, f64, Option<f64>, Option<String>)>,
@@ -78,6 +82,7 @@ impl Harness {
             cancelled: Vec::new(),
             asks: Vec::new(),
             cancelled_asks: Vec::new(),
+            cancelled_auth: Vec::new(),
             done: HashMap::new(),
             outputs: HashMap::new(),
             progress: Vec::new(),
@@ -125,6 +130,7 @@ impl Harness {
                 }
                 Action::Ask(a) => self.asks.push(a),
                 Action::CancelAsk(id) => self.cancelled_asks.push(id),
+                Action::CancelAuth(id) => self.cancelled_auth.push(id),
                 Action::Progress {
                     op,
                     progress,
@@ -248,7 +254,7 @@ impl Harness {
         Some(d)
     }
 
-    pub fn answer(&mut self, ask: u64, v: Result<Value, Error>) {
+    pub fn answer(&mut self, ask: AskId, v: Result<Value, Error>) {
         self.core.answer(ask, v, self.now);
         self.pump();
     }

@@ -3,7 +3,7 @@
 //! `method`, `serverUrl`, and for URL mode `origin`, `host`, `isPunycode`). The answer (or
 //! what the handler threw) goes back to the engine, which checks it.
 
-use crate::engine::actions::Ask;
+use crate::engine::actions::{Ask, AskId};
 use crate::error::{Error, ErrorKind};
 use crate::protocol::input::InputKind;
 use crate::web::convert::{describe, from_js, to_js};
@@ -19,10 +19,10 @@ fn set(o: &Object, k: &str, v: &JsValue) {
     let _ = Reflect::set(o, &JsValue::from_str(k), v);
 }
 
-fn answer(h: &Handle, ask: u64, r: Result<Value, Error>) {
+fn answer(h: &Handle, ask: AskId, r: Result<Value, Error>) {
     {
         let mut d = h.borrow_mut();
-        d.asks.remove(&ask);
+        d.asks.remove(&ask.0);
         let t = now();
         d.core.answer(ask, r, t);
     }
@@ -35,7 +35,7 @@ fn thrown(h: &Handle, v: JsValue) -> Error {
     Error::handler(Some(n), format!("an input handler failed: {msg}"))
 }
 
-fn settle(h: &Handle, ask: u64, r: Result<JsValue, JsValue>) {
+fn settle(h: &Handle, ask: AskId, r: Result<JsValue, JsValue>) {
     let r = match r {
         Ok(v) => match from_js(&v) {
             Ok(Some(v)) => Ok(v),
@@ -93,7 +93,7 @@ fn call(h: &Handle, ask: &Ask, f: &Function, server_url: &str, roots: bool) {
         Ok(c) => c,
         Err(e) => return answer(h, ask.id, Err(Error::config(describe(&e)))),
     };
-    h.borrow_mut().asks.insert(ask.id, controller.clone());
+    h.borrow_mut().asks.insert(ask.id.0, controller.clone());
     let ctx = Object::new();
     set(&ctx, "signal", &controller.signal());
     set(&ctx, "scope", &JsValue::from_str(ask.scope.as_str()));

@@ -5,7 +5,7 @@
 //! decision is made here.
 
 use crate::auth::AuthorizeReq;
-use crate::engine::actions::{AuthAction, AuthInput};
+use crate::engine::actions::{AuthAction, AuthInput, AuthStepId};
 use crate::error::Error;
 use crate::web::convert::describe;
 use crate::web::driver::{now, pump, warn, Handle};
@@ -24,7 +24,7 @@ pub fn perform(h: &Handle, a: AuthAction) {
     }
 }
 
-fn feed(h: &Handle, id: u64, input: AuthInput) {
+fn feed(h: &Handle, id: AuthStepId, input: AuthInput) {
     {
         let mut d = h.borrow_mut();
         let t = now();
@@ -65,7 +65,7 @@ fn url_text(v: &JsValue) -> Option<String> {
     })
 }
 
-fn authorize(h: &Handle, id: u64, req: AuthorizeReq) {
+fn authorize(h: &Handle, id: AuthStepId, req: AuthorizeReq) {
     let (f, server_url) = {
         let d = h.borrow();
         (d.handlers.on_authorize.clone(), d.url.clone())
@@ -81,7 +81,7 @@ fn authorize(h: &Handle, id: u64, req: AuthorizeReq) {
         Ok(c) => c,
         Err(e) => return feed(h, id, AuthInput::Callback(Err(Error::config(describe(&e))))),
     };
-    h.borrow_mut().asks.insert(id, controller.clone());
+    h.borrow_mut().asks.insert(id.0, controller.clone());
     let ctx = Object::new();
     set(&ctx, "signal", &controller.signal());
     set(&ctx, "serverUrl", &JsValue::from_str(&server_url));
@@ -103,8 +103,8 @@ fn authorize(h: &Handle, id: u64, req: AuthorizeReq) {
     });
 }
 
-fn settle(h: &Handle, id: u64, r: Result<JsValue, JsValue>) {
-    h.borrow_mut().asks.remove(&id);
+fn settle(h: &Handle, id: AuthStepId, r: Result<JsValue, JsValue>) {
+    h.borrow_mut().asks.remove(&id.0);
     let input = match r {
         Ok(v) => match url_text(&v) {
             Some(u) => Ok(u),
@@ -137,7 +137,7 @@ fn storage_call(h: &Handle, method: &str, args: &[&JsValue]) -> Option<Result<Js
     })
 }
 
-fn load(h: &Handle, id: u64, key: String) {
+fn load(h: &Handle, id: AuthStepId, key: String) {
     let r = match storage_call(h, "get", &[&JsValue::from_str(&key)]) {
         None => return feed(h, id, AuthInput::Loaded(None)),
         Some(r) => r,

@@ -454,7 +454,7 @@ impl McpClient {
             return reject(&Error::abort("the client is closed"));
         }
         let on_reconnect = get(&opts, "onReconnect");
-        let op_cell = Rc::new(Cell::new(0u64));
+        let op_cell = Rc::new(Cell::new(OpId::default()));
         let weak = Rc::downgrade(&self.h);
         let cell = op_cell.clone();
         let close = Closure::wrap(Box::new(move || {

@@ -5,7 +5,7 @@
 //! Re-entrancy: the engine is borrowed only while it is fed or drained, never while JS
 //! runs, so a callback may call the client again.
 
-use crate::engine::actions::{Action, OpId, SubscriptionEvent};
+use crate::engine::actions::{Action, AskId, AuthStepId, OpId, SubscriptionEvent};
 use crate::engine::core::Core;
 use crate::engine::transport::SseReader;
 use crate::error::Error;
@@ -58,6 +58,8 @@ pub struct Driver {
     pub handlers: Handlers,
     pub url: String,
     pub exchanges: FxHashMap<u64, AbortController>,
+    /// Host asks and OAuth steps of the person, by the number of their `AskId` or
+    /// `AuthStepId` (one counter issues both: they never collide).
     pub asks: FxHashMap<u64, AbortController>,
     pub pending: FxHashMap<OpId, Pending>,
     host_errors: FxHashMap<u32, JsValue>,
@@ -245,7 +247,7 @@ fn perform(h: &Handle, a: Action) {
             }
         }
         Action::Ask(ask) => crate::web::asks::run(h, ask),
-        Action::CancelAsk(id) => {
+        Action::CancelAsk(AskId(id)) | Action::CancelAuth(AuthStepId(id)) => {
             let c = h.borrow_mut().asks.remove(&id);
             if let Some(c) = c {
                 c.abort();

@@ -6,8 +6,8 @@
 //!   runs wait for it: concurrent requests share one flow.
 //! - When the flow ends with a token, it goes into the configured headers (so every
 //!   request of every era carries `Authorization: Bearer …`, never the query) and each
-//!   held exchange is sent again under a new id ([`crate::engine::shared::Shared::moved`]
-//!   keeps owners' ids working). When it fails, each held exchange fails with its error.
+//!   held exchange is sent again under a new HTTP request id (the exchange keeps its id,
+//!   [`crate::engine::exchanges`]). When it fails, each held exchange fails with its error.
 //! - A request goes through at most [`MAX_AUTH_ROUNDS`] flows (spec "Step-Up Authorization
 //!   Flow" 4: retry "no more than a few times"); after that its 401/403 is an `HttpError`.
 //! - A request refused with a token older than the current one is just sent again.
@@ -17,9 +17,10 @@
 
 use super::{Core, ResponseHead};
 use crate::auth::{challenge, Authorizer, Effect, Trigger};
-use crate::engine::actions::{Action, AuthAction, AuthInput, OpId, Output};
+use crate::engine::actions::{Action, AuthAction, AuthInput, AuthStepId, OpId, Output};
 use crate::engine::config::Config;
 use crate::engine::exchange::Exchange;
+use crate::engine::ids::ExchangeId;
 use crate::engine::shared::Era;
 use crate::error::{Error, Result};
 use crate::http::request::HttpRequest;
@@ -40,7 +41,7 @@ pub(super) struct AuthLink {
     body: Vec<u8>,
     overflow: bool,
     /// The host action waiting for its answer (random bytes, the person, storage).
-    waiting: Option<u64>,
+    waiting: Option<AuthStepId>,
     /// `authorize()` operations waiting for the flow.
     waiters: Vec<OpId>,
 }
@@ -74,16 +75,21 @@ impl Core {
         self.auth.as_ref().is_some_and(|l| l.xfer == Some(xfer))
     }
 
-    /// A response head: the flow's own, or a refusal to hold. True when consumed.
-    pub(super) fn auth_on_head(&mut self, xfer: u64, head: &ResponseHead) -> bool {
-        if let Some(l) = self.auth.as_mut().filter(|l| l.xfer == Some(xfer)) {
+    /// A response head of the flow's own exchange (by HTTP request id). True when it was.
+    pub(super) fn auth_flow_head(&mut self, wire: u64, head: &ResponseHead) -> bool {
+        if let Some(l) = self.auth.as_mut().filter(|l| l.xfer == Some(wire)) {
             l.status = head.status;
             return true;
         }
+        false
+    }
+
+    /// A response head of exchange `xfer`: a refusal to hold? True when consumed.
+    pub(super) fn auth_on_head(&mut self, xfer: ExchangeId, head: &ResponseHead) -> bool {
         if !matches!(head.status, 401 | 403) {
             return false;
         }
-        if let (Some(w), Some(slot)) = (head.www_authenticate, self.sh.slots.get_mut(&xfer)) {
+        if let (Some(w), Some(slot)) = (head.www_authenticate, self.sh.xs.get_mut(xfer)) {
             slot.www_authenticate = Some(w.chars().take(8192).collect());
         }
         self.auth_intercept(xfer, head)
@@ -121,7 +127,7 @@ impl Core {
     /// Holds a refused exchange and starts (or joins) a flow. False when the refusal is
     /// to reach its owner: no auth, a 403 that is not about scope, a request that cannot
     /// be replayed, or one that went through its flows already.
-    fn auth_intercept(&mut self, xfer: u64, head: &ResponseHead) -> bool {
+    fn auth_intercept(&mut self, xfer: ExchangeId, head: &ResponseHead) -> bool {
         if self.auth.is_none() {
             return false;
         }
@@ -129,23 +135,13 @@ impl Core {
         if head.status == 403 && !bearer.as_ref().is_some_and(|b| b.insufficient_scope()) {
             return false;
         }
-        let replayable =
-            self.sh.slots.get(&xfer).is_some_and(|s| {
-                s.request.is_some() && !s.settled && s.auth_rounds < MAX_AUTH_ROUNDS
-            });
-        if !replayable {
-            return false;
-        }
-        let Some(mut slot) = self.sh.slots.remove(&xfer) else {
+        let Some((sent_gen, req)) = self.sh.xs.hold(xfer, MAX_AUTH_ROUNDS) else {
             return false;
         };
-        slot.auth_rounds += 1;
-        let sent_gen = slot.auth_gen;
-        let sent_token = slot.request.as_ref().and_then(bearer_of);
-        self.sh.held.insert(xfer, slot);
+        let sent_token = req.and_then(bearer_of);
+        let wire = req.map_or(xfer.0, |r| r.id);
         // Stop reading the refusal; the exchange is replayed under a new id.
-        self.sh.push(Action::Cancel(xfer));
-        self.retry_after.remove(&xfer);
+        self.sh.push(Action::Cancel(wire));
         if self.auth.as_ref().is_some_and(|l| l.machine.running()) {
             return true;
         }
@@ -182,16 +178,17 @@ impl Core {
                 self.auth_finished(r);
                 continue;
             }
-            let id = self.sh.next_id();
+            let n = self.sh.next_id();
+            let id = AuthStepId(n);
             let Some(l) = self.auth.as_mut() else { return };
             let action = match e {
                 Effect::Fetch(r) => {
-                    l.xfer = Some(id);
+                    l.xfer = Some(n);
                     l.status = 0;
                     l.body.clear();
                     l.overflow = false;
                     Action::Send(HttpRequest {
-                        id,
+                        id: n,
                         method: r.method,
                         url: r.url,
                         headers: r.headers,
@@ -219,7 +216,7 @@ impl Core {
     }
 
     /// The host answered an [`AuthAction`].
-    pub fn on_auth(&mut self, id: u64, input: AuthInput, now: Millis) {
+    pub fn on_auth(&mut self, id: AuthStepId, input: AuthInput, now: Millis) {
         self.sh.now = self.sh.now.max(now);
         let Some(l) = self.auth.as_mut().filter(|l| l.waiting == Some(id)) else {
             return;
@@ -257,65 +254,25 @@ impl Core {
                 for op in waiters {
                     self.done(op, Err(e.clone()));
                 }
-                let mut ids: Vec<u64> = self.sh.held.keys().copied().collect();
-                ids.sort_unstable();
-                for x in ids {
-                    if let Some(slot) = self.sh.held.remove(&x) {
-                        self.sh.slots.insert(x, slot);
-                        self.exchange_failed(x, e.clone());
-                    }
+                for x in self.sh.xs.held() {
+                    self.sh.xs.unhold(x);
+                    self.exchange_failed(x, e.clone());
                 }
             }
         }
     }
 
-    /// Sends every held exchange again, with the current token, under a new id.
+    /// Sends every held exchange again, with the current token, under a new id (the
+    /// exchange keeps its own: owners still reach it).
     fn auth_replay(&mut self) {
-        let mut ids: Vec<u64> = self.sh.held.keys().copied().collect();
-        ids.sort_unstable();
         let auth = self.sh.cfg.authorization().map(str::to_string);
-        for old in ids {
-            let Some(mut slot) = self.sh.held.remove(&old) else {
-                continue;
-            };
-            let Some(mut req) = slot.request.take() else {
-                continue;
-            };
-            let new = self.sh.next_id();
-            req.id = new;
-            req.headers
-                .retain(|(n, _)| !n.eq_ignore_ascii_case("authorization"));
-            if let Some(a) = &auth {
-                req.headers.push(("Authorization".into(), a.clone()));
-                // `EventSource` cannot send headers: the 2024 stream is read with fetch.
-                req.event_source = false;
+        for x in self.sh.xs.held() {
+            let wire = self.sh.next_id();
+            let fresh = Exchange::new(self.sh.bounds());
+            let gen = self.sh.auth_gen;
+            if let Some(req) = self.sh.xs.replay(x, wire, auth.as_deref(), gen, fresh) {
+                self.sh.push(Action::Send(req));
             }
-            slot.request = Some(req.clone());
-            slot.auth_gen = self.sh.auth_gen;
-            slot.exchange = Exchange::new(self.sh.bounds());
-            slot.www_authenticate = None;
-            if let Some(id) = &slot.rpc_id {
-                if self.sh.pending.get(id) == Some(&old) {
-                    self.sh.pending.insert(id.clone(), new);
-                }
-            }
-            self.sh.slots.insert(new, slot);
-            self.sh.moved.insert(old, new);
-            self.sh.push(Action::Send(req));
-        }
-        // Forget redirections to exchanges that are gone.
-        let dead: Vec<u64> = self
-            .sh
-            .moved
-            .keys()
-            .copied()
-            .filter(|k| {
-                let x = self.sh.resolve(*k);
-                !self.sh.slots.contains_key(&x) && !self.sh.held.contains_key(&x)
-            })
-            .collect();
-        for k in dead {
-            self.sh.moved.remove(&k);
         }
     }
 
@@ -345,6 +302,13 @@ impl Core {
         id
     }
 
+    /// True when no `authorize()` operation waits and no host step is pending.
+    pub(super) fn auth_is_quiet(&self) -> bool {
+        self.auth
+            .as_ref()
+            .is_none_or(|l| l.waiters.is_empty() && l.waiting.is_none() && l.xfer.is_none())
+    }
+
     /// An `authorize()` operation was aborted (the flow goes on). True when it was one.
     pub(super) fn auth_abort(&mut self, op: OpId, reason: &Error) -> bool {
         let Some(l) = self.auth.as_mut() else {
@@ -369,11 +333,13 @@ impl Core {
             self.sh.push(Action::Cancel(x));
         }
         if let Some(w) = waiting {
-            self.sh.push(Action::CancelAsk(w));
+            self.sh.push(Action::CancelAuth(w));
         }
         for op in waiters {
             self.done(op, Err(Error::abort("the client was closed")));
         }
-        self.sh.held.clear();
+        for x in self.sh.xs.held() {
+            self.sh.forget_exchange(x);
+        }
     }
 }

@@ -14,9 +14,11 @@ mod auth;
 mod routing;
 mod start;
 
-use crate::engine::actions::{Action, OpId, Output, TaskView};
+use crate::engine::actions::{Action, AskId, OpId, Output, TaskView};
 use crate::engine::call::CallInput;
 use crate::engine::config::{Config, VersionChoice};
+use crate::engine::exchanges::Resume;
+use crate::engine::ids::ResumeId;
 use crate::engine::ops::{Ctx, Op, Step};
 use crate::engine::server_requests::ServerRequests;
 use crate::engine::session::{self, Outcome, Session, SessionPart};
@@ -47,14 +49,6 @@ pub struct ResponseHead<'a> {
     pub www_authenticate: Option<&'a str>,
 }
 
-/// A scheduled resumption of a legacy response stream (`Last-Event-ID`).
-struct Resume {
-    owner: Owner,
-    rpc_id: RequestId,
-    last_event_id: String,
-    attempts: u32,
-}
-
 /// The engine of one client.
 pub struct Core {
     sh: Shared,
@@ -64,8 +58,6 @@ pub struct Core {
     server_requests: ServerRequests,
     /// Operations waiting for the session.
     parked: Vec<(OpId, start::Start)>,
-    retry_after: FxHashMap<u64, u64>,
-    resumes: FxHashMap<u64, Resume>,
     /// OAuth, when configured ([`auth`]).
     auth: Option<auth::AuthLink>,
 }
@@ -89,8 +81,6 @@ impl Core {
             session,
             server_requests: ServerRequests::default(),
             parked: Vec::new(),
-            retry_after: FxHashMap::default(),
-            resumes: FxHashMap::default(),
         })
     }
 
@@ -124,7 +114,7 @@ impl Core {
 
     /// When the driver must call `on_timer` next (one timer for the whole client).
     pub fn next_deadline(&self) -> Option<Millis> {
-        self.sh.timers.iter().next().map(|(t, _)| *t)
+        self.sh.timers.next()
     }
 
     /// Operations in flight (for tests and diagnostics).
@@ -132,9 +122,37 @@ impl Core {
         self.ops.len() + self.parked.len()
     }
 
+    /// True when nothing is left in flight: no operation, exchange, JSON-RPC id routed,
+    /// resumption, held request, ask, progress token, deadline, task driver, server
+    /// request waiting for the host or authorization step. Holds after every sequence of
+    /// operations that all ended (a legacy session's own GET stream aside), and after
+    /// [`Core::close`] (for tests, the fuzz targets and diagnostics).
+    pub fn is_quiet(&self) -> bool {
+        self.busy().is_empty()
+    }
+
+    /// The names of what [`Core::is_quiet`] finds still booked.
+    pub fn busy(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        self.sh.busy(&mut out);
+        let tables = [
+            ("operations", self.ops.is_empty()),
+            ("parked operations", self.parked.is_empty()),
+            ("task drivers", self.tasks.is_idle()),
+            ("server requests", self.server_requests.is_quiet()),
+            (
+                "re-initialization waiters",
+                self.session.reinit_waiters.is_empty(),
+            ),
+            ("authorization", self.auth_is_quiet()),
+        ];
+        out.extend(tables.iter().filter(|(_, empty)| !empty).map(|(n, _)| *n));
+        out
+    }
+
     fn new_op(&mut self, now: Millis) -> OpId {
         self.sh.now = self.sh.now.max(now);
-        self.sh.next_id()
+        OpId(self.sh.next_id())
     }
 
     fn done(&mut self, op: OpId, outcome: Result<Output>) {
@@ -150,19 +168,11 @@ impl Core {
     /// after the operation ended and, when it dropped, was resumed for nobody (fuzz:
     /// engine).
     fn drop_streams(&mut self, owner: &Owner) {
-        let xfers: Vec<u64> = (self.sh.slots.iter())
-            .filter(|(_, s)| &s.owner == owner)
-            .map(|(x, _)| *x)
-            .collect();
+        let (xfers, tokens) = self.sh.xs.drop_owner(owner);
         for x in xfers {
             self.sh.cancel_exchange(x);
         }
-        let tokens: Vec<u64> = (self.resumes.iter())
-            .filter(|(_, r)| &r.owner == owner)
-            .map(|(t, _)| *t)
-            .collect();
         for t in tokens {
-            self.resumes.remove(&t);
             self.sh.set_deadline(&Owner::Resume(t), None);
         }
     }
@@ -172,7 +182,7 @@ impl Core {
             Owner::Op(id) => self.ops.get(id).and_then(Op::deadline),
             Owner::Task(id, part) => self.tasks.deadline(id, *part),
             Owner::Session(part) => self.session.deadline(*part),
-            Owner::Resume(token) => self.sh.owner_deadline.get(&Owner::Resume(*token)).copied(),
+            Owner::Resume(token) => self.sh.timers.get(&Owner::Resume(*token)),
         };
         self.sh.set_deadline(owner, d);
     }
@@ -263,7 +273,7 @@ impl Core {
     // ---- events ----
 
     /// A host answer to an `Ask` (`Err` when the handler threw).
-    pub fn answer(&mut self, ask: u64, answer: Result<Value>, now: Millis) {
+    pub fn answer(&mut self, ask: AskId, answer: Result<Value>, now: Millis) {
         self.sh.now = self.sh.now.max(now);
         let Some(owner) = self.sh.asks.get(&ask).cloned() else {
             return;
@@ -280,12 +290,11 @@ impl Core {
     pub fn on_timer(&mut self, now: Millis) {
         self.sh.now = self.sh.now.max(now);
         let mut guard = 0;
-        while let Some((t, owner)) = self.sh.timers.iter().next().cloned() {
-            if t > self.sh.now || guard > 100_000 {
+        while guard <= 100_000 {
+            let Some(owner) = self.sh.timers.pop_due(self.sh.now) else {
                 break;
-            }
+            };
             guard += 1;
-            self.sh.set_deadline(&owner, None);
             self.timer_for(&owner);
         }
     }
@@ -363,48 +372,37 @@ impl Core {
         attempts: u32,
         retry_ms: Option<u64>,
     ) {
-        let token = self.sh.next_id();
+        let token = ResumeId(self.sh.next_id());
         let backoff = 250u64.saturating_mul(1 << attempts.min(8));
         let at = self.sh.now.saturating_add(retry_ms.unwrap_or(backoff));
-        self.sh.resuming.insert(rpc_id.clone(), token);
-        self.resumes.insert(
-            token,
-            Resume {
-                owner,
-                rpc_id,
-                last_event_id,
-                attempts,
-            },
-        );
+        let r = Resume {
+            owner,
+            rpc_id,
+            last_event_id,
+            attempts,
+        };
+        self.sh.xs.schedule_resume(token, r);
         self.sh.set_deadline(&Owner::Resume(token), Some(at));
     }
 
-    fn resume_now(&mut self, token: u64) {
-        let Some(r) = self.resumes.remove(&token) else {
-            return;
-        };
-        if self.sh.resuming.get(&r.rpc_id) != Some(&token) {
+    fn resume_now(&mut self, token: ResumeId) {
+        let Some(r) = self.sh.xs.take_resume(token) else {
             return; // its call ended meanwhile
-        }
+        };
         if !self.session.is_ready() {
-            self.sh.resuming.remove(&r.rpc_id);
+            self.sh.xs.end_resuming(&r.rpc_id);
             self.deliver(&r.owner, CallInput::StreamClosed);
             return;
         }
         let req = self.sh.legacy_stream_get(Some(&r.last_event_id));
         let x = self.sh.send_raw(r.owner.clone(), req);
-        if let Some(slot) = self.sh.slots.get_mut(&x) {
-            slot.rpc_id = Some(r.rpc_id.clone());
-            slot.resumes = r.attempts;
-            slot.last_event_id = Some(r.last_event_id);
-        }
-        self.sh.pending.insert(r.rpc_id, x);
+        self.sh.xs.resumed_on(x, r);
     }
 
     /// Ends everything: every operation fails with `AbortError`; a legacy session is
     /// ended with `DELETE`.
     pub fn close(&mut self, now: Millis) {
-        let open_before: Vec<u64> = self.sh.slots.keys().copied().collect();
+        let open_before = self.sh.xs.ids();
         let ids: Vec<OpId> = self
             .ops
             .keys()
@@ -417,11 +415,9 @@ impl Core {
         self.session.cancel(&mut self.sh);
         self.session.close(&mut self.sh);
         self.server_requests.clear(&mut self.sh);
-        for token in self.resumes.keys().copied().collect::<Vec<_>>() {
+        for token in self.sh.xs.clear_resumes() {
             self.sh.set_deadline(&Owner::Resume(token), None);
         }
-        self.resumes.clear();
-        self.sh.resuming.clear();
         // What no owner closed (a task poll's legacy resumption GET, which its call does
         // not track) closes too; what closing itself sent (DELETE, tasks/cancel,
         // notifications/cancelled) goes on (fuzz: engine).

@@ -8,6 +8,7 @@ use super::Core;
 use crate::engine::actions::Action;
 use crate::engine::call::CallInput;
 use crate::engine::exchange::Output as XOut;
+use crate::engine::ids::ExchangeId;
 use crate::engine::session::{self, SessionPart};
 use crate::engine::shared::{Era, Owner};
 use crate::error::json_object;
@@ -25,18 +26,24 @@ const MAX_RESUMES: u32 = 5;
 
 impl Core {
     /// The response head of exchange `xfer` arrived.
-    pub fn on_head(&mut self, xfer: u64, head: super::ResponseHead, now: Millis) {
+    pub fn on_head(&mut self, wire: u64, head: super::ResponseHead, now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        if self.auth_flow_head(wire, &head) {
+            return;
+        }
+        let Some(xfer) = self.sh.xs.by_wire(wire) else {
+            return;
+        };
         if self.auth_on_head(xfer, &head) {
             return;
         }
-        if let Some(ra) = head.retry_after.and_then(|s| s.trim().parse::<u64>().ok()) {
-            self.retry_after.insert(xfer, ra.saturating_mul(1000));
-        }
-        let owner = match self.sh.slots.get(&xfer) {
-            Some(s) => s.owner.clone(),
-            None => return,
+        let Some(slot) = self.sh.xs.get_mut(xfer) else {
+            return;
         };
+        if let Some(ra) = head.retry_after.and_then(|s| s.trim().parse::<u64>().ok()) {
+            slot.retry_after_ms = Some(ra.saturating_mul(1000));
+        }
+        let owner = slot.owner().clone();
         if owner == session::owner(SessionPart::Init) {
             if let Some(sid) = head.session_id {
                 match check_session_id(sid) {
@@ -55,7 +62,7 @@ impl Core {
             }
         }
         let mut outs = Vec::new();
-        match self.sh.slots.get_mut(&xfer) {
+        match self.sh.xs.get_mut(xfer) {
             Some(slot) => slot
                 .exchange
                 .on_head(head.status, head.content_type, &mut outs),
@@ -65,13 +72,16 @@ impl Core {
     }
 
     /// A chunk of exchange `xfer`'s body arrived.
-    pub fn on_chunk(&mut self, xfer: u64, bytes: &[u8], now: Millis) {
+    pub fn on_chunk(&mut self, wire: u64, bytes: &[u8], now: Millis) {
         self.sh.now = self.sh.now.max(now);
-        if self.auth_on_chunk(xfer, bytes) {
+        if self.auth_on_chunk(wire, bytes) {
             return;
         }
+        let Some(xfer) = self.sh.xs.by_wire(wire) else {
+            return;
+        };
         let mut outs = Vec::new();
-        match self.sh.slots.get_mut(&xfer) {
+        match self.sh.xs.get_mut(xfer) {
             Some(slot) => slot.exchange.on_chunk(bytes, &mut outs),
             None => return,
         }
@@ -79,13 +89,16 @@ impl Core {
     }
 
     /// Exchange `xfer`'s body ended.
-    pub fn on_end(&mut self, xfer: u64, now: Millis) {
+    pub fn on_end(&mut self, wire: u64, now: Millis) {
         self.sh.now = self.sh.now.max(now);
-        if self.auth_on_end(xfer, false) {
+        if self.auth_on_end(wire, false) {
             return;
         }
+        let Some(xfer) = self.sh.xs.by_wire(wire) else {
+            return;
+        };
         let mut outs = Vec::new();
-        match self.sh.slots.get_mut(&xfer) {
+        match self.sh.xs.get_mut(xfer) {
             Some(slot) => slot.exchange.on_end(&mut outs),
             None => return,
         }
@@ -94,24 +107,27 @@ impl Core {
     }
 
     /// Exchange `xfer` failed (network error, CORS, aborted by the platform).
-    pub fn on_fail(&mut self, xfer: u64, err: Error, now: Millis) {
+    pub fn on_fail(&mut self, wire: u64, err: Error, now: Millis) {
         self.sh.now = self.sh.now.max(now);
-        if self.auth_on_end(xfer, true) {
+        if self.auth_on_end(wire, true) {
             return;
         }
+        let Some(xfer) = self.sh.xs.by_wire(wire) else {
+            return;
+        };
         self.stream_ended(xfer, Some(err));
     }
 
     /// What happens when an exchange ends without (or before) its response.
-    fn stream_ended(&mut self, xfer: u64, err: Option<Error>) {
-        let Some(slot) = self.sh.slots.get(&xfer) else {
+    fn stream_ended(&mut self, xfer: ExchangeId, err: Option<Error>) {
+        let Some(slot) = self.sh.xs.get(xfer) else {
             return;
         };
-        let owner = slot.owner.clone();
+        let owner = slot.owner().clone();
         let settled = slot.settled;
         let status = slot.exchange.status();
         let streamed = is_success(status) && slot.exchange.is_stream();
-        let rpc_id = slot.rpc_id.clone();
+        let rpc_id = slot.rpc_id().cloned();
         let last_event_id = slot.last_event_id.clone();
         let retry_ms = slot.retry_ms;
         let resumes = slot.resumes;
@@ -123,13 +139,12 @@ impl Core {
             && !streamed
             && rpc_id.is_some()
         {
-            if let Some(s) = self.sh.slots.get_mut(&xfer) {
+            if let Some(s) = self.sh.xs.get_mut(xfer) {
                 s.accepted = true;
             }
             return;
         }
         self.sh.forget_exchange(xfer);
-        self.retry_after.remove(&xfer);
         if let Owner::Session(p @ (SessionPart::GetStream | SessionPart::SseStream)) = owner {
             let o = self.session.on_stream_end(&mut self.sh, p, err);
             self.session_outcome(o);
@@ -158,7 +173,7 @@ impl Core {
             }
         }
         // Not resumed (any more): the call decides what comes next.
-        self.sh.resuming.remove(&rpc_id);
+        self.sh.xs.end_resuming(&rpc_id);
         // A stream that broke after it opened is a dropped stream (re-issued); a request
         // that never got an answer head failed.
         let input = match err {
@@ -168,20 +183,20 @@ impl Core {
         self.deliver(&owner, input);
     }
 
-    fn process(&mut self, xfer: u64, outs: Vec<XOut>) {
+    fn process(&mut self, xfer: ExchangeId, outs: Vec<XOut>) {
         for out in outs {
             match out {
                 XOut::Message(m, status) => self.route_message(xfer, m, status),
                 XOut::Failed(e) => self.exchange_failed(xfer, e),
                 XOut::SseMeta { id, retry } => {
-                    if let Some(slot) = self.sh.slots.get_mut(&xfer) {
+                    if let Some(slot) = self.sh.xs.get_mut(xfer) {
                         // The stream's id as of this event (`None`: reset, or not
                         // resumable): an older one would replay events already seen.
                         slot.last_event_id = id.clone();
                         if retry.is_some() {
                             slot.retry_ms = retry;
                         }
-                        if slot.owner == session::owner(SessionPart::GetStream) {
+                        if slot.owner() == &session::owner(SessionPart::GetStream) {
                             self.session.get_last_event_id = id;
                             if retry.is_some() {
                                 self.session.get_retry_ms = retry;
@@ -190,7 +205,7 @@ impl Core {
                     }
                 }
                 XOut::Event { event, data } => {
-                    let owner = self.sh.slots.get(&xfer).map(|s| s.owner.clone());
+                    let owner = self.sh.xs.get(xfer).map(|s| s.owner().clone());
                     if event == "endpoint" && owner == Some(session::owner(SessionPart::SseStream))
                     {
                         let o = self.session.on_endpoint(&mut self.sh, &data);
@@ -219,22 +234,25 @@ impl Core {
         }
     }
 
-    pub(super) fn exchange_failed(&mut self, xfer: u64, mut e: Error) {
-        let Some(slot) = self.sh.slots.get_mut(&xfer) else {
+    pub(super) fn exchange_failed(&mut self, xfer: ExchangeId, mut e: Error) {
+        let Some(slot) = self.sh.xs.get_mut(xfer) else {
             return;
         };
         if slot.settled {
             return;
         }
         slot.settled = true;
-        let owner = slot.owner.clone();
-        let is_request = slot.rpc_id.is_some();
-        if let Some(id) = slot.rpc_id.clone() {
-            self.sh.resuming.remove(&id);
+        let owner = slot.owner().clone();
+        let is_request = slot.rpc_id().is_some();
+        if let Some(id) = slot.rpc_id().cloned() {
+            self.sh.xs.end_resuming(&id);
         }
+        let Some(slot) = self.sh.xs.get(xfer) else {
+            return;
+        };
         if e.kind == ErrorKind::Http {
-            if let Some(ms) = self.retry_after.get(&xfer) {
-                e.data = Some(json_object(vec![("retryAfterMs", (*ms).into())]));
+            if let Some(ms) = slot.retry_after_ms {
+                e.data = Some(json_object(vec![("retryAfterMs", ms.into())]));
             }
             // A 401/403's challenge, for hosts without the auth option (or after its retries).
             if let Some(w) = slot
@@ -251,7 +269,6 @@ impl Core {
             }
         }
         self.sh.cancel_exchange(xfer);
-        self.retry_after.remove(&xfer);
         if is_request
             && e.status.is_some_and(|s| self.session_gone(s))
             && matches!(owner, Owner::Op(_) | Owner::Task(..))
@@ -262,9 +279,9 @@ impl Core {
         self.deliver(&owner, CallInput::Failed(e));
     }
 
-    fn route_message(&mut self, xfer: u64, m: Message, status: u16) {
-        if let Some(slot) = self.sh.slots.get(&xfer) {
-            if slot.owner == session::owner(SessionPart::GetStream) {
+    fn route_message(&mut self, xfer: ExchangeId, m: Message, status: u16) {
+        if let Some(slot) = self.sh.xs.get(xfer) {
+            if slot.owner() == &session::owner(SessionPart::GetStream) {
                 self.session.on_get_activity();
             }
         }
@@ -302,15 +319,15 @@ impl Core {
 
     fn route_response(
         &mut self,
-        xfer: u64,
+        xfer: ExchangeId,
         id: Option<RequestId>,
         res: std::result::Result<Box<RawValue>, RpcError>,
         status: u16,
     ) {
-        let Some(slot) = self.sh.slots.get(&xfer) else {
+        let Some(slot) = self.sh.xs.get(xfer) else {
             return;
         };
-        let own_id = slot.rpc_id.clone();
+        let own_id = slot.rpc_id().cloned();
         let settled = slot.settled;
         let Some(id) = id.or_else(|| own_id.clone()) else {
             return;
@@ -322,7 +339,7 @@ impl Core {
             Some(xfer)
         } else if self.sh.era != Era::Modern {
             // Legacy eras: a response may come on any stream (a resumed or the GET stream).
-            match self.sh.pending.get(&id).copied() {
+            match self.sh.xs.route(&id) {
                 Some(x) => Some(x),
                 None => return, // a stray or duplicate response: ignored
             }
@@ -340,25 +357,22 @@ impl Core {
             return;
         };
         let Some(target) = target else { return };
-        let Some(tslot) = self.sh.slots.get_mut(&target) else {
+        let Some(tslot) = self.sh.xs.get(target) else {
             return;
         };
         if tslot.settled {
             return;
         }
-        tslot.settled = true;
-        let owner = tslot.owner.clone();
+        let owner = tslot.owner().clone();
         let is_stream = tslot.exchange.is_stream();
         let accepted = tslot.accepted;
-        self.sh.pending.remove(&id);
-        self.sh.resuming.remove(&id);
+        self.sh.xs.settle(target);
         // The final response ends the request; stop reading a stream that stays open.
         if is_stream && !accepted {
             self.sh.cancel_exchange(target);
         } else {
             self.sh.forget_exchange(target);
         }
-        self.retry_after.remove(&target);
         if res.is_err()
             && self.session_gone(status)
             && matches!(owner, Owner::Op(_) | Owner::Task(..))
@@ -373,8 +387,8 @@ impl Core {
         self.deliver(&owner, input);
     }
 
-    fn route_notification(&mut self, xfer: u64, method: &str, params: Value) {
-        let owner = self.sh.slots.get(&xfer).map(|s| s.owner.clone());
+    fn route_notification(&mut self, xfer: ExchangeId, method: &str, params: Value) {
+        let owner = self.sh.xs.get(xfer).map(|s| s.owner().clone());
         match method {
             "notifications/progress" => {
                 let by_token = params

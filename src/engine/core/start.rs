@@ -532,13 +532,7 @@ impl Core {
     /// Legacy eras: `notifications/cancelled` for the requests `owner` has in flight
     /// (2025-11-25 `basic/utilities/cancellation`); 2026-07-28 cancels by closing the stream.
     fn notify_cancelled(&mut self, owner: &Owner, reason: &str) {
-        let ids: Vec<RequestId> = self
-            .sh
-            .slots
-            .values()
-            .filter(|s| &s.owner == owner && !s.settled)
-            .filter_map(|s| s.rpc_id.clone())
-            .collect();
+        let ids: Vec<RequestId> = self.sh.xs.unanswered(owner);
         for id in ids {
             let mut p = Map::new();
             p.insert("requestId".into(), id.to_value());

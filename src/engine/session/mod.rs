@@ -14,6 +14,7 @@
 
 use crate::engine::actions::Action;
 use crate::engine::call::{Call, CallInput, CallOutcome, CallPolicy};
+use crate::engine::ids::ExchangeId;
 use crate::engine::shared::{Era, Owner, Shared};
 use crate::error::{Error, ErrorKind, Result};
 use crate::http::request::{legacy_post_headers, HttpMethod, HttpRequest};
@@ -67,14 +68,14 @@ enum Phase {
     },
     /// Waiting for the 2024-11-05 `endpoint` event.
     OpeningSse {
-        xfer: u64,
+        xfer: ExchangeId,
     },
     /// `initialize` succeeded; `notifications/initialized` (exchange `xfer`) is in flight.
     /// Requests wait for its answer (202): a server may set the session up in its handler
     /// (server-everything registers its task tools there), so a request sent alongside
     /// could race it. `until` is the backstop when no answer comes.
     Acknowledging {
-        xfer: u64,
+        xfer: ExchangeId,
         until: Millis,
     },
     Ready,
@@ -88,14 +89,14 @@ pub struct Session {
     pub init: Option<InitializeResult>,
     /// Detected by probing (so a failed `initialize` may still try HTTP+SSE).
     auto: bool,
-    get_stream: Option<u64>,
+    get_stream: Option<ExchangeId>,
     get_attempts: u32,
     get_retry_at: Option<Millis>,
     /// Last SSE event id and retry of the GET stream.
     pub get_last_event_id: Option<String>,
     pub get_retry_ms: Option<u64>,
     get_disabled: bool,
-    sse_stream: Option<u64>,
+    sse_stream: Option<ExchangeId>,
     /// Owners whose request failed with 404 on an ended session, waiting for a new one.
     pub reinit_waiters: Vec<Owner>,
 }
@@ -333,7 +334,7 @@ impl Session {
     }
 
     /// [`Session::post_raw`] for a given owner; the exchange id.
-    fn post_as(&self, sh: &mut Shared, part: SessionPart, body: String) -> u64 {
+    fn post_as(&self, sh: &mut Shared, part: SessionPart, body: String) -> ExchangeId {
         let headers =
             legacy_post_headers(Some(&sh.version), sh.session_id.as_deref(), &sh.cfg.headers);
         let url = sh.post_url.clone().unwrap_or_else(|| sh.cfg.url.clone());

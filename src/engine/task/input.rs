@@ -3,7 +3,7 @@
 //! `tasks/update` (and what an update's outcome does to them).
 
 use super::{map_task_error, owner, Driver, Note, Part};
-use crate::engine::actions::{Action, Ask, AskScope};
+use crate::engine::actions::{Action, Ask, AskId, AskScope};
 use crate::engine::call::{check_answer, check_declared, Call, CallInput, CallPolicy};
 use crate::engine::shared::Shared;
 use crate::error::json_object;
@@ -33,7 +33,7 @@ impl Driver {
     ) {
         self.outstanding = reqs.iter().map(|r| (r.key.clone(), r.clone())).collect();
         // Asks whose keys the server no longer lists are moot.
-        let moot: Vec<u64> = self
+        let moot: Vec<AskId> = self
             .asking
             .iter()
             .filter(|(_, k)| !self.outstanding.contains_key(*k))
@@ -130,7 +130,7 @@ impl Driver {
             let Some((req, url)) = self.queued.pop_front() else {
                 break;
             };
-            let id = sh.next_id();
+            let id = sh.next_ask_id();
             self.asking.insert(id, req.key.clone());
             sh.asks.insert(id, owner(&self.id, Part::Poll));
             sh.push(Action::Ask(Ask {
@@ -169,7 +169,7 @@ impl Driver {
     pub(super) fn on_answer(
         &mut self,
         sh: &mut Shared,
-        ask: u64,
+        ask: AskId,
         answer: Result<Value>,
         notes: &mut Vec<Note>,
     ) {

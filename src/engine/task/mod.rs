@@ -18,7 +18,7 @@
 mod input;
 mod poll;
 
-use crate::engine::actions::{Action, OpId, TaskView, UrlFacts};
+use crate::engine::actions::{Action, AskId, OpId, TaskView, UrlFacts};
 use crate::engine::call::{Call, CallInput};
 use crate::engine::shared::{Owner, Shared};
 use crate::engine::tools::OutputCheck;
@@ -85,7 +85,7 @@ pub struct Driver {
     polls_started: u64,
     poll_number: u64,
     unsettled_before: u64,
-    asking: FxHashMap<u64, String>,
+    asking: FxHashMap<AskId, String>,
     queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
     outstanding: FxHashMap<String, InputRequest>,
     rounds: u32,
@@ -329,7 +329,7 @@ impl TaskBook {
         &mut self,
         sh: &mut Shared,
         id: &str,
-        ask: u64,
+        ask: AskId,
         answer: Result<Value>,
     ) -> Vec<Note> {
         let mut notes = Vec::new();
@@ -386,6 +386,19 @@ impl TaskBook {
     }
 
     /// Drops all task bookkeeping (a legacy session ended: its task ids mean nothing now).
+    /// True when no task is driven: nobody waits, nothing is in flight or scheduled
+    /// (drivers of tasks seen stay, with their outcome and the keys presented).
+    pub fn is_idle(&self) -> bool {
+        self.drivers.values().all(|d| {
+            d.waiters.is_empty()
+                && d.poll.is_none()
+                && d.update.is_none()
+                && d.result_call.is_none()
+                && d.asking.is_empty()
+                && d.next_poll.is_none()
+        })
+    }
+
     pub fn clear(&mut self, sh: &mut Shared) -> Vec<Note> {
         let mut notes = Vec::new();
         for (_, mut d) in self.drivers.drain() {

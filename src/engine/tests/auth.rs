@@ -18,7 +18,7 @@ fn opts() -> OpOptions {
     OpOptions::default()
 }
 
-fn cfg(version: &str) -> Config {
+pub(super) fn cfg(version: &str) -> Config {
     let mut c = Config::new(MCP);
     c.version = VersionChoice::Pinned(version.into());
     c.auth = Some(AuthConfig {
@@ -30,8 +30,8 @@ fn cfg(version: &str) -> Config {
 }
 
 /// A scripted authorization server (and the PRM of the MCP server).
-struct AuthServer {
-    routes: HashMap<String, (u16, Value)>,
+pub(super) struct AuthServer {
+    pub(super) routes: HashMap<String, (u16, Value)>,
     authorizations: Vec<String>,
     tokens_issued: u32,
     /// Scope of each authorization request.
@@ -39,7 +39,7 @@ struct AuthServer {
 }
 
 impl AuthServer {
-    fn new() -> AuthServer {
+    pub(super) fn new() -> AuthServer {
         let mut routes = HashMap::new();
         routes.insert(
             PRM.to_string(),
@@ -65,7 +65,7 @@ impl AuthServer {
 
     /// Answers every request to the authorization side and every auth action, until only
     /// MCP requests (or nothing) remain.
-    fn serve(&mut self, h: &mut Harness) {
+    pub(super) fn serve(&mut self, h: &mut Harness) {
         for _ in 0..100 {
             h.pump();
             let mut progressed = false;
@@ -120,7 +120,7 @@ impl AuthServer {
 }
 
 /// Answers `s` with a refusal carrying a `WWW-Authenticate` header.
-fn refuse(h: &mut Harness, s: &Sent, status: u16, www: &str) {
+pub(super) fn refuse(h: &mut Harness, s: &Sent, status: u16, www: &str) {
     h.core.on_head(
         s.xfer(),
         ResponseHead {
@@ -137,17 +137,17 @@ fn refuse(h: &mut Harness, s: &Sent, status: u16, www: &str) {
 }
 
 /// A `resources/read` (one request, never cached).
-fn read(h: &mut Harness, uri: &str) -> crate::engine::actions::OpId {
+pub(super) fn read(h: &mut Harness, uri: &str) -> crate::engine::actions::OpId {
     let mut p = Map::new();
     p.insert("uri".into(), Value::String(format!("file:///{uri}")));
     h.core.request(Purpose::Read, p, &opts(), h.now)
 }
 
-fn done_result() -> Value {
+pub(super) fn done_result() -> Value {
     json!({"resultType":"complete","contents":[]})
 }
 
-fn www401() -> String {
+pub(super) fn www401() -> String {
     format!("Bearer error=\"invalid_token\", resource_metadata=\"{PRM}\", scope=\"mcp:basic\"")
 }
 
@@ -436,7 +436,7 @@ fn close_withdraws_the_persons_step() {
     };
     h.core.close(h.now);
     h.pump();
-    assert!(h.cancelled_asks.contains(&id));
+    assert!(h.cancelled_auth.contains(&id));
     assert_eq!(h.err(op).kind, ErrorKind::Abort);
     // A late answer is ignored.
     h.core.on_auth(

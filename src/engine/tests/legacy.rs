@@ -48,7 +48,7 @@ pub(super) fn answer_initialize(h: &mut Harness, init: &Sent, session: &str, cap
 }
 
 /// Drives detection to a legacy session with id "S1"; returns the harness.
-fn legacy(caps: Value) -> Harness {
+pub(super) fn legacy(caps: Value) -> Harness {
     let mut h = Harness::new(auto());
     let op = h
         .core
@@ -568,7 +568,7 @@ fn legacy_task_call(task_timeout_ms: Option<u64>) -> (Harness, OpId, Sent) {
 }
 
 /// [`legacy_task_call`] with the task created; returns its first `tasks/get`.
-fn legacy_task(task_timeout_ms: u64) -> (Harness, OpId, Sent) {
+pub(super) fn legacy_task(task_timeout_ms: u64) -> (Harness, OpId, Sent) {
     let (mut h, op, call) = legacy_task_call(Some(task_timeout_ms));
     h.result(&call, json!({"task":{"taskId":"T1","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":600000,"pollInterval":200}}));
     let poll = h.take();

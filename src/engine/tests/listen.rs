@@ -2,7 +2,7 @@
 //! acknowledgement, routing by subscription id, cache invalidation, graceful end, drops
 //! and re-listening, time-outs, errors, several subscriptions at once.
 
-use crate::engine::actions::{OpOptions, SubscriptionEvent};
+use crate::engine::actions::{OpId, OpOptions, SubscriptionEvent};
 use crate::engine::config::{Config, VersionChoice};
 use crate::engine::testkit::*;
 use crate::error::{Error, ErrorKind};
@@ -50,7 +50,7 @@ fn push(h: &mut Harness, s: &Sent, m: &Value) {
 }
 
 /// Starts a listen with `filter` and acknowledges it (granting the whole filter).
-fn open(h: &mut Harness, filter: Value) -> (u64, Sent) {
+fn open(h: &mut Harness, filter: Value) -> (OpId, Sent) {
     let op = h.core.listen(&filter, h.now);
     let s = h.take();
     assert_eq!(s.method(), "subscriptions/listen");
@@ -63,7 +63,7 @@ fn open(h: &mut Harness, filter: Value) -> (u64, Sent) {
 }
 
 /// Subscription notifications (method names) an op received.
-fn received(h: &Harness, op: u64) -> Vec<String> {
+fn received(h: &Harness, op: OpId) -> Vec<String> {
     h.subs
         .iter()
         .filter_map(|(o, e)| match e {
@@ -77,7 +77,7 @@ fn notified(h: &Harness, method: &str) -> usize {
     h.notifications.iter().filter(|(m, _)| m == method).count()
 }
 
-fn reconnects(h: &Harness, op: u64) -> Vec<(u32, u64)> {
+fn reconnects(h: &Harness, op: OpId) -> Vec<(u32, u64)> {
     h.subs
         .iter()
         .filter_map(|(o, e)| match e {

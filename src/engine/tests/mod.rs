@@ -5,5 +5,6 @@ mod legacy;
 mod lifecycle;
 mod listen;
 mod mrtr;
+mod quiet;
 mod spine;
 mod tasks;

@@ -1,6 +1,6 @@
 //! Multi round-trip requests: `input_required`, handlers, retries.
 
-use crate::engine::actions::{AskScope, OpOptions};
+use crate::engine::actions::{AskScope, OpId, OpOptions};
 use crate::engine::config::{Config, ElicitationModes, SamplingSupport, VersionChoice};
 use crate::engine::testkit::*;
 use crate::error::{Error, ErrorKind};
@@ -24,7 +24,7 @@ fn elicit(msg: &str) -> Value {
 }
 
 /// Starts a `prompts/get` (no tools/list first) and returns the op and its first request.
-fn start(h: &mut Harness) -> (u64, Sent) {
+fn start(h: &mut Harness) -> (OpId, Sent) {
     let mut p = Map::new();
     p.insert("name".into(), "p".into());
     p.insert("arguments".into(), json!({"a":"1"}));

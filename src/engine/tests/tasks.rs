@@ -3,7 +3,7 @@
 //! least once (test names carry `rule_<n>_`), plus malformed and hostile server input.
 //! A scripted server, a fake clock; nothing sleeps.
 
-use crate::engine::actions::{AskScope, OpOptions, TaskView};
+use crate::engine::actions::{AskScope, OpId, OpOptions, TaskView};
 use crate::engine::config::{Config, ElicitationModes, VersionChoice};
 use crate::engine::core::TaskRef;
 use crate::engine::ops::Want;
@@ -106,7 +106,7 @@ fn ack() -> Value {
 
 /// Starts `callTool("t")` (answering the `tools/list` it sends first, if any) and answers
 /// the `tools/call` with `answer`.
-fn call(h: &mut Harness, as_task: bool, o: &OpOptions, answer: Value) -> u64 {
+fn call(h: &mut Harness, as_task: bool, o: &OpOptions, answer: Value) -> OpId {
     call_named(h, "t", as_task, o, answer, vec![tool("t")])
 }
 
@@ -117,7 +117,7 @@ fn call_named(
     o: &OpOptions,
     answer: Value,
     tools: Vec<Value>,
-) -> u64 {
+) -> OpId {
     let op = h.core.call_tool(name, Some(json!({})), as_task, o, h.now);
     let mut s = h.take();
     if s.method() == "tools/list" {
@@ -130,7 +130,7 @@ fn call_named(
 }
 
 /// A transparent `callTool` whose server created task `id`: the op and its first poll.
-fn call_task(h: &mut Harness, id: &str) -> (u64, Sent) {
+fn call_task(h: &mut Harness, id: &str) -> (OpId, Sent) {
     let op = call(h, false, &opts(), created(id));
     let p = h.take();
     assert_eq!(p.method(), "tasks/get");
@@ -145,7 +145,7 @@ fn tref(id: &str) -> TaskRef {
     }
 }
 
-fn wait(h: &mut Harness, id: &str, want: Want, o: &OpOptions) -> u64 {
+fn wait(h: &mut Harness, id: &str, want: Want, o: &OpOptions) -> OpId {
     h.core.wait_task(tref(id), want, o, h.now)
 }
 
@@ -883,7 +883,7 @@ fn task_inputs_respect_the_concurrency_cap() {
 
 /// A wait on t1 whose first poll asked for k1, answered by the host; returns the wait and
 /// the `tasks/update` carrying the answer.
-fn answered_k1(h: &mut Harness) -> (u64, Sent) {
+fn answered_k1(h: &mut Harness) -> (OpId, Sent) {
     let w = wait(h, "t1", Want::Task, &opts());
     let p = take_method(h, "tasks/get");
     h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
@@ -2121,7 +2121,7 @@ fn rule_24_a_thousand_waits_on_distinct_tasks() {
     let mut h = harness();
     let n = 1000;
     let ids: Vec<String> = (0..n).map(|i| format!("task-{i}")).collect();
-    let waits: Vec<u64> = ids
+    let waits: Vec<OpId> = ids
         .iter()
         .map(|id| wait(&mut h, id, Want::Task, &opts()))
         .collect();
@@ -2160,7 +2160,7 @@ fn rule_24_a_thousand_waits_on_distinct_tasks() {
 #[test]
 fn rule_24_n_waits_on_the_same_task_poll_once() {
     let mut h = harness();
-    let first: Vec<u64> = (0..5)
+    let first: Vec<OpId> = (0..5)
         .map(|_| wait(&mut h, "t1", Want::Task, &opts()))
         .collect();
     assert_eq!(pending(&mut h, "tasks/get"), 1);
@@ -2168,7 +2168,7 @@ fn rule_24_n_waits_on_the_same_task_poll_once() {
     h.result(&p, got("t1", "working"));
     // More waits join between polls: still one poll, at the interval.
     h.advance(300);
-    let later: Vec<u64> = (0..5)
+    let later: Vec<OpId> = (0..5)
         .map(|_| wait(&mut h, "t1", Want::Result, &timeout(60_000)))
         .collect();
     assert_eq!(pending(&mut h, "tasks/get"), 0, "no extra poll");
