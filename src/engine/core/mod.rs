@@ -204,15 +204,22 @@ impl Core {
         }
     }
 
-    /// Puts an op back (pending) or finishes it.
+    /// The one settle path: puts an op back (pending) or finishes it, then delivers the
+    /// task notes its step left.
     fn settle(&mut self, id: OpId, op: Op, step: Step, notes: Vec<Note>) {
         match step {
             Step::Pending => {
                 self.ops.insert(id, op);
                 self.refresh(&Owner::Op(id));
+                self.deliver_notes(notes);
             }
-            Step::Done(r) => self.done(id, r),
+            Step::Done(r) => self.finish(id, r, notes),
         }
+    }
+
+    /// Settles an operation that ended before it was put in the table (or as it left it).
+    fn finish(&mut self, id: OpId, r: Result<Output>, notes: Vec<Note>) {
+        self.done(id, r);
         self.deliver_notes(notes);
     }
 

@@ -5,7 +5,8 @@ use super::Core;
 use crate::engine::actions::{OpId, OpOptions, Output, TaskView};
 use crate::engine::listen::{check_filter, ListenOp};
 use crate::engine::ops::{
-    Ctx, Listing, Op, Pager, PagesOp, Purpose, RpcOp, Step, ToolOp, WaitOp, Want,
+    Aborted, Ctx, Listing, Op, Operation, Pager, PagesOp, Purpose, RpcOp, Step, ToolOp, WaitOp,
+    Want,
 };
 use crate::engine::session::era_error;
 use crate::engine::shared::{Era, Owner};
@@ -118,11 +119,7 @@ impl Core {
                 as_task,
                 opts,
             } => {
-                let mut cx = Ctx {
-                    sh: &mut self.sh,
-                    tasks: &mut self.tasks,
-                    notes: Vec::new(),
-                };
+                let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
                 let legacy = self
                     .session
                     .init
@@ -178,20 +175,12 @@ impl Core {
                     self.done(id, Err(e));
                     return;
                 }
-                let seed = t.seed.as_ref().map(|s| s.task.clone());
-                self.ops.insert(id, Op::Wait(w));
-                self.refresh(&Owner::Op(id));
-                let legacy = self.sh.era != Era::Modern;
-                let notes = self.tasks.attach(
-                    &mut self.sh,
-                    seed.as_ref(),
-                    &t.task_id,
-                    id,
-                    deadline,
-                    legacy,
-                );
+                let seed = t.seed.as_ref().map(|s| &s.task);
+                let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
+                w.attach(&mut cx, id, seed);
+                let notes = cx.notes;
+                self.settle(id, Op::Wait(w), Step::Pending, notes);
                 self.refresh_task(&t.task_id);
-                self.deliver_notes(notes);
             }
             Start::Listen { filter } => {
                 if self.sh.era != Era::Modern {
@@ -203,11 +192,7 @@ impl Core {
                     );
                     return;
                 }
-                let mut cx = Ctx {
-                    sh: &mut self.sh,
-                    tasks: &mut self.tasks,
-                    notes: Vec::new(),
-                };
+                let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
                 let l = ListenOp::start(&mut cx, id, filter);
                 let notes = cx.notes;
                 self.settle(id, Op::Listen(l), Step::Pending, notes);
@@ -238,20 +223,17 @@ impl Core {
         params: Map<String, Value>,
         opts: &OpOptions,
     ) {
-        let mut cx = Ctx {
-            sh: &mut self.sh,
-            tasks: &mut self.tasks,
-            notes: Vec::new(),
-        };
+        let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
         let (op, immediate) = RpcOp::start(&mut cx, id, purpose, params, Vec::new(), opts);
         let notes = cx.notes;
         match (op, immediate) {
-            (_, Some(r)) => {
-                self.done(id, r);
-                self.deliver_notes(notes);
-            }
+            (_, Some(r)) => self.finish(id, r, notes),
             (Some(op), None) => self.settle(id, Op::Rpc(op), Step::Pending, notes),
-            (None, None) => self.done(id, Err(Error::invalid_result("request could not start"))),
+            (None, None) => self.finish(
+                id,
+                Err(Error::invalid_result("request could not start")),
+                notes,
+            ),
         }
     }
 
@@ -494,7 +476,6 @@ impl Core {
     /// call cancels the task (`tasks/cancel`), as closing a stream cancels a request. In
     /// legacy eras an in-flight request gets `notifications/cancelled`.
     pub fn abort(&mut self, op: OpId, reason: Error, now: Millis) {
-        use crate::engine::ops::{Aborted, Operation};
         self.sh.now = self.sh.now.max(now);
         if self.auth_abort(op, &reason) {
             return;
