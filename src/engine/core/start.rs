@@ -477,9 +477,6 @@ impl Core {
     /// legacy eras an in-flight request gets `notifications/cancelled`.
     pub fn abort(&mut self, op: OpId, reason: Error, now: Millis) {
         self.sh.now = self.sh.now.max(now);
-        if self.auth_abort(op, &reason) {
-            return;
-        }
         if let Some(i) = self.parked.iter().position(|(id, _)| *id == op) {
             self.parked.remove(i);
             self.done(op, Err(reason));

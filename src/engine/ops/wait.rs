@@ -75,7 +75,7 @@ impl Operation for WaitOp {
                 cx.tasks.detach(cx.sh, &self.task_id, id);
                 Step::Done(Err(self.timeout_error(cx.tasks)))
             }
-            OpInput::Call(_) | OpInput::Notification(..) => Step::Pending,
+            OpInput::Call(_) | OpInput::Notification(..) | OpInput::Authorized(_) => Step::Pending,
         }
     }
 
