@@ -49,6 +49,21 @@ pub struct ResponseHead<'a> {
     pub www_authenticate: Option<&'a str>,
 }
 
+impl<'a> ResponseHead<'a> {
+    /// A head from the values of [`RESPONSE_HEADERS`](crate::http::response::RESPONSE_HEADERS),
+    /// in that order (`None`: absent or unreadable).
+    pub fn read(status: u16, values: &'a [Option<String>; 4]) -> ResponseHead<'a> {
+        let [content_type, session_id, retry_after, www_authenticate] = values;
+        ResponseHead {
+            status,
+            content_type: content_type.as_deref(),
+            session_id: session_id.as_deref(),
+            retry_after: retry_after.as_deref(),
+            www_authenticate: www_authenticate.as_deref(),
+        }
+    }
+}
+
 /// The engine of one client.
 pub struct Core {
     sh: Shared,
