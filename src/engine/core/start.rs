@@ -12,6 +12,7 @@ use crate::engine::session::era_error;
 use crate::engine::shared::{Era, Owner};
 use crate::engine::tools::OutputCheck;
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::protocol::capabilities::server_tasks;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::TASKS_EXTENSION;
 use crate::time::Millis;
@@ -325,14 +326,7 @@ impl Core {
         }
         if check_server {
             if let Some(caps) = &self.sh.server_capabilities {
-                let supported = match self.sh.era {
-                    Era::Modern => caps
-                        .get("extensions")
-                        .and_then(|e| e.get(TASKS_EXTENSION))
-                        .is_some(),
-                    Era::Legacy | Era::HttpSse => caps.get("tasks").is_some(),
-                };
-                if !supported {
+                if !server_tasks(caps, self.sh.era == Era::Modern).declared {
                     return Err(Error::new(
                         ErrorKind::Capability,
                         "the server does not support tasks (its capabilities say so)".to_string(),
