@@ -5,7 +5,7 @@
 
 use crate::auth::metadata::{object, string, AsMeta};
 use crate::auth::url;
-use crate::error::{json_object, json_text};
+use crate::error::{json_object, json_text, Error, Result};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{Map, Value};
@@ -66,6 +66,33 @@ pub fn pick_method(secret: bool, supported: Option<&[String]>) -> AuthMethod {
     } else {
         AuthMethod::Basic
     }
+}
+
+/// `client_name` for registration: the host's, else the client's `clientInfo.name`, else
+/// the package's name.
+pub fn client_name(given: Option<String>, client_info: &Value) -> String {
+    given.unwrap_or_else(|| {
+        client_info
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("mcp-wasm-client")
+            .to_string()
+    })
+}
+
+/// The `application_type` the host chose: `web` or `native` (OpenID Connect DCR 1.0 §2),
+/// anything else is a `ConfigError`; unset, [`registration_request`] chooses from the
+/// redirect URI.
+pub fn application_type(given: Option<String>) -> Result<Option<String>> {
+    if given
+        .as_deref()
+        .is_some_and(|t| t != "web" && t != "native")
+    {
+        return Err(Error::config(
+            "auth.applicationType must be 'web' or 'native'",
+        ));
+    }
+    Ok(given)
 }
 
 /// The DCR request body (RFC 7591 §2). A browser app served from a non-local host
@@ -195,6 +222,23 @@ pub fn from_record(text: &str) -> Option<Client> {
 mod tests {
     use super::*;
     use crate::auth::metadata::defaults;
+
+    #[test]
+    fn the_hosts_identity_choices() {
+        let info = serde_json::json!({"name": "app", "version": "1"});
+        assert_eq!(client_name(Some("mine".into()), &info), "mine");
+        assert_eq!(client_name(None, &info), "app");
+        assert_eq!(client_name(None, &serde_json::json!({})), "mcp-wasm-client");
+        assert_eq!(application_type(None).unwrap(), None);
+        for t in ["web", "native"] {
+            assert_eq!(
+                application_type(Some(t.into())).unwrap().as_deref(),
+                Some(t)
+            );
+        }
+        let e = application_type(Some("desktop".into())).unwrap_err();
+        assert_eq!(e.message, "auth.applicationType must be 'web' or 'native'");
+    }
 
     #[test]
     fn method_choice() {

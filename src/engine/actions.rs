@@ -120,8 +120,41 @@ pub struct Ask {
 pub struct UrlFacts {
     pub url: String,
     pub origin: String,
+    /// The host name (without the port).
     pub host: String,
     pub is_punycode: bool,
+}
+
+impl UrlFacts {
+    /// The host as the URL API's `host` spells it: with the port when there is one
+    /// (taken from the origin; `host` when the origin has no scheme).
+    pub fn host_and_port(&self) -> &str {
+        self.origin
+            .split_once("://")
+            .map(|(_, h)| h)
+            .unwrap_or(&self.host)
+    }
+}
+
+#[cfg(test)]
+mod url_facts_tests {
+    use super::UrlFacts;
+
+    #[test]
+    fn host_and_port_comes_from_the_origin() {
+        let f = |origin: &str| UrlFacts {
+            url: format!("{origin}/x"),
+            origin: origin.into(),
+            host: "example.com".into(),
+            is_punycode: false,
+        };
+        assert_eq!(
+            f("https://example.com:8443").host_and_port(),
+            "example.com:8443"
+        );
+        assert_eq!(f("https://example.com").host_and_port(), "example.com");
+        assert_eq!(f("null").host_and_port(), "example.com");
+    }
 }
 
 /// A task as the host sees it.

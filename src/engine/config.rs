@@ -135,7 +135,54 @@ const RESERVED_HEADERS: [&str; 6] = [
     "mcp-session-id",
 ];
 
+/// Boolean options the host named in one of its option objects (`None`: not named), or
+/// `None` for the whole object when the host gave none.
+pub type Named<const N: usize> = Option<[Option<bool>; N]>;
+
 impl Config {
+    /// Elicitation, from whether the host has a handler and the modes it named
+    /// (`[form, url]`): named modes are those, each one not named off; no modes named is
+    /// `{form: true}`. Modes without a handler are a `ConfigError`.
+    pub fn set_elicitation(&mut self, handler: bool, modes: Named<2>) -> Result<()> {
+        self.elicitation = match (handler, modes) {
+            (true, Some([form, url])) => Some(ElicitationModes {
+                form: form.unwrap_or(false),
+                url: url.unwrap_or(false),
+            }),
+            (true, None) => Some(ElicitationModes {
+                form: true,
+                url: false,
+            }),
+            (false, Some(_)) => {
+                return Err(Error::config(
+                    "elicitation modes are set but there is no onElicitation handler",
+                ))
+            }
+            (false, None) => return Ok(()),
+        };
+        Ok(())
+    }
+
+    /// Sampling, from whether the host has a handler and the options it named
+    /// (`[tools, context]`, each one not named off). Options without a handler are a
+    /// `ConfigError`.
+    pub fn set_sampling(&mut self, handler: bool, options: Named<2>) -> Result<()> {
+        match (handler, options) {
+            (true, o) => {
+                let [tools, context] = o.unwrap_or_default();
+                self.sampling = Some(SamplingSupport {
+                    tools: tools.unwrap_or(false),
+                    context: context.unwrap_or(false),
+                });
+                Ok(())
+            }
+            (false, Some(_)) => Err(Error::config(
+                "sampling options are set but there is no onSampling handler",
+            )),
+            (false, None) => Ok(()),
+        }
+    }
+
     /// A configuration with defaults for everything but the URL.
     pub fn new(url: impl Into<String>) -> Config {
         Config {
@@ -302,6 +349,48 @@ fn validate_auth(a: &crate::auth::AuthConfig, has_authorization: bool) -> Result
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn elicitation_and_sampling_follow_the_handlers() {
+        let mut c = Config::new("http://x.test/mcp");
+        c.set_elicitation(false, None).unwrap();
+        c.set_sampling(false, None).unwrap();
+        assert_eq!((c.elicitation, c.sampling), (None, None));
+        assert_eq!(
+            c.set_elicitation(false, Some([None, None]))
+                .unwrap_err()
+                .message,
+            "elicitation modes are set but there is no onElicitation handler"
+        );
+        assert_eq!(
+            c.set_sampling(false, Some([Some(true), None]))
+                .unwrap_err()
+                .message,
+            "sampling options are set but there is no onSampling handler"
+        );
+        // A handler without modes: form only.
+        c.set_elicitation(true, None).unwrap();
+        let form = ElicitationModes {
+            form: true,
+            url: false,
+        };
+        assert_eq!(c.elicitation, Some(form));
+        // Named modes: those, the others off.
+        c.set_elicitation(true, Some([None, Some(true)])).unwrap();
+        let url = ElicitationModes {
+            form: false,
+            url: true,
+        };
+        assert_eq!(c.elicitation, Some(url));
+        c.set_sampling(true, None).unwrap();
+        assert_eq!(c.sampling, Some(SamplingSupport::default()));
+        c.set_sampling(true, Some([Some(true), None])).unwrap();
+        let tools = SamplingSupport {
+            tools: true,
+            context: false,
+        };
+        assert_eq!(c.sampling, Some(tools));
+    }
+
     use super::*;
 
     #[test]

@@ -314,7 +314,8 @@ impl Operation for ListenOp {
             OpInput::Call(CallInput::Timer) => self.on_timer(cx, id),
             OpInput::Notification(method, params) => self.on_notification(cx, id, method, params),
             OpInput::Call(CallInput::Progress(_) | CallInput::Answer(..))
-            | OpInput::TaskFinal(_) => Step::Pending,
+            | OpInput::TaskFinal(_)
+            | OpInput::Authorized(_) => Step::Pending,
         }
     }
 

@@ -4,6 +4,18 @@
 
 use crate::error::{sanitize, Error};
 
+/// The response headers the engine reads, lower-case, in the order
+/// [`ResponseHead::read`](crate::engine::core::ResponseHead::read) takes their values: the
+/// shell reads these and no other.
+pub const RESPONSE_HEADERS: [&str; 4] = [
+    "content-type",
+    // Legacy era (2025-11-25 "Session Management").
+    "mcp-session-id",
+    "retry-after",
+    // 401 and 403 answers (OAuth).
+    "www-authenticate",
+];
+
 /// How a response body is to be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BodyKind {
@@ -62,6 +74,21 @@ pub fn http_error(status: u16, content_type: &str, body: &[u8]) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_headers_read_fill_the_engines_head() {
+        use crate::engine::core::ResponseHead;
+        let v = RESPONSE_HEADERS.map(|n| Some(format!("v:{n}")));
+        let h = ResponseHead::read(401, &v);
+        assert_eq!(h.status, 401);
+        assert_eq!(h.content_type, Some("v:content-type"));
+        assert_eq!(h.session_id, Some("v:mcp-session-id"));
+        assert_eq!(h.retry_after, Some("v:retry-after"));
+        assert_eq!(h.www_authenticate, Some("v:www-authenticate"));
+        assert!(RESPONSE_HEADERS
+            .iter()
+            .all(|n| *n == n.to_ascii_lowercase()));
+    }
 
     #[test]
     fn content_types() {

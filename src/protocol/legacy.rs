@@ -5,6 +5,7 @@
 
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::protocol::capabilities::server_tasks;
 use crate::protocol::tasks::{decode_create_task_result, Task};
 use crate::protocol::{HTTP_SSE_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS};
 use serde_json::value::RawValue;
@@ -38,19 +39,11 @@ impl InitializeResult {
 
     /// 2025 tasks: the server accepts task-augmented `tools/call`.
     pub fn supports_tool_tasks(&self) -> bool {
-        self.capabilities
-            .get("tasks")
-            .and_then(|t| t.get("requests"))
-            .and_then(|r| r.get("tools"))
-            .and_then(|t| t.get("call"))
-            .is_some()
+        server_tasks(&self.capabilities, false).tool_calls
     }
 
     pub fn supports_task_list(&self) -> bool {
-        self.capabilities
-            .get("tasks")
-            .and_then(|t| t.get("list"))
-            .is_some()
+        server_tasks(&self.capabilities, false).list
     }
 }
 

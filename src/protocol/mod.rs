@@ -10,6 +10,7 @@
 //! and against these decoders). The elicitation form schema is modelled once, by the
 //! checker in `schema::elicitation`.
 
+pub mod capabilities;
 pub mod codes;
 pub mod discover;
 pub mod fields;

@@ -18,6 +18,18 @@ pub fn page_params(params: Option<Value>) -> Result<Map<String, Value>> {
     Ok(p)
 }
 
+/// The cursor of `tasks/list` (2025-11-25 `PaginatedRequest`), from the host's `PageParams`:
+/// a string `cursor`, anything else is no cursor.
+pub fn task_list_cursor(params: Option<&Value>) -> Option<String> {
+    params?.get("cursor")?.as_str().map(str::to_string)
+}
+
+/// The filter of `subscriptions/listen` as the host gave it: none is `{}` (every
+/// notification the filter's defaults allow); its fields are checked when it starts.
+pub fn listen_filter(filter: Option<Value>) -> Value {
+    filter.unwrap_or_else(|| Value::Object(Map::new()))
+}
+
 /// `resources/read` (`ReadResourceRequestParams`).
 pub fn read_resource_params(uri: String) -> Map<String, Value> {
     let mut p = Map::new();
@@ -114,6 +126,19 @@ mod tests {
 
     fn obj(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn task_list_cursor_and_listen_filter_defaults() {
+        assert_eq!(task_list_cursor(None), None);
+        assert_eq!(task_list_cursor(Some(&json!({"cursor": 3}))), None);
+        assert_eq!(task_list_cursor(Some(&json!("c"))), None);
+        let c = task_list_cursor(Some(&json!({"cursor": "c", "x": 1})));
+        assert_eq!(c.as_deref(), Some("c"));
+        assert_eq!(listen_filter(None), json!({}));
+        assert_eq!(listen_filter(Some(Value::Null)), Value::Null);
+        let f = json!({"taskIds": ["t"]});
+        assert_eq!(listen_filter(Some(f.clone())), f);
     }
 
     #[test]

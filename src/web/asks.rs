@@ -112,12 +112,7 @@ fn call(h: &Handle, ask: &Ask, f: &Function, server_url: &str, roots: bool) {
         set(&ctx, "url", &JsValue::from_str(&u.url));
         set(&ctx, "origin", &JsValue::from_str(&u.origin));
         // Like the URL API: `host` has the port when there is one, `hostname` does not.
-        let host = u
-            .origin
-            .split_once("://")
-            .map(|(_, h)| h)
-            .unwrap_or(&u.host);
-        set(&ctx, "host", &JsValue::from_str(host));
+        set(&ctx, "host", &JsValue::from_str(u.host_and_port()));
         set(&ctx, "hostname", &JsValue::from_str(&u.host));
         set(&ctx, "isPunycode", &JsValue::from_bool(u.is_punycode));
     }

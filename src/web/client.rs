@@ -13,7 +13,7 @@ use crate::web::driver::{abort_closure, now, pump, register, Driver, Handle, Kin
 use crate::web::js::Subscription;
 use crate::web::options::{call_options, client_options, get};
 use js_sys::{Function, Promise, Reflect};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -428,7 +428,8 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "PageParams")] params: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "RequestOptions")] opts: JsValue,
     ) -> Promise {
-        let cursor = get(&params, "cursor").as_string();
+        // What cannot be read as JSON names no cursor (as `params.cursor` that is not a string).
+        let cursor = requests::task_list_cursor(from_js(&params).ok().flatten().as_ref());
         self.run(&opts, move |core, o, t| core.list_tasks(cursor, o, t))
     }
 
@@ -442,8 +443,7 @@ impl McpClient {
         #[wasm_bindgen(unchecked_optional_param_type = "ListenOptions")] opts: JsValue,
     ) -> Promise {
         let filter = match from_js(&filter) {
-            Ok(Some(v)) => v,
-            Ok(None) => Value::Object(Map::new()),
+            Ok(v) => requests::listen_filter(v),
             Err(e) => return reject(&e),
         };
         let copts = match call_options(&opts) {

@@ -14,6 +14,7 @@
 use crate::engine::core::ResponseHead;
 use crate::error::{sanitize, Error, ErrorKind};
 use crate::http::request::HttpRequest;
+use crate::http::response::RESPONSE_HEADERS;
 use crate::web::convert::{describe, from_js};
 use crate::web::driver::{now, pump, Handle};
 use js_sys::{Array, ArrayBuffer, Function, Reflect, Uint8Array};
@@ -206,29 +207,20 @@ pub fn perform(h: &Handle, req: HttpRequest) {
             return fail(&h, id, Error::network("fetch did not return a Response"));
         };
         let hdrs = resp.headers();
+        // The headers the engine reads (cross-origin, readable only when the server exposes
+        // them: README "CORS"). The engine decides which statuses' challenges count.
+        let values = RESPONSE_HEADERS.map(|n| hdrs.get(n).ok().flatten());
+        let head = ResponseHead::read(resp.status(), &values);
         if let Some(cx) = &cors {
             // A 401 always carries WWW-Authenticate (RFC 9110 §15.5.2): unreadable, it was
             // not exposed to this origin, and the page cannot learn how to authenticate.
-            if resp.status() == 401 && hdrs.get("www-authenticate").ok().flatten().is_none() {
+            if head.status == 401 && head.www_authenticate.is_none() {
                 controller.abort();
                 return fail(&h, id, cx.error("www-authenticate-not-exposed", 401));
             }
         }
-        let ct = hdrs.get("content-type").ok().flatten();
-        let session = hdrs.get("mcp-session-id").ok().flatten();
-        let retry = hdrs.get("retry-after").ok().flatten();
-        // Cross-origin, readable only when the server exposes it (README "CORS"). The
-        // engine decides which statuses' challenges count.
-        let www = hdrs.get("www-authenticate").ok().flatten();
         {
             let mut d = h.borrow_mut();
-            let head = ResponseHead {
-                status: resp.status(),
-                content_type: ct.as_deref(),
-                session_id: session.as_deref(),
-                retry_after: retry.as_deref(),
-                www_authenticate: www.as_deref(),
-            };
             let t = now();
             d.core.on_head(id, head, t);
         }

@@ -1,9 +1,8 @@
 //! Reading the host's option objects (`new McpClient(url, options)` and per-call options).
 
+use crate::auth::client;
 use crate::engine::actions::OpOptions;
-use crate::engine::config::{
-    Config, ElicitationModes, SamplingSupport, ValidateOutput, VersionChoice,
-};
+use crate::engine::config::{Config, ValidateOutput, VersionChoice};
 use crate::error::Error;
 use crate::protocol::requests;
 use crate::protocol::TASKS_EXTENSION;
@@ -171,35 +170,16 @@ pub fn client_options(url: String, o: &JsValue) -> Result<(Config, Handlers), Er
     h.on_warning = func(o, "onWarning")?;
     h.on_elicitation = func(o, "onElicitation")?;
     h.on_sampling = func(o, "onSampling")?;
+    // The engine decides what the handlers and the options they name declare; the
+    // options' values are read only when there is a handler to use them.
     let elic = get(o, "elicitation");
-    if h.on_elicitation.is_some() {
-        cfg.elicitation = Some(if present(&elic) {
-            ElicitationModes {
-                form: boolean(&elic, "form")?.unwrap_or(false),
-                url: boolean(&elic, "url")?.unwrap_or(false),
-            }
-        } else {
-            ElicitationModes {
-                form: true,
-                url: false,
-            }
-        });
-    } else if present(&elic) {
-        return Err(Error::config(
-            "elicitation modes are set but there is no onElicitation handler",
-        ));
-    }
+    let handler = h.on_elicitation.is_some();
+    let modes = named(&elic, ["form", "url"], handler)?;
+    cfg.set_elicitation(handler, modes)?;
     let samp = get(o, "sampling");
-    if h.on_sampling.is_some() {
-        cfg.sampling = Some(SamplingSupport {
-            tools: boolean(&samp, "tools")?.unwrap_or(false),
-            context: boolean(&samp, "context")?.unwrap_or(false),
-        });
-    } else if present(&samp) {
-        return Err(Error::config(
-            "sampling options are set but there is no onSampling handler",
-        ));
-    }
+    let handler = h.on_sampling.is_some();
+    let options = named(&samp, ["tools", "context"], handler)?;
+    cfg.set_sampling(handler, options)?;
     let roots = get(o, "roots");
     if present(&roots) {
         if !(Array::is_array(&roots) || roots.is_function()) {
@@ -265,6 +245,25 @@ pub fn client_options(url: String, o: &JsValue) -> Result<(Config, Handlers), Er
     Ok((cfg, h))
 }
 
+/// The booleans `keys` of option object `v` (`None` when the host gave no object); read
+/// only when `read` (otherwise each is `None`).
+fn named<const N: usize>(
+    v: &JsValue,
+    keys: [&str; N],
+    read: bool,
+) -> Result<Option<[Option<bool>; N]>, Error> {
+    if !present(v) {
+        return Ok(None);
+    }
+    let mut out = [None; N];
+    if read {
+        for (o, k) in out.iter_mut().zip(keys) {
+            *o = boolean(v, k)?;
+        }
+    }
+    Ok(Some(out))
+}
+
 /// Reads `auth: { grant?, clientId?, clientSecret?, issuer?, clientMetadataUrl?, redirectUri,
 /// scope?, clientName?, applicationType?, onAuthorize, storage? }` (checked further by the
 /// engine). With `grant: 'client_credentials'` there is no person: no `redirectUri`, no
@@ -297,24 +296,8 @@ fn auth_options(
     } else {
         None
     };
-    let client_name = match string(a, "clientName")? {
-        Some(n) => n,
-        None => cfg
-            .client_info
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or("mcp-wasm-client")
-            .to_string(),
-    };
-    let application_type = string(a, "applicationType")?;
-    if application_type
-        .as_deref()
-        .is_some_and(|t| t != "web" && t != "native")
-    {
-        return Err(Error::config(
-            "auth.applicationType must be 'web' or 'native'",
-        ));
-    }
+    let client_name = client::client_name(string(a, "clientName")?, &cfg.client_info);
+    let application_type = client::application_type(string(a, "applicationType")?)?;
     let cfg = crate::auth::AuthConfig {
         client_id: string(a, "clientId")?,
         client_secret: string(a, "clientSecret")?,

@@ -17,10 +17,11 @@
 
 use super::{Core, ResponseHead};
 use crate::auth::{challenge, Authorizer, Effect, Trigger};
-use crate::engine::actions::{Action, AuthAction, AuthInput, AuthStepId, OpId, Output};
+use crate::engine::actions::{Action, AuthAction, AuthInput, AuthStepId, OpId};
 use crate::engine::config::Config;
 use crate::engine::exchange::Exchange;
 use crate::engine::ids::ExchangeId;
+use crate::engine::ops::{AuthOp, Op, OpInput, Operation, Step};
 use crate::engine::shared::Era;
 use crate::error::{Error, Result};
 use crate::http::request::HttpRequest;
@@ -41,9 +42,8 @@ pub(super) struct AuthLink {
     body: Vec<u8>,
     overflow: bool,
     /// The host action waiting for its answer (random bytes, the person, storage).
+    /// (`authorize()` operations wait for the flow in the operation table: [`AuthOp`].)
     waiting: Option<AuthStepId>,
-    /// `authorize()` operations waiting for the flow.
-    waiters: Vec<OpId>,
 }
 
 impl AuthLink {
@@ -56,7 +56,6 @@ impl AuthLink {
             body: Vec::new(),
             overflow: false,
             waiting: None,
-            waiters: Vec::new(),
         })
     }
 }
@@ -231,11 +230,14 @@ impl Core {
     }
 
     fn auth_finished(&mut self, r: Result<String>) {
-        let waiters = self
-            .auth
-            .as_mut()
-            .map(|l| std::mem::take(&mut l.waiters))
-            .unwrap_or_default();
+        // The `authorize()` operations, in the order they started.
+        let mut waiters: Vec<OpId> = self
+            .ops
+            .iter()
+            .filter(|(_, o)| o.awaits_authorization())
+            .map(|(id, _)| *id)
+            .collect();
+        waiters.sort_unstable();
         match r {
             Ok(token) => {
                 let value = format!("Bearer {token}");
@@ -246,13 +248,13 @@ impl Core {
                     self.sh.auth_gen = self.sh.auth_gen.wrapping_add(1);
                 }
                 for op in waiters {
-                    self.done(op, Ok(Output::Empty));
+                    self.handle_op(op, OpInput::Authorized(Ok(())));
                 }
                 self.auth_replay();
             }
             Err(e) => {
                 for op in waiters {
-                    self.done(op, Err(e.clone()));
+                    self.handle_op(op, OpInput::Authorized(Err(e.clone())));
                 }
                 for x in self.sh.xs.held() {
                     self.sh.xs.unhold(x);
@@ -282,7 +284,7 @@ impl Core {
     pub fn authorize(&mut self, now: Millis) -> OpId {
         let id = self.new_op(now);
         let legacy_fallback = self.auth_legacy_fallback();
-        let Some(l) = self.auth.as_mut() else {
+        let Some(running) = self.auth.as_ref().map(|l| l.machine.running()) else {
             self.done(
                 id,
                 Err(Error::config(
@@ -291,8 +293,8 @@ impl Core {
             );
             return id;
         };
-        l.waiters.push(id);
-        if !l.machine.running() {
+        self.settle(id, Op::Auth(AuthOp), Step::Pending, Vec::new());
+        if !running {
             self.auth_start(Trigger {
                 status: 0,
                 legacy_fallback,
@@ -302,24 +304,12 @@ impl Core {
         id
     }
 
-    /// True when no `authorize()` operation waits and no host step is pending.
+    /// True when no host step is pending and the flow has no exchange in flight
+    /// (`authorize()` operations are in the operation table).
     pub(super) fn auth_is_quiet(&self) -> bool {
         self.auth
             .as_ref()
-            .is_none_or(|l| l.waiters.is_empty() && l.waiting.is_none() && l.xfer.is_none())
-    }
-
-    /// An `authorize()` operation was aborted (the flow goes on). True when it was one.
-    pub(super) fn auth_abort(&mut self, op: OpId, reason: &Error) -> bool {
-        let Some(l) = self.auth.as_mut() else {
-            return false;
-        };
-        let Some(i) = l.waiters.iter().position(|w| *w == op) else {
-            return false;
-        };
-        l.waiters.remove(i);
-        self.done(op, Err(reason.clone()));
-        true
+            .is_none_or(|l| l.waiting.is_none() && l.xfer.is_none())
     }
 
     /// The client closed: the flow stops, the person's step is withdrawn.
@@ -328,15 +318,11 @@ impl Core {
         l.machine.cancel();
         let xfer = l.xfer.take();
         let waiting = l.waiting.take();
-        let waiters = std::mem::take(&mut l.waiters);
         if let Some(x) = xfer {
             self.sh.push(Action::Cancel(x));
         }
         if let Some(w) = waiting {
             self.sh.push(Action::CancelAuth(w));
-        }
-        for op in waiters {
-            self.done(op, Err(Error::abort("the client was closed")));
         }
         for x in self.sh.xs.held() {
             self.sh.forget_exchange(x);

@@ -49,6 +49,21 @@ pub struct ResponseHead<'a> {
     pub www_authenticate: Option<&'a str>,
 }
 
+impl<'a> ResponseHead<'a> {
+    /// A head from the values of [`RESPONSE_HEADERS`](crate::http::response::RESPONSE_HEADERS),
+    /// in that order (`None`: absent or unreadable).
+    pub fn read(status: u16, values: &'a [Option<String>; 4]) -> ResponseHead<'a> {
+        let [content_type, session_id, retry_after, www_authenticate] = values;
+        ResponseHead {
+            status,
+            content_type: content_type.as_deref(),
+            session_id: session_id.as_deref(),
+            retry_after: retry_after.as_deref(),
+            www_authenticate: www_authenticate.as_deref(),
+        }
+    }
+}
+
 /// The engine of one client.
 pub struct Core {
     sh: Shared,
@@ -204,15 +219,22 @@ impl Core {
         }
     }
 
-    /// Puts an op back (pending) or finishes it.
+    /// The one settle path: puts an op back (pending) or finishes it, then delivers the
+    /// task notes its step left.
     fn settle(&mut self, id: OpId, op: Op, step: Step, notes: Vec<Note>) {
         match step {
             Step::Pending => {
                 self.ops.insert(id, op);
                 self.refresh(&Owner::Op(id));
+                self.deliver_notes(notes);
             }
-            Step::Done(r) => self.done(id, r),
+            Step::Done(r) => self.finish(id, r, notes),
         }
+    }
+
+    /// Settles an operation that ended before it was put in the table (or as it left it).
+    fn finish(&mut self, id: OpId, r: Result<Output>, notes: Vec<Note>) {
+        self.done(id, r);
         self.deliver_notes(notes);
     }
 

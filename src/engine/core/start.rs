@@ -5,12 +5,14 @@ use super::Core;
 use crate::engine::actions::{OpId, OpOptions, Output, TaskView};
 use crate::engine::listen::{check_filter, ListenOp};
 use crate::engine::ops::{
-    Ctx, Listing, Op, Pager, PagesOp, Purpose, RpcOp, Step, ToolOp, WaitOp, Want,
+    Aborted, Ctx, Listing, Op, Operation, Pager, PagesOp, Purpose, RpcOp, Step, ToolOp, WaitOp,
+    Want,
 };
 use crate::engine::session::era_error;
 use crate::engine::shared::{Era, Owner};
 use crate::engine::tools::OutputCheck;
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::protocol::capabilities::server_tasks;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::TASKS_EXTENSION;
 use crate::time::Millis;
@@ -118,11 +120,7 @@ impl Core {
                 as_task,
                 opts,
             } => {
-                let mut cx = Ctx {
-                    sh: &mut self.sh,
-                    tasks: &mut self.tasks,
-                    notes: Vec::new(),
-                };
+                let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
                 let legacy = self
                     .session
                     .init
@@ -178,20 +176,12 @@ impl Core {
                     self.done(id, Err(e));
                     return;
                 }
-                let seed = t.seed.as_ref().map(|s| s.task.clone());
-                self.ops.insert(id, Op::Wait(w));
-                self.refresh(&Owner::Op(id));
-                let legacy = self.sh.era != Era::Modern;
-                let notes = self.tasks.attach(
-                    &mut self.sh,
-                    seed.as_ref(),
-                    &t.task_id,
-                    id,
-                    deadline,
-                    legacy,
-                );
+                let seed = t.seed.as_ref().map(|s| &s.task);
+                let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
+                w.attach(&mut cx, id, seed);
+                let notes = cx.notes;
+                self.settle(id, Op::Wait(w), Step::Pending, notes);
                 self.refresh_task(&t.task_id);
-                self.deliver_notes(notes);
             }
             Start::Listen { filter } => {
                 if self.sh.era != Era::Modern {
@@ -203,11 +193,7 @@ impl Core {
                     );
                     return;
                 }
-                let mut cx = Ctx {
-                    sh: &mut self.sh,
-                    tasks: &mut self.tasks,
-                    notes: Vec::new(),
-                };
+                let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
                 let l = ListenOp::start(&mut cx, id, filter);
                 let notes = cx.notes;
                 self.settle(id, Op::Listen(l), Step::Pending, notes);
@@ -238,20 +224,17 @@ impl Core {
         params: Map<String, Value>,
         opts: &OpOptions,
     ) {
-        let mut cx = Ctx {
-            sh: &mut self.sh,
-            tasks: &mut self.tasks,
-            notes: Vec::new(),
-        };
+        let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
         let (op, immediate) = RpcOp::start(&mut cx, id, purpose, params, Vec::new(), opts);
         let notes = cx.notes;
         match (op, immediate) {
-            (_, Some(r)) => {
-                self.done(id, r);
-                self.deliver_notes(notes);
-            }
+            (_, Some(r)) => self.finish(id, r, notes),
             (Some(op), None) => self.settle(id, Op::Rpc(op), Step::Pending, notes),
-            (None, None) => self.done(id, Err(Error::invalid_result("request could not start"))),
+            (None, None) => self.finish(
+                id,
+                Err(Error::invalid_result("request could not start")),
+                notes,
+            ),
         }
     }
 
@@ -343,14 +326,7 @@ impl Core {
         }
         if check_server {
             if let Some(caps) = &self.sh.server_capabilities {
-                let supported = match self.sh.era {
-                    Era::Modern => caps
-                        .get("extensions")
-                        .and_then(|e| e.get(TASKS_EXTENSION))
-                        .is_some(),
-                    Era::Legacy | Era::HttpSse => caps.get("tasks").is_some(),
-                };
-                if !supported {
+                if !server_tasks(caps, self.sh.era == Era::Modern).declared {
                     return Err(Error::new(
                         ErrorKind::Capability,
                         "the server does not support tasks (its capabilities say so)".to_string(),
@@ -494,11 +470,7 @@ impl Core {
     /// call cancels the task (`tasks/cancel`), as closing a stream cancels a request. In
     /// legacy eras an in-flight request gets `notifications/cancelled`.
     pub fn abort(&mut self, op: OpId, reason: Error, now: Millis) {
-        use crate::engine::ops::{Aborted, Operation};
         self.sh.now = self.sh.now.max(now);
-        if self.auth_abort(op, &reason) {
-            return;
-        }
         if let Some(i) = self.parked.iter().position(|(id, _)| *id == op) {
             self.parked.remove(i);
             self.done(op, Err(reason));

@@ -3,15 +3,17 @@
 //! output validation, the `-32020` re-list, and transparent tasks) and task waits.
 //!
 //! One file per kind of operation: `rpc` (single requests), `pages` (listings),
-//! `tool` (tool calls) and `wait` (task waits); this file holds what they share, and
+//! `tool` (tool calls), `wait` (task waits) and `authorize` (`authorize()`); this file holds what they share, and
 //! `operation` the one interface they all answer ([`Operation`]).
 
+mod authorize;
 mod operation;
 mod pages;
 mod rpc;
 mod tool;
 mod wait;
 
+pub use authorize::AuthOp;
 pub use operation::{Aborted, OpInput, Operation};
 pub use pages::{Pager, PagesOp};
 pub use rpc::RpcOp;
@@ -139,6 +141,7 @@ pub enum Op {
     Tool(ToolOp),
     Wait(WaitOp),
     Listen(ListenOp),
+    Auth(AuthOp),
 }
 
 /// The policy of a host-started request.

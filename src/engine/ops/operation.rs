@@ -32,6 +32,9 @@ pub enum OpInput<'a> {
     Notification(&'a str, Value),
     /// The task it waits on ended (or the wait failed).
     TaskFinal(Result<TaskView>),
+    /// The authorization flow it waits on ended (an operation that
+    /// [awaits it](Operation::awaits_authorization)).
+    Authorized(Result<()>),
 }
 
 /// What an aborted operation leaves to the core.
@@ -62,6 +65,11 @@ pub trait Operation {
     fn hears(&self) -> bool {
         false
     }
+    /// True when it waits for the authorization flow (`authorize()`): the flow's end is
+    /// handed to it as [`OpInput::Authorized`].
+    fn awaits_authorization(&self) -> bool {
+        false
+    }
 }
 
 impl Operation for Op {
@@ -72,6 +80,7 @@ impl Operation for Op {
             Op::Tool(o) => o.handle(cx, id, input),
             Op::Wait(o) => o.handle(cx, id, input),
             Op::Listen(o) => o.handle(cx, id, input),
+            Op::Auth(o) => o.handle(cx, id, input),
         }
     }
 
@@ -82,6 +91,7 @@ impl Operation for Op {
             Op::Tool(o) => o.deadline(),
             Op::Wait(o) => o.deadline(),
             Op::Listen(o) => o.deadline(),
+            Op::Auth(o) => o.deadline(),
         }
     }
 
@@ -92,6 +102,7 @@ impl Operation for Op {
             Op::Tool(o) => o.abort(cx, id),
             Op::Wait(o) => o.abort(cx, id),
             Op::Listen(o) => o.abort(cx, id),
+            Op::Auth(o) => o.abort(cx, id),
         }
     }
 
@@ -102,6 +113,7 @@ impl Operation for Op {
             Op::Tool(o) => o.task(),
             Op::Wait(o) => o.task(),
             Op::Listen(o) => o.task(),
+            Op::Auth(o) => o.task(),
         }
     }
 
@@ -112,6 +124,18 @@ impl Operation for Op {
             Op::Tool(o) => o.hears(),
             Op::Wait(o) => o.hears(),
             Op::Listen(o) => o.hears(),
+            Op::Auth(o) => o.hears(),
+        }
+    }
+
+    fn awaits_authorization(&self) -> bool {
+        match self {
+            Op::Rpc(o) => o.awaits_authorization(),
+            Op::Pages(o) => o.awaits_authorization(),
+            Op::Tool(o) => o.awaits_authorization(),
+            Op::Wait(o) => o.awaits_authorization(),
+            Op::Listen(o) => o.awaits_authorization(),
+            Op::Auth(o) => o.awaits_authorization(),
         }
     }
 }

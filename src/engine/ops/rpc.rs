@@ -201,7 +201,9 @@ impl Operation for RpcOp {
     fn handle(&mut self, cx: &mut Ctx, id: OpId, input: OpInput) -> Step {
         match input {
             OpInput::Call(input) => self.on_call(cx, id, input),
-            OpInput::Notification(..) | OpInput::TaskFinal(_) => Step::Pending,
+            OpInput::Notification(..) | OpInput::TaskFinal(_) | OpInput::Authorized(_) => {
+                Step::Pending
+            }
         }
     }
 

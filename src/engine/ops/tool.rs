@@ -351,7 +351,7 @@ impl Operation for ToolOp {
             OpInput::Call(CallInput::Timer) => self.on_timer(cx, id),
             OpInput::Call(input) => self.on_call(cx, id, input),
             OpInput::TaskFinal(r) => Step::Done(self.on_task_final(r)),
-            OpInput::Notification(..) => Step::Pending,
+            OpInput::Notification(..) | OpInput::Authorized(_) => Step::Pending,
         }
     }
 

@@ -3,9 +3,11 @@
 use super::{Aborted, Ctx, OpInput, Operation, Step};
 use crate::engine::actions::{OpId, Output, TaskView};
 use crate::engine::call::CallInput;
+use crate::engine::shared::Era;
 use crate::engine::task::TaskBook;
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::protocol::tasks::Task;
 use crate::time::Millis;
 use serde_json::Value;
 
@@ -26,6 +28,16 @@ pub struct WaitOp {
 }
 
 impl WaitOp {
+    /// Joins the task's driver (which polls at once when idle); when the task already
+    /// ended, its final note is left in `cx.notes` for the settle that follows.
+    pub fn attach(&self, cx: &mut Ctx, id: OpId, seed: Option<&Task>) {
+        let legacy = cx.sh.era != Era::Modern;
+        let notes = cx
+            .tasks
+            .attach(cx.sh, seed, &self.task_id, id, self.deadline, legacy);
+        cx.notes.extend(notes);
+    }
+
     pub fn on_final(&self, r: Result<TaskView>) -> Result<Output> {
         let v = r?;
         match self.want {
@@ -63,7 +75,7 @@ impl Operation for WaitOp {
                 cx.tasks.detach(cx.sh, &self.task_id, id);
                 Step::Done(Err(self.timeout_error(cx.tasks)))
             }
-            OpInput::Call(_) | OpInput::Notification(..) => Step::Pending,
+            OpInput::Call(_) | OpInput::Notification(..) | OpInput::Authorized(_) => Step::Pending,
         }
     }
 

@@ -462,3 +462,30 @@ fn a_challenge_on_another_status_is_ignored() {
         assert!(e.data.is_none_or(|d| d.get("wwwAuthenticate").is_none()));
     }
 }
+
+/// `authorize()` is an operation like the others: aborting one ends it alone (the flow goes
+/// on for the next), and closing the client ends the ones still waiting.
+#[test]
+fn an_aborted_authorize_leaves_the_flow_to_the_others() {
+    let mut h = Harness::new(cfg("2026-07-28"));
+    let mut srv = AuthServer::new();
+    let first = h.core.authorize(h.now);
+    let second = h.core.authorize(h.now);
+    h.core.abort(first, Error::abort("stop"), h.now);
+    h.pump();
+    assert_eq!(h.err(first).kind, ErrorKind::Abort);
+    assert!(h.outcome(second).is_none());
+    srv.serve(&mut h);
+    assert_eq!(h.ok(second), Value::Null);
+    assert_eq!(srv.authorizations.len(), 1);
+    assert!(h.core.is_quiet(), "{:?}", h.core.busy());
+    // Closing the client ends a waiting authorize() with an AbortError.
+    let mut h = Harness::new(cfg("2026-07-28"));
+    let op = h.core.authorize(h.now);
+    h.pump();
+    assert!(h.outcome(op).is_none());
+    h.core.close(h.now);
+    h.pump();
+    assert_eq!(h.err(op).kind, ErrorKind::Abort);
+    assert!(h.core.is_quiet(), "{:?}", h.core.busy());
+}
