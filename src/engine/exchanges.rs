@@ -226,12 +226,16 @@ impl Exchanges {
 
     /// The held exchanges, in the order their requests were sent.
     pub fn held(&self) -> Vec<ExchangeId> {
-        let mut v: Vec<(u64, ExchangeId)> = (self.slots.iter())
-            .filter(|(_, s)| s.held)
-            .map(|(x, s)| (s.wire, *x))
+        // Sorted as plain `u64` wire ids, mapped back after (a sort of (wire, id) pairs is
+        // another sort in the wasm). A held slot's wire is its id, or a replay's entry.
+        let mut wires: Vec<u64> = (self.slots.values())
+            .filter(|s| s.held)
+            .map(|s| s.wire)
             .collect();
-        v.sort_unstable();
-        v.into_iter().map(|(_, x)| x).collect()
+        wires.sort_unstable();
+        (wires.into_iter())
+            .map(|w| self.replays.get(&w).copied().unwrap_or(ExchangeId(w)))
+            .collect()
     }
 
     /// A held exchange goes back on the books as it was (to fail it).
