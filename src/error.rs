@@ -6,7 +6,7 @@
 //! the `status`. The web shell maps it once to a JS `Error` whose `name` is
 //! [`ErrorKind::js_name`].
 //!
-//! Messages built from peer-controlled strings go through [`sanitize`] so that a hostile
+//! Messages built from peer-controlled strings go through `sanitize` so that a hostile
 //! server cannot inject control characters into logs or UI (tasks rule 23).
 
 use serde_json::Value;
@@ -238,7 +238,7 @@ impl std::error::Error for Error {}
 /// A peer-controlled string made safe for messages and logs: control characters
 /// (C0, DEL, C1, and the Unicode bidi/line separators that can reorder or break a line)
 /// become `\u{..}` escapes, and the text is cut at `max_chars` characters.
-pub fn sanitize(s: &str, max_chars: usize) -> String {
+pub(crate) fn sanitize(s: &str, max_chars: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max_chars + 8));
     for (n, c) in s.chars().enumerate() {
         if n >= max_chars {
@@ -262,7 +262,7 @@ pub fn sanitize(s: &str, max_chars: usize) -> String {
 /// than `serde_json::json!` with expressions: `json!` turns every leaf that is not a literal
 /// `null`/`true`/`false`/`[]`/`{}` into `serde_json::to_value(..).unwrap()`, which links the
 /// serialize-into-`Value` machinery and the `Debug` of its error for each leaf type.
-pub fn json_object(pairs: Vec<(&str, Value)>) -> Value {
+pub(crate) fn json_object(pairs: Vec<(&str, Value)>) -> Value {
     let mut m = serde_json::Map::new();
     for (k, v) in pairs {
         m.insert(k.into(), v);
@@ -273,7 +273,7 @@ pub fn json_object(pairs: Vec<(&str, Value)>) -> Value {
 /// A JSON value as compact text: the same text as `Value`'s `Display` (`to_string()`,
 /// `{}`), through the `Vec` serializer the client already links. `Display` links a second
 /// serializer (and a pretty-printing one for `{:#}`).
-pub fn json_text(v: &Value) -> String {
+pub(crate) fn json_text(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 

@@ -6,11 +6,11 @@ use crate::http::request::HttpRequest;
 use crate::protocol::input::InputKind;
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::tasks::Task;
-use crate::time::Millis;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-pub use crate::engine::ids::{AskId, AuthStepId, OpId};
+pub(crate) use crate::engine::ids::AuthStepId;
+pub use crate::engine::ids::{AskId, OpId};
 
 /// An action for the driver.
 #[derive(Debug)]
@@ -220,9 +220,4 @@ pub struct OpOptions {
     pub log_level: Option<String>,
     /// Host-provided `_meta` entries for the request.
     pub meta: Option<Map<String, Value>>,
-}
-
-/// A deadline helper: `now + ms`, saturating.
-pub fn after(now: Millis, ms: u64) -> Millis {
-    now.saturating_add(ms)
 }

@@ -114,7 +114,7 @@ pub struct SamplingSupport {
 }
 
 /// Log levels of `io.modelcontextprotocol/logLevel` (spec `LoggingLevel`).
-pub const LOG_LEVELS: [&str; 8] = [
+pub(crate) const LOG_LEVELS: [&str; 8] = [
     "debug",
     "info",
     "notice",

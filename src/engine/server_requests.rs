@@ -25,7 +25,7 @@ enum Entry {
 
 /// Server requests in flight and answered.
 #[derive(Default)]
-pub struct ServerRequests {
+pub(crate) struct ServerRequests {
     entries: FxHashMap<RequestId, Entry>,
     asks: FxHashMap<AskId, RequestId>,
 }
@@ -36,7 +36,7 @@ const MAX_REMEMBERED: usize = 1024;
 impl ServerRequests {
     /// A request from the server. `context_method` is the client request whose stream
     /// carried it, when known.
-    pub fn on_request(
+    pub(crate) fn on_request(
         &mut self,
         sh: &mut Shared,
         session: &Session,
@@ -137,7 +137,7 @@ impl ServerRequests {
     }
 
     /// The host answered (or its handler threw).
-    pub fn on_answer(
+    pub(crate) fn on_answer(
         &mut self,
         sh: &mut Shared,
         session: &Session,
@@ -173,7 +173,7 @@ impl ServerRequests {
     }
 
     /// The server withdrew a request (`notifications/cancelled`): its ask's signal fires.
-    pub fn on_cancelled(&mut self, sh: &mut Shared, request_id: &Value) {
+    pub(crate) fn on_cancelled(&mut self, sh: &mut Shared, request_id: &Value) {
         let Some(id) = RequestId::from_value(request_id) else {
             return;
         };
@@ -202,11 +202,11 @@ impl ServerRequests {
 
     /// Forgets everything (the session ended).
     /// True when no server request waits for the host (answered ones may be remembered).
-    pub fn is_quiet(&self) -> bool {
+    pub(crate) fn is_quiet(&self) -> bool {
         self.asks.is_empty()
     }
 
-    pub fn clear(&mut self, sh: &mut Shared) {
+    pub(crate) fn clear(&mut self, sh: &mut Shared) {
         for (ask, _) in self.asks.drain() {
             sh.asks.remove(&ask);
             sh.push(Action::CancelAsk(ask));

@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 use std::collections::BTreeSet;
 
 #[derive(Default)]
-pub struct TimerTable {
+pub(crate) struct TimerTable {
     /// (time, owner), earliest first.
     queue: BTreeSet<(Millis, Owner)>,
     /// Each owner's deadline (one at most).
@@ -18,7 +18,7 @@ pub struct TimerTable {
 
 impl TimerTable {
     /// Sets `owner`'s deadline (`None`: clears it).
-    pub fn set(&mut self, owner: &Owner, at: Option<Millis>) {
+    pub(crate) fn set(&mut self, owner: &Owner, at: Option<Millis>) {
         if let Some(old) = self.at.remove(owner) {
             self.queue.remove(&(old, owner.clone()));
         }
@@ -29,17 +29,17 @@ impl TimerTable {
     }
 
     /// `owner`'s deadline.
-    pub fn get(&self, owner: &Owner) -> Option<Millis> {
+    pub(crate) fn get(&self, owner: &Owner) -> Option<Millis> {
         self.at.get(owner).copied()
     }
 
     /// The earliest deadline.
-    pub fn next(&self) -> Option<Millis> {
+    pub(crate) fn next(&self) -> Option<Millis> {
         self.queue.iter().next().map(|(t, _)| *t)
     }
 
     /// Clears and returns the earliest deadline's owner when it is due at `now`.
-    pub fn pop_due(&mut self, now: Millis) -> Option<Owner> {
+    pub(crate) fn pop_due(&mut self, now: Millis) -> Option<Owner> {
         let (t, owner) = self.queue.iter().next()?.clone();
         if t > now {
             return None;
@@ -48,7 +48,7 @@ impl TimerTable {
         Some(owner)
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.queue.is_empty() && self.at.is_empty()
     }
 }

@@ -276,7 +276,7 @@ pub fn encode_request(
 }
 
 /// [`encode_request`] with `params` already serialized (a JSON object's text).
-pub fn encode_request_text(
+pub(crate) fn encode_request_text(
     id: &RequestId,
     method: &str,
     mut params_text: String,
@@ -335,7 +335,7 @@ mod tests {
         use serde_json::Value;
 
         #[derive(Deserialize)]
-        pub struct Envelope {
+        pub(super) struct Envelope {
             pub jsonrpc: Option<Value>,
             #[serde(default, deserialize_with = "present")]
             pub id: Option<Value>,

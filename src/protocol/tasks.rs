@@ -362,7 +362,7 @@ mod tests {
         }
 
         #[derive(Deserialize)]
-        pub struct RawTask {
+        pub(super) struct RawTask {
             #[serde(rename = "resultType", default)]
             pub result_type: Option<Value>,
             #[serde(rename = "taskId", default)]

@@ -45,7 +45,7 @@ pub struct ResponseHead<'a> {
     pub session_id: Option<&'a str>,
     /// `Retry-After` (seconds or an HTTP date; only seconds are used).
     pub retry_after: Option<&'a str>,
-    /// `WWW-Authenticate` (401 and 403 answers; OAuth, [`auth`]).
+    /// `WWW-Authenticate` (401 and 403 answers; OAuth, `crate::auth`).
     pub www_authenticate: Option<&'a str>,
 }
 

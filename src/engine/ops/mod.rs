@@ -12,11 +12,12 @@ mod rpc;
 mod tool;
 mod wait;
 
-pub use operation::{Aborted, OpInput, Operation};
-pub use pages::{Pager, PagesOp};
-pub use rpc::RpcOp;
-pub use tool::{check_tool_result, ToolOp};
-pub use wait::{WaitOp, Want};
+pub(crate) use operation::{Aborted, OpInput, Operation};
+pub(crate) use pages::{Pager, PagesOp};
+pub(crate) use rpc::RpcOp;
+pub(crate) use tool::{check_tool_result, ToolOp};
+pub(crate) use wait::WaitOp;
+pub use wait::Want;
 
 use crate::engine::actions::{OpOptions, Output};
 use crate::engine::call::CallPolicy;
@@ -27,13 +28,13 @@ use crate::error::Result;
 use serde_json::{Map, Value};
 
 /// What handling an input did to an operation.
-pub enum Step {
+pub(crate) enum Step {
     Pending,
     Done(Result<Output>),
 }
 
 /// What the operations can reach.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     pub sh: &'a mut Shared,
     pub tasks: &'a mut TaskBook,
     /// Notes from task drivers for the core to deliver to waiters.
@@ -52,7 +53,7 @@ pub enum Purpose {
     Read,
     Prompt,
     Complete,
-    /// `tools/call` (driven by [`ToolOp`], never a single request).
+    /// `tools/call` (driven by `ToolOp`, never a single request).
     CallTool,
     TaskGet(String),
     TaskUpdate(String),
@@ -133,7 +134,7 @@ impl Listing {
 }
 
 /// An operation in flight.
-pub enum Op {
+pub(crate) enum Op {
     Rpc(RpcOp),
     Pages(PagesOp),
     Tool(ToolOp),
@@ -142,7 +143,7 @@ pub enum Op {
 }
 
 /// The policy of a host-started request.
-pub fn policy_for(sh: &Shared, purpose: &Purpose, opts: &OpOptions) -> CallPolicy {
+pub(crate) fn policy_for(sh: &Shared, purpose: &Purpose, opts: &OpOptions) -> CallPolicy {
     let tool_call = *purpose == Purpose::CallTool;
     CallPolicy {
         allow_input: tool_call || matches!(purpose, Purpose::Prompt | Purpose::Read),

@@ -19,14 +19,14 @@ pub enum Want {
 }
 
 /// `waitForTask` / `getTaskResult`.
-pub struct WaitOp {
+pub(crate) struct WaitOp {
     pub task_id: String,
     pub want: Want,
     pub deadline: Option<Millis>,
 }
 
 impl WaitOp {
-    pub fn on_final(&self, r: Result<TaskView>) -> Result<Output> {
+    pub(crate) fn on_final(&self, r: Result<TaskView>) -> Result<Output> {
         let v = r?;
         match self.want {
             Want::Task => Ok(Output::Task(v)),
@@ -37,7 +37,7 @@ impl WaitOp {
         }
     }
 
-    pub fn timeout_error(&self, tasks: &TaskBook) -> Error {
+    pub(crate) fn timeout_error(&self, tasks: &TaskBook) -> Error {
         let mut data = vec![("taskId", Value::from(self.task_id.as_str()))];
         if let Some(t) = tasks.last(&self.task_id) {
             data.push(("task", Value::Object(t.to_value())));
