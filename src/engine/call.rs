@@ -343,7 +343,7 @@ impl Call {
         }
         if let Some(r) = &mut self.round {
             for (ask, _) in r.asking.drain() {
-                sh.asks.remove(&ask);
+                sh.forget_ask(&ask);
                 sh.push(Action::CancelAsk(ask));
             }
         }
@@ -573,7 +573,7 @@ impl Call {
             };
             let id = sh.next_ask_id();
             r.asking.insert(id, req.key.clone());
-            sh.asks.insert(id, owner.clone());
+            sh.track_ask(id, owner.clone());
             sh.push(Action::Ask(Ask {
                 id,
                 kind: req.kind,
@@ -611,7 +611,7 @@ impl Call {
         let Some(key) = r.asking.remove(&ask) else {
             return None; // stale: the ask was cancelled
         };
-        sh.asks.remove(&ask);
+        sh.forget_ask(&ask);
         let checked = answer.and_then(|v| match r.requests.get(&key) {
             Some(req) => check_answer(req, &v),
             None => Err(Error::invalid_result("answer for an unknown input request")),

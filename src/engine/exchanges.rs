@@ -25,26 +25,26 @@ pub(crate) struct Slot {
     /// Refused with 401/403 and waiting for a token (`engine::core::auth`): no request on
     /// the wire.
     held: bool,
-    pub exchange: Exchange,
+    pub(crate) exchange: Exchange,
     /// True once this exchange's own response (or failure) was delivered.
-    pub settled: bool,
+    pub(crate) settled: bool,
     /// Legacy eras: the last SSE event id and `retry` seen on this stream (resumption).
-    pub last_event_id: Option<String>,
-    pub retry_ms: Option<u64>,
+    pub(crate) last_event_id: Option<String>,
+    pub(crate) retry_ms: Option<u64>,
     /// Resumptions so far of the request this exchange carries.
-    pub resumes: u32,
+    pub(crate) resumes: u32,
     /// HTTP+SSE: the POST was accepted; the response comes on the SSE stream.
-    pub accepted: bool,
+    pub(crate) accepted: bool,
     /// With OAuth configured: the request as sent, replayed with a token after a 401 or
     /// `403 insufficient_scope` (`engine::core::auth`).
-    pub request: Option<HttpRequest>,
+    request: Option<HttpRequest>,
     /// The token generation it was sent with, and how many flows it went through.
-    pub auth_gen: u32,
-    pub auth_rounds: u8,
+    auth_gen: u32,
+    auth_rounds: u8,
     /// `WWW-Authenticate` of a 401/403 answer (error data for the host).
-    pub www_authenticate: Option<String>,
+    pub(crate) www_authenticate: Option<String>,
     /// `Retry-After` of the answer, in milliseconds (error data for the host).
-    pub retry_after_ms: Option<u64>,
+    pub(crate) retry_after_ms: Option<u64>,
 }
 
 impl Slot {

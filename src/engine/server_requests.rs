@@ -111,7 +111,7 @@ impl ServerRequests {
             }
         };
         let ask = sh.next_ask_id();
-        sh.asks.insert(ask, owner(SessionPart::Requests));
+        sh.track_ask(ask, owner(SessionPart::Requests));
         self.asks.insert(ask, id.clone());
         let scope = if task_id.is_some() {
             AskScope::Task
@@ -147,7 +147,7 @@ impl ServerRequests {
         let Some(id) = self.asks.remove(&ask) else {
             return;
         };
-        sh.asks.remove(&ask);
+        sh.forget_ask(&ask);
         let Some(Entry::Asking { req, .. }) = self.entries.get(&id) else {
             return;
         };
@@ -179,7 +179,7 @@ impl ServerRequests {
         };
         if let Some(Entry::Asking { ask, .. }) = self.entries.remove(&id) {
             self.asks.remove(&ask);
-            sh.asks.remove(&ask);
+            sh.forget_ask(&ask);
             sh.push(Action::CancelAsk(ask));
         }
     }
@@ -208,7 +208,7 @@ impl ServerRequests {
 
     pub(crate) fn clear(&mut self, sh: &mut Shared) {
         for (ask, _) in self.asks.drain() {
-            sh.asks.remove(&ask);
+            sh.forget_ask(&ask);
             sh.push(Action::CancelAsk(ask));
         }
         self.entries.clear();

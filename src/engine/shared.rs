@@ -59,12 +59,12 @@ pub(crate) struct Shared {
     next_id: u64,
     pub actions: VecDeque<Action>,
     /// Requests in flight, held for authorization, or being resumed.
-    pub xs: Exchanges,
-    pub asks: FxHashMap<AskId, Owner>,
+    pub(crate) xs: Exchanges,
+    asks: FxHashMap<AskId, Owner>,
     /// Progress tokens in use → owner.
-    pub progress: FxHashMap<String, Owner>,
+    progress: FxHashMap<String, Owner>,
     /// Deadlines, one per owner at most.
-    pub timers: TimerTable,
+    timers: TimerTable,
     pub cache: Cache,
     pub tools: ToolRegistry,
     /// `server/discover` capabilities once known.
@@ -129,6 +129,41 @@ impl Shared {
     /// A fresh id for an input request handed to the host.
     pub(crate) fn next_ask_id(&mut self) -> AskId {
         AskId(self.next_id())
+    }
+
+    /// Records `owner` as the one waiting for the host's answer to `ask`.
+    pub(crate) fn track_ask(&mut self, ask: AskId, owner: Owner) {
+        self.asks.insert(ask, owner);
+    }
+
+    /// The host's answer to `ask` is no longer awaited.
+    pub(crate) fn forget_ask(&mut self, ask: &AskId) {
+        self.asks.remove(ask);
+    }
+
+    /// Who waits for the host's answer to `ask`.
+    pub(crate) fn ask_owner(&self, ask: &AskId) -> Option<&Owner> {
+        self.asks.get(ask)
+    }
+
+    /// The owner of progress token `token`, if it is in use.
+    pub(crate) fn progress_owner(&self, token: &str) -> Option<&Owner> {
+        self.progress.get(token)
+    }
+
+    /// The earliest deadline, if any.
+    pub(crate) fn next_deadline(&self) -> Option<Millis> {
+        self.timers.next()
+    }
+
+    /// `owner`'s deadline, if it has one.
+    pub(crate) fn deadline_of(&self, owner: &Owner) -> Option<Millis> {
+        self.timers.get(owner)
+    }
+
+    /// Removes and returns an owner whose deadline is at or before `now`.
+    pub(crate) fn pop_due(&mut self, now: Millis) -> Option<Owner> {
+        self.timers.pop_due(now)
     }
 
     pub(crate) fn push(&mut self, a: Action) {

@@ -114,7 +114,7 @@ impl Core {
 
     /// When the driver must call `on_timer` next (one timer for the whole client).
     pub fn next_deadline(&self) -> Option<Millis> {
-        self.sh.timers.next()
+        self.sh.next_deadline()
     }
 
     /// Operations in flight (for tests and diagnostics).
@@ -182,7 +182,7 @@ impl Core {
             Owner::Op(id) => self.ops.get(id).and_then(Op::deadline),
             Owner::Task(id, part) => self.tasks.deadline(id, *part),
             Owner::Session(part) => self.session.deadline(*part),
-            Owner::Resume(token) => self.sh.timers.get(&Owner::Resume(*token)),
+            Owner::Resume(token) => self.sh.deadline_of(&Owner::Resume(*token)),
         };
         self.sh.set_deadline(owner, d);
     }
@@ -275,7 +275,7 @@ impl Core {
     /// A host answer to an `Ask` (`Err` when the handler threw).
     pub fn answer(&mut self, ask: AskId, answer: Result<Value>, now: Millis) {
         self.sh.now = self.sh.now.max(now);
-        let Some(owner) = self.sh.asks.get(&ask).cloned() else {
+        let Some(owner) = self.sh.ask_owner(&ask).cloned() else {
             return;
         };
         if owner == session::owner(SessionPart::Requests) {
@@ -291,7 +291,7 @@ impl Core {
         self.sh.now = self.sh.now.max(now);
         let mut guard = 0;
         while guard <= 100_000 {
-            let Some(owner) = self.sh.timers.pop_due(self.sh.now) else {
+            let Some(owner) = self.sh.pop_due(self.sh.now) else {
                 break;
             };
             guard += 1;

@@ -210,7 +210,7 @@ impl Driver {
         }
         self.next_poll = None;
         for (ask, key) in self.asking.drain() {
-            sh.asks.remove(&ask);
+            sh.forget_ask(&ask);
             sh.push(Action::CancelAsk(ask));
             self.presented.remove(&key);
         }
