@@ -137,7 +137,7 @@ pub struct Error {
 
 impl Error {
     /// A client-side error (no code, no data).
-    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+    pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error {
             kind,
             code: None,
@@ -149,7 +149,7 @@ impl Error {
     }
 
     /// A JSON-RPC error as the peer sent it. The message is sanitized.
-    pub fn rpc(code: i64, message: &str, data: Option<Value>) -> Self {
+    pub(crate) fn rpc(code: i64, message: &str, data: Option<Value>) -> Self {
         Error {
             kind: ErrorKind::Mcp,
             code: Some(code),
@@ -160,37 +160,32 @@ impl Error {
         }
     }
 
-    pub fn with_data(mut self, data: Value) -> Self {
+    pub(crate) fn with_data(mut self, data: Value) -> Self {
         self.data = Some(data);
         self
     }
 
-    pub fn with_code(mut self, code: i64) -> Self {
-        self.code = Some(code);
-        self
-    }
-
-    pub fn with_status(mut self, status: u16) -> Self {
+    pub(crate) fn with_status(mut self, status: u16) -> Self {
         self.status = Some(status);
         self
     }
 
-    pub fn with_kind(mut self, kind: ErrorKind) -> Self {
+    pub(crate) fn with_kind(mut self, kind: ErrorKind) -> Self {
         self.kind = kind;
         self
     }
 
     /// Shorthand constructors for the common kinds.
-    pub fn invalid_result(message: impl Into<String>) -> Self {
+    pub(crate) fn invalid_result(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::InvalidResult, message)
     }
-    pub fn protocol(message: impl Into<String>) -> Self {
+    pub(crate) fn protocol(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Protocol, message)
     }
     pub fn network(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Network, message)
     }
-    pub fn config(message: impl Into<String>) -> Self {
+    pub(crate) fn config(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Config, message)
     }
     pub fn timeout(message: impl Into<String>) -> Self {
@@ -199,7 +194,7 @@ impl Error {
     pub fn abort(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Abort, message)
     }
-    pub fn http(status: u16, message: impl Into<String>) -> Self {
+    pub(crate) fn http(status: u16, message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Http, message).with_status(status)
     }
 
@@ -213,7 +208,7 @@ impl Error {
     /// True when a retry of the same request could succeed without anything changing
     /// (used by the task drivers: a transient failure of a poll is not fatal, tasks rule 15;
     /// one of a `tasks/update` is no definite answer, rule 8).
-    pub fn is_transient(&self) -> bool {
+    pub(crate) fn is_transient(&self) -> bool {
         match self.kind {
             ErrorKind::Network | ErrorKind::Timeout => true,
             ErrorKind::Http => matches!(self.status, Some(408 | 425 | 429 | 500..=599)),

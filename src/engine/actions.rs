@@ -91,7 +91,7 @@ pub enum AskScope {
 }
 
 impl AskScope {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             AskScope::Request => "request",
             AskScope::Task => "task",
@@ -171,7 +171,7 @@ pub enum Output {
 
 impl Output {
     /// The output as a JSON value (tests and non-JS drivers).
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         match self {
             Output::Raw(r) => serde_json::from_str(r.get()).unwrap_or(Value::Null),
             Output::Value(v) => v.clone(),
@@ -183,7 +183,7 @@ impl Output {
 
 impl TaskView {
     /// The DetailedTask wire shape.
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         let mut m = self.task.to_value();
         if let Some(ir) = &self.input_requests {
             m.insert("inputRequests".into(), ir.clone());

@@ -71,7 +71,7 @@ impl StoredTask {
 impl TaskRef {
     /// The task a host object names: a stored handle (its state seeds the client), else
     /// any object with a string `taskId`.
-    pub fn from_json(v: &Value) -> Result<TaskRef> {
+    pub(crate) fn from_json(v: &Value) -> Result<TaskRef> {
         match StoredTask::parse(v) {
             Ok(t) => Ok(TaskRef {
                 task_id: t.view.task.task_id.clone(),

@@ -36,7 +36,7 @@ pub(crate) enum Owner {
 
 /// Which protocol era the client speaks with the server.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Era {
+pub(crate) enum Era {
     /// 2026-07-28: per-request `_meta`, no handshake.
     Modern,
     /// 2025-03-26 … 2025-11-25 Streamable HTTP after `initialize`.

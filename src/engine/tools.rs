@@ -123,12 +123,12 @@ impl ToolRegistry {
         Ok(Value::Object(page))
     }
 
-    pub fn get(&self, name: &str) -> Option<&ToolEntry> {
+    pub(crate) fn get(&self, name: &str) -> Option<&ToolEntry> {
         self.tools.get(name)
     }
 
     /// The output check of a tool, compiling its schema on first use.
-    pub fn output_check(&mut self, name: &str) -> OutputCheck {
+    pub(crate) fn output_check(&mut self, name: &str) -> OutputCheck {
         let Some(entry) = self.tools.get_mut(name) else {
             return OutputCheck::None;
         };
@@ -147,17 +147,9 @@ impl ToolRegistry {
     }
 
     /// Forgets everything (the server's tool list changed).
-    pub fn invalidate(&mut self) {
+    pub(crate) fn invalidate(&mut self) {
         self.tools.clear();
         self.filled = false;
-    }
-
-    pub fn len(&self) -> usize {
-        self.tools.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.tools.is_empty()
     }
 }
 

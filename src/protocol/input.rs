@@ -27,7 +27,7 @@ pub enum InputKind {
 }
 
 impl InputKind {
-    pub fn from_method(method: &str) -> Option<InputKind> {
+    pub(crate) fn from_method(method: &str) -> Option<InputKind> {
         match method {
             "elicitation/create" => Some(InputKind::Elicitation),
             "sampling/createMessage" => Some(InputKind::Sampling),
@@ -36,7 +36,7 @@ impl InputKind {
         }
     }
 
-    pub fn method(self) -> &'static str {
+    pub(crate) fn method(self) -> &'static str {
         match self {
             InputKind::Elicitation => "elicitation/create",
             InputKind::Sampling => "sampling/createMessage",

@@ -84,26 +84,26 @@ impl Core {
         })
     }
 
-    pub fn config(&self) -> &Config {
+    pub(crate) fn config(&self) -> &Config {
         &self.sh.cfg
     }
 
     /// The protocol version in use.
-    pub fn protocol_version(&self) -> &str {
+    pub(crate) fn protocol_version(&self) -> &str {
         &self.sh.version
     }
 
-    pub fn era(&self) -> &Era {
+    pub(crate) fn era(&self) -> &Era {
         &self.sh.era
     }
 
     /// True once the era is known (after detection, or at once when pinned).
-    pub fn era_known(&self) -> bool {
+    pub(crate) fn era_known(&self) -> bool {
         self.session.era_known
     }
 
     /// Server capabilities, once known (`server/discover`, or `initialize` in legacy eras).
-    pub fn server_capabilities(&self) -> Option<&Value> {
+    pub(crate) fn server_capabilities(&self) -> Option<&Value> {
         self.sh.server_capabilities.as_ref()
     }
 
@@ -126,12 +126,13 @@ impl Core {
     /// resumption, held request, ask, progress token, deadline, task driver, server
     /// request waiting for the host or authorization step. Holds after every sequence of
     /// operations that all ended (a legacy session's own GET stream aside), and after
-    /// [`Core::close`] (for tests, the fuzz targets and diagnostics).
-    pub fn is_quiet(&self) -> bool {
+    /// [`Core::close`] (for tests; the engine fuzz target checks [`Core::busy`] is empty).
+    #[cfg(test)]
+    pub(crate) fn is_quiet(&self) -> bool {
         self.busy().is_empty()
     }
 
-    /// The names of what [`Core::is_quiet`] finds still booked.
+    /// The names of what `Core::is_quiet` finds still booked.
     pub fn busy(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         self.sh.busy(&mut out);

@@ -109,7 +109,7 @@ pub enum Listing {
 
 impl Listing {
     /// The request of one page.
-    pub fn purpose(self) -> Purpose {
+    pub(crate) fn purpose(self) -> Purpose {
         match self {
             Listing::Tools => Purpose::ToolsList,
             Listing::Prompts => Purpose::PromptsList,
@@ -123,7 +123,7 @@ impl Listing {
     }
 
     /// The result's array of items (schema.ts `ListToolsResult.tools`, ...).
-    pub fn items_key(self) -> &'static str {
+    pub(crate) fn items_key(self) -> &'static str {
         match self {
             Listing::Tools => "tools",
             Listing::Prompts => "prompts",
