@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 /// A compiled output schema, shared by the calls and tasks that use it.
 #[derive(Clone)]
-pub enum OutputCheck {
+pub(crate) enum OutputCheck {
     None,
     Schema(Rc<OutputSchema>),
     /// The schema could not be compiled (reason); results are not checked.
@@ -26,7 +26,7 @@ pub enum OutputCheck {
 
 /// One remembered tool.
 #[derive(Clone)]
-pub struct ToolEntry {
+pub(crate) struct ToolEntry {
     pub name: String,
     pub header_params: Vec<HeaderParam>,
     output_schema: Option<Value>,
