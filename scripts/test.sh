@@ -6,6 +6,7 @@
 #   setup            scripts/setup.sh
 #   fmt              cargo fmt --all -- --check
 #   clippy           cargo clippy --all-targets (native) and for wasm32, -D warnings (see CLIPPY_STRICT)
+#   rustdoc          cargo doc --no-deps with -D warnings (intra-doc links)
 #   native tests     cargo test (unit tests of the sans-IO core + tests/spec_examples.rs)
 #   build            scripts/build.sh (the npm package in pkg/)
 #   servers          two real Python MCP test servers (tests/servers/modern_server.py)
@@ -227,6 +228,8 @@ clippy() {
   cargo clippy --target wasm32-unknown-unknown --all-targets "${deny[@]}" || return $?
 }
 run "clippy" clippy 'generated [0-9]+ warning' clippy
+# rustdoc of the public items: no broken or private intra-doc links.
+run "rustdoc" rustdoc '.^' env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 if [ "$CLIPPY_STRICT" != 1 ]; then
   CLIPPY_WARNINGS=$(grep -E '^warning(\[[^]]*\])?: ' "$OUT/clippy.log" | grep -cvE 'generated [0-9]+ warnings?|build failed' || true)
   if [ "${CLIPPY_WARNINGS:-0}" != 0 ]; then

@@ -6,7 +6,7 @@
 //! the `status`. The web shell maps it once to a JS `Error` whose `name` is
 //! [`ErrorKind::js_name`].
 //!
-//! Messages built from peer-controlled strings go through [`sanitize`] so that a hostile
+//! Messages built from peer-controlled strings go through `sanitize` so that a hostile
 //! server cannot inject control characters into logs or UI (tasks rule 23).
 
 use serde_json::Value;
@@ -137,7 +137,7 @@ pub struct Error {
 
 impl Error {
     /// A client-side error (no code, no data).
-    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+    pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Error {
             kind,
             code: None,
@@ -149,7 +149,7 @@ impl Error {
     }
 
     /// A JSON-RPC error as the peer sent it. The message is sanitized.
-    pub fn rpc(code: i64, message: &str, data: Option<Value>) -> Self {
+    pub(crate) fn rpc(code: i64, message: &str, data: Option<Value>) -> Self {
         Error {
             kind: ErrorKind::Mcp,
             code: Some(code),
@@ -160,37 +160,32 @@ impl Error {
         }
     }
 
-    pub fn with_data(mut self, data: Value) -> Self {
+    pub(crate) fn with_data(mut self, data: Value) -> Self {
         self.data = Some(data);
         self
     }
 
-    pub fn with_code(mut self, code: i64) -> Self {
-        self.code = Some(code);
-        self
-    }
-
-    pub fn with_status(mut self, status: u16) -> Self {
+    pub(crate) fn with_status(mut self, status: u16) -> Self {
         self.status = Some(status);
         self
     }
 
-    pub fn with_kind(mut self, kind: ErrorKind) -> Self {
+    pub(crate) fn with_kind(mut self, kind: ErrorKind) -> Self {
         self.kind = kind;
         self
     }
 
     /// Shorthand constructors for the common kinds.
-    pub fn invalid_result(message: impl Into<String>) -> Self {
+    pub(crate) fn invalid_result(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::InvalidResult, message)
     }
-    pub fn protocol(message: impl Into<String>) -> Self {
+    pub(crate) fn protocol(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Protocol, message)
     }
     pub fn network(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Network, message)
     }
-    pub fn config(message: impl Into<String>) -> Self {
+    pub(crate) fn config(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Config, message)
     }
     pub fn timeout(message: impl Into<String>) -> Self {
@@ -199,7 +194,7 @@ impl Error {
     pub fn abort(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Abort, message)
     }
-    pub fn http(status: u16, message: impl Into<String>) -> Self {
+    pub(crate) fn http(status: u16, message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Http, message).with_status(status)
     }
 
@@ -213,7 +208,7 @@ impl Error {
     /// True when a retry of the same request could succeed without anything changing
     /// (used by the task drivers: a transient failure of a poll is not fatal, tasks rule 15;
     /// one of a `tasks/update` is no definite answer, rule 8).
-    pub fn is_transient(&self) -> bool {
+    pub(crate) fn is_transient(&self) -> bool {
         match self.kind {
             ErrorKind::Network | ErrorKind::Timeout => true,
             ErrorKind::Http => matches!(self.status, Some(408 | 425 | 429 | 500..=599)),
@@ -238,7 +233,7 @@ impl std::error::Error for Error {}
 /// A peer-controlled string made safe for messages and logs: control characters
 /// (C0, DEL, C1, and the Unicode bidi/line separators that can reorder or break a line)
 /// become `\u{..}` escapes, and the text is cut at `max_chars` characters.
-pub fn sanitize(s: &str, max_chars: usize) -> String {
+pub(crate) fn sanitize(s: &str, max_chars: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max_chars + 8));
     for (n, c) in s.chars().enumerate() {
         if n >= max_chars {
@@ -262,7 +257,7 @@ pub fn sanitize(s: &str, max_chars: usize) -> String {
 /// than `serde_json::json!` with expressions: `json!` turns every leaf that is not a literal
 /// `null`/`true`/`false`/`[]`/`{}` into `serde_json::to_value(..).unwrap()`, which links the
 /// serialize-into-`Value` machinery and the `Debug` of its error for each leaf type.
-pub fn json_object(pairs: Vec<(&str, Value)>) -> Value {
+pub(crate) fn json_object(pairs: Vec<(&str, Value)>) -> Value {
     let mut m = serde_json::Map::new();
     for (k, v) in pairs {
         m.insert(k.into(), v);
@@ -273,7 +268,7 @@ pub fn json_object(pairs: Vec<(&str, Value)>) -> Value {
 /// A JSON value as compact text: the same text as `Value`'s `Display` (`to_string()`,
 /// `{}`), through the `Vec` serializer the client already links. `Display` links a second
 /// serializer (and a pretty-printing one for `{:#}`).
-pub fn json_text(v: &Value) -> String {
+pub(crate) fn json_text(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 

@@ -11,7 +11,7 @@
 //! | [`sse`] | an incremental, bounded Server-Sent Events parser | everywhere |
 //! | [`http`] | request framing (headers, `Mcp-Name`, base64 sentinel, `x-mcp-header`) and response classification | everywhere |
 //! | [`schema`] | JSON Schema checks: tool `outputSchema`, elicitation answers | everywhere |
-//! | [`auth`] | OAuth 2.1 authorization: discovery, client identity, PKCE, tokens, as a state machine | everywhere |
+//! | `auth` | OAuth 2.1 authorization: discovery, client identity, PKCE, tokens, as a state machine | everywhere |
 //! | [`engine`] | the sans-IO state machines: one call with its MRTR rounds, tasks, listen, cache, era | everywhere |
 //! | `web` | the thin wasm32 shell: `fetch`, streams, timers, the JS API | wasm32 only |
 //!
@@ -26,8 +26,14 @@
 // `Output`, `Start`, the exchange `Body`) hold one value per operation in flight; boxing
 // the large variants would add an allocation per operation and nothing measurable.
 #![allow(clippy::result_large_err, clippy::large_enum_variant)]
+// Visibility tells the truth: `pub` only for what the wasm shell's JS API, the tests under
+// `tests/` and the fuzz crate use; everything else is `pub(crate)` or narrower.
+#![deny(unreachable_pub)]
+// Natively the wasm shell (`web`) is not compiled, so what only it uses looks dead; the
+// wasm32 build, which compiles every module, is the one that reports dead code.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code, unused_imports))]
 
-pub mod auth;
+pub(crate) mod auth;
 pub mod engine;
 pub mod error;
 pub mod http;

@@ -6,7 +6,7 @@
 //! ~120 lines, while `time`/`chrono` add tens of KB of wasm for calendars we never use.
 
 /// Milliseconds since the Unix epoch. The engine never reads a clock: the caller passes it.
-pub type Millis = u64;
+pub(crate) type Millis = u64;
 
 /// Days from 1970-01-01 to the given civil date (proleptic Gregorian; Howard Hinnant's algorithm).
 fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {

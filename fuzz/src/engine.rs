@@ -27,7 +27,7 @@
 //! - after `close()`: every operation the host started has ended, and the engine winds
 //!   down (no timers left, nothing in flight, nothing sent but the session's `DELETE`,
 //!   `tasks/cancel` for aborted task calls and legacy `notifications/cancelled`) once
-//!   its last requests fail, and nothing is left in its books (`Core::is_quiet`).
+//!   its last requests fail, and nothing is left in its books (`Core::busy` is empty).
 
 use crate::util::{check_error, is_json_text, is_unsafe_char, Reader};
 use mcp_wasm_client::engine::{

@@ -16,13 +16,13 @@ use serde_json::{Map, Value};
 
 /// One challenge: its scheme and parameters (names lower-cased, values unquoted).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Challenge {
+pub(crate) struct Challenge {
     pub scheme: String,
     pub params: Vec<(String, String)>,
 }
 
 impl Challenge {
-    pub fn param(&self, name: &str) -> Option<&str> {
+    pub(crate) fn param(&self, name: &str) -> Option<&str> {
         self.params
             .iter()
             .find(|(n, _)| n == name)
@@ -32,7 +32,7 @@ impl Challenge {
 
 /// What the MCP client uses of a `Bearer` challenge.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Bearer {
+pub(crate) struct Bearer {
     /// RFC 9728 §5.1: where the Protected Resource Metadata is.
     pub resource_metadata: Option<String>,
     /// RFC 6750 §3: the scopes needed, space-separated.
@@ -43,7 +43,7 @@ pub struct Bearer {
 }
 
 impl Bearer {
-    pub fn insufficient_scope(&self) -> bool {
+    pub(crate) fn insufficient_scope(&self) -> bool {
         self.error.as_deref() == Some("insufficient_scope")
     }
 }
@@ -119,7 +119,7 @@ impl Scan<'_> {
 }
 
 /// Every challenge of a `WWW-Authenticate` value.
-pub fn parse(header: &str) -> Vec<Challenge> {
+pub(crate) fn parse(header: &str) -> Vec<Challenge> {
     let cut = header.len().min(MAX_HEADER);
     let mut s = Scan {
         b: header.as_bytes().get(..cut).unwrap_or_default(),
@@ -176,7 +176,7 @@ pub fn parse(header: &str) -> Vec<Challenge> {
 }
 
 /// The `Bearer` challenge of a header, if there is one.
-pub fn bearer(header: &str) -> Option<Bearer> {
+pub(crate) fn bearer(header: &str) -> Option<Bearer> {
     let c = parse(header)
         .into_iter()
         .find(|c| c.scheme.eq_ignore_ascii_case("bearer"))?;
@@ -191,7 +191,7 @@ pub fn bearer(header: &str) -> Option<Bearer> {
 
 /// The challenges as error data for the host (`HttpError.data.wwwAuthenticate`): the first
 /// `Bearer` challenge (else the first one) as `{ scheme, params }`, values sanitized.
-pub fn to_data(header: &str) -> Option<Value> {
+pub(crate) fn to_data(header: &str) -> Option<Value> {
     let all = parse(header);
     let c = all
         .iter()

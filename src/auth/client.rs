@@ -12,14 +12,14 @@ use serde_json::{Map, Value};
 
 /// Token endpoint client authentication.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AuthMethod {
+pub(crate) enum AuthMethod {
     Basic,
     Post,
     None,
 }
 
 impl AuthMethod {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             AuthMethod::Basic => "client_secret_basic",
             AuthMethod::Post => "client_secret_post",
@@ -39,7 +39,7 @@ impl AuthMethod {
 
 /// A client identity at one authorization server.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Client {
+pub(crate) struct Client {
     pub id: String,
     pub secret: Option<String>,
     pub method: AuthMethod,
@@ -49,7 +49,7 @@ pub struct Client {
 
 /// The method for a client with (or without) a secret, from what the server supports
 /// (RFC 8414 §2: `client_secret_basic` when the metadata lists none).
-pub fn pick_method(secret: bool, supported: Option<&[String]>) -> AuthMethod {
+pub(crate) fn pick_method(secret: bool, supported: Option<&[String]>) -> AuthMethod {
     if !secret {
         return AuthMethod::None;
     }
@@ -70,7 +70,7 @@ pub fn pick_method(secret: bool, supported: Option<&[String]>) -> AuthMethod {
 
 /// `client_name` for registration: the host's, else the client's `clientInfo.name`, else
 /// the package's name.
-pub fn client_name(given: Option<String>, client_info: &Value) -> String {
+pub(crate) fn client_name(given: Option<String>, client_info: &Value) -> String {
     given.unwrap_or_else(|| {
         client_info
             .get("name")
@@ -83,7 +83,7 @@ pub fn client_name(given: Option<String>, client_info: &Value) -> String {
 /// The `application_type` the host chose: `web` or `native` (OpenID Connect DCR 1.0 §2),
 /// anything else is a `ConfigError`; unset, [`registration_request`] chooses from the
 /// redirect URI.
-pub fn application_type(given: Option<String>) -> Result<Option<String>> {
+pub(crate) fn application_type(given: Option<String>) -> Result<Option<String>> {
     if given
         .as_deref()
         .is_some_and(|t| t != "web" && t != "native")
@@ -99,7 +99,7 @@ pub fn application_type(given: Option<String>) -> Result<Option<String>> {
 /// registers as `web`, a localhost one as `native` (spec "Application Type and Redirect
 /// URI Constraints"); the public-client method `none`, and `refresh_token` among the
 /// grant types (spec "Refresh Tokens").
-pub fn registration_request(
+pub(crate) fn registration_request(
     client_name: &str,
     redirect_uri: &str,
     application_type: Option<&str>,
@@ -129,7 +129,7 @@ pub fn registration_request(
 }
 
 /// Reads a DCR response (RFC 7591 §3.2.1).
-pub fn registration_response(
+pub(crate) fn registration_response(
     body: &[u8],
     meta: &AsMeta,
     redirect_uri: &str,
@@ -157,7 +157,7 @@ pub fn registration_response(
 }
 
 /// Adds the client's authentication to a token request: a `Basic` header, or form fields.
-pub fn authenticate<'a>(
+pub(crate) fn authenticate<'a>(
     c: &'a Client,
     form: &mut Vec<(&'static str, &'a str)>,
     headers: &mut Vec<(String, String)>,
@@ -183,7 +183,7 @@ pub fn authenticate<'a>(
 }
 
 /// A registration as stored (`storage.set`): JSON text.
-pub fn to_record(c: &Client) -> String {
+pub(crate) fn to_record(c: &Client) -> String {
     let mut m = Map::new();
     m.insert("client_id".into(), c.id.clone().into());
     if let Some(s) = &c.secret {
@@ -200,7 +200,7 @@ pub fn to_record(c: &Client) -> String {
 }
 
 /// A stored registration, when it is well-formed.
-pub fn from_record(text: &str) -> Option<Client> {
+pub(crate) fn from_record(text: &str) -> Option<Client> {
     let m = object(text.as_bytes()).ok()?;
     let secret = string(&m, "client_secret");
     let method = m

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 /// Protected Resource Metadata.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Prm {
+pub(crate) struct Prm {
     pub resource: String,
     pub authorization_servers: Vec<String>,
     pub scopes_supported: Option<Vec<String>>,
@@ -15,7 +15,7 @@ pub struct Prm {
 
 /// Authorization Server Metadata, as far as the flow uses it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AsMeta {
+pub(crate) struct AsMeta {
     pub issuer: String,
     pub authorization_endpoint: String,
     pub token_endpoint: String,
@@ -31,7 +31,7 @@ pub struct AsMeta {
 const MAX_LIST: usize = 256;
 
 /// A JSON object from a response body.
-pub fn object(body: &[u8]) -> Result<Map<String, Value>, &'static str> {
+pub(crate) fn object(body: &[u8]) -> Result<Map<String, Value>, &'static str> {
     // from_str, like the rest of the crate: from_slice would link a second JSON reader.
     let text = std::str::from_utf8(body).map_err(|_| "not UTF-8")?;
     match serde_json::from_str::<Value>(text) {
@@ -41,7 +41,7 @@ pub fn object(body: &[u8]) -> Result<Map<String, Value>, &'static str> {
     }
 }
 
-pub fn string(m: &Map<String, Value>, k: &str) -> Option<String> {
+pub(crate) fn string(m: &Map<String, Value>, k: &str) -> Option<String> {
     m.get(k)
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
@@ -63,14 +63,14 @@ fn strings(m: &Map<String, Value>, k: &str) -> Option<Vec<String>> {
 /// An endpoint the client sends secrets or people to: `https:`, or `http:` on a loopback
 /// host (security considerations "Communication Security": every authorization server
 /// endpoint is served over HTTPS).
-pub fn secure_endpoint(u: &str) -> bool {
+pub(crate) fn secure_endpoint(u: &str) -> bool {
     match url::split(u) {
         Some(p) => p.scheme == "https" || url::is_loopback(u),
         None => false,
     }
 }
 
-pub fn parse_prm(body: &[u8]) -> Result<Prm, &'static str> {
+pub(crate) fn parse_prm(body: &[u8]) -> Result<Prm, &'static str> {
     let m = object(body)?;
     let resource = string(&m, "resource").ok_or("no resource")?;
     let authorization_servers = strings(&m, "authorization_servers").unwrap_or_default();
@@ -86,7 +86,7 @@ pub fn parse_prm(body: &[u8]) -> Result<Prm, &'static str> {
 
 /// Why a metadata document was not used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MetaProblem {
+pub(crate) enum MetaProblem {
     /// Not a metadata document (not JSON, fields missing): try the next location.
     Unusable(&'static str),
     /// RFC 8414 §3.3: `issuer` differs from the identifier the URL was built from.
@@ -99,7 +99,7 @@ pub enum MetaProblem {
 }
 
 /// Reads Authorization Server Metadata fetched for `expected_issuer`.
-pub fn parse_as(body: &[u8], expected_issuer: &str) -> Result<AsMeta, MetaProblem> {
+pub(crate) fn parse_as(body: &[u8], expected_issuer: &str) -> Result<AsMeta, MetaProblem> {
     let m = object(body).map_err(MetaProblem::Unusable)?;
     let issuer = string(&m, "issuer").ok_or(MetaProblem::Unusable("no issuer"))?;
     if issuer != expected_issuer {
@@ -136,7 +136,7 @@ pub fn parse_as(body: &[u8], expected_issuer: &str) -> Result<AsMeta, MetaProble
 
 /// 2025-03-26 "Fallbacks for Servers without Metadata Discovery": the default endpoints
 /// at the authorization base URL (the MCP server's origin).
-pub fn defaults(base: &str) -> AsMeta {
+pub(crate) fn defaults(base: &str) -> AsMeta {
     AsMeta {
         issuer: base.to_string(),
         authorization_endpoint: format!("{base}/authorize"),

@@ -12,15 +12,15 @@
 //! - [`tokens`]: token responses and the token set.
 //! - [`flow`]: the state machine.
 
-pub mod challenge;
-pub mod client;
-pub mod flow;
-pub mod metadata;
-pub mod pkce;
-pub mod tokens;
-pub mod url;
+pub(crate) mod challenge;
+pub(crate) mod client;
+pub(crate) mod flow;
+pub(crate) mod metadata;
+pub(crate) mod pkce;
+pub(crate) mod tokens;
+pub(crate) mod url;
 
 #[cfg(test)]
 mod tests;
 
-pub use flow::{AuthConfig, AuthorizeReq, Authorizer, Effect, FetchReq, Trigger};
+pub(crate) use flow::{AuthConfig, AuthorizeReq, Authorizer, Effect, Trigger};

@@ -7,11 +7,11 @@ use base64::Engine;
 use sha2::{Digest, Sha256};
 
 /// Random bytes a flow needs: 32 for the verifier, 16 for `state`.
-pub const RANDOM_BYTES: usize = 48;
+pub(crate) const RANDOM_BYTES: usize = 48;
 
 /// The secrets of one authorization request.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pkce {
+pub(crate) struct Pkce {
     /// 43 base64url characters (RFC 7636 §4.1: 43 to 128 unreserved characters).
     pub verifier: String,
     /// `BASE64URL(SHA256(verifier))` (§4.2).
@@ -21,7 +21,7 @@ pub struct Pkce {
 
 /// Builds the verifier, challenge and state. Fewer than [`RANDOM_BYTES`] bytes is the
 /// shell's failure; it is refused rather than padded with predictable bytes.
-pub fn new(random: &[u8]) -> Option<Pkce> {
+pub(crate) fn new(random: &[u8]) -> Option<Pkce> {
     let v = random.get(..32)?;
     let s = random.get(32..RANDOM_BYTES)?;
     let verifier = URL_SAFE_NO_PAD.encode(v);
@@ -33,7 +33,7 @@ pub fn new(random: &[u8]) -> Option<Pkce> {
 }
 
 /// The S256 challenge of a verifier.
-pub fn challenge(verifier: &str) -> String {
+pub(crate) fn challenge(verifier: &str) -> String {
     URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
 }
 

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 /// The tokens of one authorization server for this client's resource.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tokens {
+pub(crate) struct Tokens {
     pub access: String,
     pub refresh: Option<String>,
     /// When the access token expires (from `expires_in`), if the server said.
@@ -18,13 +18,13 @@ pub struct Tokens {
 }
 
 impl Tokens {
-    pub fn expired(&self, now: Millis) -> bool {
+    pub(crate) fn expired(&self, now: Millis) -> bool {
         self.expires_at.is_some_and(|t| t <= now)
     }
 }
 
 /// A token endpoint answer: the tokens, or the server's error as a sanitized message.
-pub fn parse_response(
+pub(crate) fn parse_response(
     status: u16,
     body: &[u8],
     now: Millis,
@@ -69,7 +69,7 @@ pub fn parse_response(
 }
 
 /// `: error (description)` from an OAuth error object, sanitized.
-pub fn oauth_error(m: &Map<String, Value>) -> String {
+pub(crate) fn oauth_error(m: &Map<String, Value>) -> String {
     let mut s = String::new();
     if let Some(e) = m.get("error").and_then(Value::as_str) {
         s.push_str(": ");
@@ -84,7 +84,7 @@ pub fn oauth_error(m: &Map<String, Value>) -> String {
 }
 
 /// Tokens as stored (`storage.set`): JSON text.
-pub fn to_record(t: &Tokens) -> String {
+pub(crate) fn to_record(t: &Tokens) -> String {
     let mut m = Map::new();
     m.insert("access_token".into(), t.access.clone().into());
     if let Some(r) = &t.refresh {
@@ -100,7 +100,7 @@ pub fn to_record(t: &Tokens) -> String {
 }
 
 /// Stored tokens, when well-formed.
-pub fn from_record(text: &str) -> Option<Tokens> {
+pub(crate) fn from_record(text: &str) -> Option<Tokens> {
     let m = object(text.as_bytes()).ok()?;
     Some(Tokens {
         access: string(&m, "access_token")?,

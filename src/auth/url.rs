@@ -9,7 +9,7 @@
 
 /// The parts of an absolute URL: `scheme://authority path [?query] [#fragment]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Parts<'a> {
+pub(crate) struct Parts<'a> {
     /// Lower-cased.
     pub scheme: String,
     /// `host[:port]` as written (userinfo is refused).
@@ -22,7 +22,7 @@ pub struct Parts<'a> {
 
 /// Splits an absolute `http:` or `https:` URL. `None` for anything else, and for URLs
 /// with spaces, control characters, backslashes or userinfo.
-pub fn split(url: &str) -> Option<Parts<'_>> {
+pub(crate) fn split(url: &str) -> Option<Parts<'_>> {
     if url.len() > 8192 || url.chars().any(|c| c.is_control() || c == ' ' || c == '\\') {
         return None;
     }
@@ -54,7 +54,7 @@ pub fn split(url: &str) -> Option<Parts<'_>> {
 }
 
 /// `scheme://authority` of a URL (scheme and host lower-cased; the port as written).
-pub fn origin(url: &str) -> Option<String> {
+pub(crate) fn origin(url: &str) -> Option<String> {
     let p = split(url)?;
     Some(format!(
         "{}://{}",
@@ -83,7 +83,7 @@ fn host_port(p: &Parts) -> String {
 /// made explicit), and the resource's path a prefix of the server URL's path at a segment
 /// boundary (a metadata document at the root may name the origin: `https://mcp.example`
 /// covers `https://mcp.example/mcp`). A fragment in the resource is refused (RFC 8707 §2).
-pub fn resource_matches(resource: &str, server_url: &str) -> bool {
+pub(crate) fn resource_matches(resource: &str, server_url: &str) -> bool {
     let (Some(r), Some(s)) = (split(resource), split(server_url)) else {
         return false;
     };
@@ -97,7 +97,7 @@ pub fn resource_matches(resource: &str, server_url: &str) -> bool {
 
 /// The canonical URI of the MCP server for `resource=` when no metadata names one: the
 /// URL without its fragment (RFC 8707 §2), scheme and host lower-cased.
-pub fn canonical_resource(server_url: &str) -> String {
+pub(crate) fn canonical_resource(server_url: &str) -> String {
     match split(server_url) {
         Some(p) => {
             let mut s = format!(
@@ -119,7 +119,7 @@ pub fn canonical_resource(server_url: &str) -> String {
 /// Where to look for the Protected Resource Metadata when the challenge names none
 /// (RFC 9728 §3.1, spec "Protected Resource Metadata Discovery Requirements"): at the
 /// path of the MCP endpoint first, then at the root.
-pub fn prm_well_known(server_url: &str) -> Vec<String> {
+pub(crate) fn prm_well_known(server_url: &str) -> Vec<String> {
     let Some(p) = split(server_url) else {
         return Vec::new();
     };
@@ -137,7 +137,7 @@ pub fn prm_well_known(server_url: &str) -> Vec<String> {
 /// order ("Authorization Server Metadata Discovery"): with a path, RFC 8414 path
 /// insertion, OIDC path insertion, OIDC path appending; without, RFC 8414 then OIDC.
 /// `None` when the issuer is not an `http(s)` URL without query and fragment (RFC 8414 §2).
-pub fn as_well_known(issuer: &str) -> Option<Vec<String>> {
+pub(crate) fn as_well_known(issuer: &str) -> Option<Vec<String>> {
     let p = split(issuer)?;
     if p.query.is_some() || p.fragment.is_some() {
         return None;
@@ -160,7 +160,7 @@ pub fn as_well_known(issuer: &str) -> Option<Vec<String>> {
 
 /// A reference from a response (the challenge's `resource_metadata`) made absolute against
 /// the URL it came from. Only absolute URLs and absolute paths are accepted.
-pub fn resolve(base: &str, reference: &str) -> Option<String> {
+pub(crate) fn resolve(base: &str, reference: &str) -> Option<String> {
     if split(reference).is_some() {
         return Some(reference.to_string());
     }
@@ -172,7 +172,7 @@ pub fn resolve(base: &str, reference: &str) -> Option<String> {
 }
 
 /// Percent-encodes everything but RFC 3986 unreserved characters.
-pub fn encode(s: &str, out: &mut String) {
+pub(crate) fn encode(s: &str, out: &mut String) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
@@ -186,7 +186,7 @@ pub fn encode(s: &str, out: &mut String) {
 }
 
 /// `application/x-www-form-urlencoded` pairs.
-pub fn form(pairs: &[(&str, &str)]) -> String {
+pub(crate) fn form(pairs: &[(&str, &str)]) -> String {
     let mut out = String::new();
     for (i, (k, v)) in pairs.iter().enumerate() {
         if i > 0 {
@@ -200,7 +200,7 @@ pub fn form(pairs: &[(&str, &str)]) -> String {
 }
 
 /// `url` with the pairs added to its query (before any fragment).
-pub fn with_query(url: &str, pairs: &[(&str, &str)]) -> String {
+pub(crate) fn with_query(url: &str, pairs: &[(&str, &str)]) -> String {
     let (head, frag) = match url.split_once('#') {
         Some((h, f)) => (h, Some(f)),
         None => (url, None),
@@ -223,7 +223,7 @@ pub fn with_query(url: &str, pairs: &[(&str, &str)]) -> String {
 
 /// Decodes one form component (`+` is a space; a malformed escape stays as written;
 /// invalid UTF-8 becomes U+FFFD).
-pub fn decode(s: &str) -> String {
+pub(crate) fn decode(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -251,7 +251,7 @@ pub fn decode(s: &str) -> String {
 
 /// The query parameters of a URL (the authorization response), decoded. The fragment is
 /// ignored (`response_mode=query`, the default for the code flow).
-pub fn query_params(url: &str) -> Vec<(String, String)> {
+pub(crate) fn query_params(url: &str) -> Vec<(String, String)> {
     let head = url.split('#').next().unwrap_or("");
     let Some((_, q)) = head.split_once('?') else {
         return Vec::new();
@@ -267,7 +267,7 @@ pub fn query_params(url: &str) -> Vec<(String, String)> {
 }
 
 /// True for `localhost`, `127.0.0.1` and `[::1]` hosts (and their subdomains of localhost).
-pub fn is_loopback(url: &str) -> bool {
+pub(crate) fn is_loopback(url: &str) -> bool {
     let Some(p) = split(url) else {
         return false;
     };

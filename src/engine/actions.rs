@@ -6,11 +6,11 @@ use crate::http::request::HttpRequest;
 use crate::protocol::input::InputKind;
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::tasks::Task;
-use crate::time::Millis;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-pub use crate::engine::ids::{AskId, AuthStepId, OpId};
+pub(crate) use crate::engine::ids::AuthStepId;
+pub use crate::engine::ids::{AskId, OpId};
 
 /// An action for the driver.
 #[derive(Debug)]
@@ -91,7 +91,7 @@ pub enum AskScope {
 }
 
 impl AskScope {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             AskScope::Request => "request",
             AskScope::Task => "task",
@@ -204,7 +204,7 @@ pub enum Output {
 
 impl Output {
     /// The output as a JSON value (tests and non-JS drivers).
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         match self {
             Output::Raw(r) => serde_json::from_str(r.get()).unwrap_or(Value::Null),
             Output::Value(v) => v.clone(),
@@ -216,7 +216,7 @@ impl Output {
 
 impl TaskView {
     /// The DetailedTask wire shape.
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         let mut m = self.task.to_value();
         if let Some(ir) = &self.input_requests {
             m.insert("inputRequests".into(), ir.clone());
@@ -253,9 +253,4 @@ pub struct OpOptions {
     pub log_level: Option<String>,
     /// Host-provided `_meta` entries for the request.
     pub meta: Option<Map<String, Value>>,
-}
-
-/// A deadline helper: `now + ms`, saturating.
-pub fn after(now: Millis, ms: u64) -> Millis {
-    now.saturating_add(ms)
 }

@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 use serde_json::value::RawValue;
 
 /// Methods whose results may be cached.
-pub fn is_cacheable(method: &str) -> bool {
+pub(crate) fn is_cacheable(method: &str) -> bool {
     matches!(
         method,
         "server/discover"
@@ -58,7 +58,7 @@ struct Entry {
 
 /// The response cache of one client.
 #[derive(Default)]
-pub struct Cache {
+pub(crate) struct Cache {
     entries: FxHashMap<String, Entry>,
     seq: u64,
 }
@@ -75,7 +75,7 @@ fn key(scope: Option<&str>, method: &str, param_key: &str) -> String {
 
 impl Cache {
     /// A fresh entry for this request, if any (the private entry of `auth` first).
-    pub fn get(
+    pub(crate) fn get(
         &self,
         method: &str,
         param_key: &str,
@@ -92,7 +92,7 @@ impl Cache {
     }
 
     /// Stores a result according to its own `ttlMs` / `cacheScope`. Returns true if stored.
-    pub fn put(
+    pub(crate) fn put(
         &mut self,
         method: &str,
         param_key: &str,
@@ -146,30 +146,17 @@ impl Cache {
     }
 
     /// Drops every entry of a method (all pages, all scopes).
-    pub fn invalidate_method(&mut self, method: &str) {
+    pub(crate) fn invalidate_method(&mut self, method: &str) {
         self.entries.retain(|_, e| e.method != method);
     }
 
     /// Drops `resources/read` entries for `uri`, its sub-resources and its parents
     /// (`notifications/resources/updated` may name a sub-resource of a subscribed URI).
-    pub fn invalidate_uri(&mut self, uri: &str) {
+    pub(crate) fn invalidate_uri(&mut self, uri: &str) {
         self.entries.retain(|_, e| match &e.uri {
             Some(u) => !(u.starts_with(uri) || uri.starts_with(u.as_str())),
             None => true,
         });
-    }
-
-    /// Drops everything (e.g. when the era or the authorization changes).
-    pub fn clear(&mut self) {
-        self.entries.clear();
-    }
-
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 }
 
@@ -182,7 +169,7 @@ mod tests {
         use serde::Deserialize;
 
         #[derive(Deserialize)]
-        pub struct Hints {
+        pub(super) struct Hints {
             #[serde(rename = "ttlMs", default)]
             pub ttl_ms: Option<serde_json::Value>,
             #[serde(rename = "cacheScope", default)]
@@ -230,7 +217,7 @@ mod tests {
         ] {
             assert!(!c.put("tools/list", "", None, None, &raw(r), 0), "{r}");
         }
-        assert!(c.is_empty());
+        assert!(c.entries.is_empty());
     }
 
     #[test]

@@ -31,7 +31,7 @@ use std::collections::VecDeque;
 
 /// How one call behaves.
 #[derive(Clone, Debug)]
-pub struct CallPolicy {
+pub(crate) struct CallPolicy {
     /// The method may answer `input_required` (tools/call, prompts/get, resources/read).
     pub allow_input: bool,
     /// The method may answer `resultType: "task"` (tools/call with the tasks extension declared).
@@ -51,7 +51,7 @@ pub struct CallPolicy {
 impl CallPolicy {
     /// A request the client makes by itself (initialize, task polls, results and updates):
     /// no input rounds, no task, no progress token, no log level, no reset on progress.
-    pub fn internal(timeout_ms: u64, reissue_on_drop: bool) -> CallPolicy {
+    pub(crate) fn internal(timeout_ms: u64, reissue_on_drop: bool) -> CallPolicy {
         CallPolicy {
             allow_input: false,
             allow_task: false,
@@ -66,7 +66,7 @@ impl CallPolicy {
 }
 
 /// Inputs of a call.
-pub enum CallInput<'a> {
+pub(crate) enum CallInput<'a> {
     Response(Box<RawValue>),
     RpcError(RpcError, u16),
     /// The exchange failed (HTTP error, protocol error, network failure before a response).
@@ -80,7 +80,7 @@ pub enum CallInput<'a> {
 
 /// What a finished call produced.
 #[derive(Debug)]
-pub enum CallOutcome {
+pub(crate) enum CallOutcome {
     Complete(Box<RawValue>),
     /// A `CreateTaskResult` (raw).
     Task(Box<RawValue>),
@@ -133,7 +133,7 @@ struct Round {
 }
 
 /// One logical request.
-pub struct Call {
+pub(crate) struct Call {
     pub method: String,
     params: Map<String, Value>,
     extra_headers: Vec<(String, String)>,
@@ -152,7 +152,7 @@ pub struct Call {
 
 /// Checks that an input request is of a kind the client declared (spec mrtr.mdx: servers
 /// MUST NOT send undeclared kinds; the client refuses them and calls no handler).
-pub fn check_declared(cfg: &Config, req: &InputRequest) -> Result<Option<UrlFacts>> {
+pub(crate) fn check_declared(cfg: &Config, req: &InputRequest) -> Result<Option<UrlFacts>> {
     let undeclared = |what: &str| {
         Error::new(
             ErrorKind::InputRequired,
@@ -233,7 +233,7 @@ pub fn check_declared(cfg: &Config, req: &InputRequest) -> Result<Option<UrlFact
 
 /// Checks a host's answer to an input request before it is sent (elicitation answers
 /// against `requestedSchema`, sampling and roots results for shape).
-pub fn check_answer(req: &InputRequest, answer: &Value) -> Result<Value> {
+pub(crate) fn check_answer(req: &InputRequest, answer: &Value) -> Result<Value> {
     match req.kind {
         InputKind::Elicitation => {
             if req.params.get("mode").and_then(Value::as_str) == Some("url") {
@@ -253,7 +253,7 @@ pub fn check_answer(req: &InputRequest, answer: &Value) -> Result<Value> {
 }
 
 impl Call {
-    pub fn new(
+    pub(crate) fn new(
         method: &str,
         params: Map<String, Value>,
         extra_headers: Vec<(String, String)>,
@@ -283,29 +283,15 @@ impl Call {
     }
 
     /// The request's params (without `_meta`, `inputResponses`, `requestState`).
-    pub fn params(&self) -> &Map<String, Value> {
+    pub(crate) fn params(&self) -> &Map<String, Value> {
         &self.params
     }
 
-    pub fn set_extra_headers(&mut self, h: Vec<(String, String)>) {
-        self.extra_headers = h;
-    }
-
     /// Sends the first request.
-    pub fn start(&mut self, sh: &mut Shared, owner: &Owner) {
+    pub(crate) fn start(&mut self, sh: &mut Shared, owner: &Owner) {
         if self.policy.progress && self.progress_token.is_none() {
             self.progress_token = Some(sh.new_progress_token(owner.clone()));
         }
-        self.budget.resume(sh.now);
-        self.send(sh, owner);
-    }
-
-    /// Starts over (a new id, the same params, no MRTR state): after a header-mismatch re-list.
-    pub fn restart(&mut self, sh: &mut Shared, owner: &Owner) {
-        self.round = None;
-        self.rounds = 0;
-        self.reissued = false;
-        self.finished = false;
         self.budget.resume(sh.now);
         self.send(sh, owner);
     }
@@ -339,7 +325,7 @@ impl Call {
     }
 
     /// The next time this call needs a timer event.
-    pub fn deadline(&self) -> Option<Millis> {
+    pub(crate) fn deadline(&self) -> Option<Millis> {
         if self.finished {
             None
         } else {
@@ -347,13 +333,8 @@ impl Call {
         }
     }
 
-    /// True while a handler of this call waits on the host.
-    pub fn awaiting_host(&self) -> bool {
-        self.round.as_ref().is_some_and(|r| !r.asking.is_empty())
-    }
-
     /// Stops everything in flight (exchange, asks) and releases the progress token.
-    pub fn cancel(&mut self, sh: &mut Shared) {
+    pub(crate) fn cancel(&mut self, sh: &mut Shared) {
         if let Some(x) = self.xfer.take() {
             sh.cancel_exchange(x);
         }
@@ -362,7 +343,7 @@ impl Call {
         }
         if let Some(r) = &mut self.round {
             for (ask, _) in r.asking.drain() {
-                sh.asks.remove(&ask);
+                sh.forget_ask(&ask);
                 sh.push(Action::CancelAsk(ask));
             }
         }
@@ -376,7 +357,7 @@ impl Call {
     }
 
     /// Feeds an input. Returns the outcome once the call is over.
-    pub fn handle(
+    pub(crate) fn handle(
         &mut self,
         sh: &mut Shared,
         owner: &Owner,
@@ -592,7 +573,7 @@ impl Call {
             };
             let id = sh.next_ask_id();
             r.asking.insert(id, req.key.clone());
-            sh.asks.insert(id, owner.clone());
+            sh.track_ask(id, owner.clone());
             sh.push(Action::Ask(Ask {
                 id,
                 kind: req.kind,
@@ -630,7 +611,7 @@ impl Call {
         let Some(key) = r.asking.remove(&ask) else {
             return None; // stale: the ask was cancelled
         };
-        sh.asks.remove(&ask);
+        sh.forget_ask(&ask);
         let checked = answer.and_then(|v| match r.requests.get(&key) {
             Some(req) => check_answer(req, &v),
             None => Err(Error::invalid_result("answer for an unknown input request")),

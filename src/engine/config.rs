@@ -114,7 +114,7 @@ pub struct SamplingSupport {
 }
 
 /// Log levels of `io.modelcontextprotocol/logLevel` (spec `LoggingLevel`).
-pub const LOG_LEVELS: [&str; 8] = [
+pub(crate) const LOG_LEVELS: [&str; 8] = [
     "debug",
     "info",
     "notice",
@@ -137,7 +137,7 @@ const RESERVED_HEADERS: [&str; 6] = [
 
 /// Boolean options the host named in one of its option objects (`None`: not named), or
 /// `None` for the whole object when the host gave none.
-pub type Named<const N: usize> = Option<[Option<bool>; N]>;
+pub(crate) type Named<const N: usize> = Option<[Option<bool>; N]>;
 
 impl Config {
     /// Elicitation, from whether the host has a handler and the modes it named

@@ -9,7 +9,7 @@ use crate::sse::SseParser;
 
 /// What an exchange produced from the bytes fed to it.
 #[derive(Debug)]
-pub enum Output {
+pub(crate) enum Output {
     /// A JSON-RPC message (with the HTTP status it came with).
     Message(Message, u16),
     /// The exchange failed; nothing more will come from it.
@@ -46,13 +46,13 @@ enum Body {
 
 /// Bounds for an exchange.
 #[derive(Clone, Copy, Debug)]
-pub struct Bounds {
+pub(crate) struct Bounds {
     pub max_body_bytes: usize,
     pub max_event_bytes: usize,
 }
 
 /// The response side of one HTTP exchange.
-pub struct Exchange {
+pub(crate) struct Exchange {
     body: Body,
     status: u16,
     bounds: Bounds,
@@ -65,7 +65,7 @@ pub struct Exchange {
 const ERROR_BODY_KEEP: usize = 64 * 1024;
 
 impl Exchange {
-    pub fn new(bounds: Bounds) -> Exchange {
+    pub(crate) fn new(bounds: Bounds) -> Exchange {
         Exchange {
             body: Body::AwaitHead,
             status: 0,
@@ -75,17 +75,22 @@ impl Exchange {
         }
     }
 
-    pub fn status(&self) -> u16 {
+    pub(crate) fn status(&self) -> u16 {
         self.status
     }
 
     /// True when the body is an SSE stream.
-    pub fn is_stream(&self) -> bool {
+    pub(crate) fn is_stream(&self) -> bool {
         matches!(self.body, Body::Sse(_))
     }
 
     /// The response head arrived.
-    pub fn on_head(&mut self, status: u16, content_type: Option<&str>, out: &mut Vec<Output>) {
+    pub(crate) fn on_head(
+        &mut self,
+        status: u16,
+        content_type: Option<&str>,
+        out: &mut Vec<Output>,
+    ) {
         self.status = status;
         let kind = classify_content_type(content_type);
         self.body = match (is_success(status), kind) {
@@ -109,7 +114,7 @@ impl Exchange {
     }
 
     /// A chunk of the body arrived.
-    pub fn on_chunk(&mut self, chunk: &[u8], out: &mut Vec<Output>) {
+    pub(crate) fn on_chunk(&mut self, chunk: &[u8], out: &mut Vec<Output>) {
         self.received = self.received.saturating_add(chunk.len());
         match &mut self.body {
             Body::Json(buf) => {
@@ -172,7 +177,7 @@ impl Exchange {
     }
 
     /// The body ended (normally). Returns the last outputs.
-    pub fn on_end(&mut self, out: &mut Vec<Output>) {
+    pub(crate) fn on_end(&mut self, out: &mut Vec<Output>) {
         let body = std::mem::replace(&mut self.body, Body::Done);
         match body {
             Body::Json(buf) => {

@@ -16,7 +16,7 @@ use crate::protocol::jsonrpc::RequestId;
 use rustc_hash::FxHashMap;
 
 /// An exchange in flight.
-pub struct Slot {
+pub(crate) struct Slot {
     owner: Owner,
     /// The JSON-RPC id the request carries, if it is a request.
     rpc_id: Option<RequestId>,
@@ -25,40 +25,40 @@ pub struct Slot {
     /// Refused with 401/403 and waiting for a token (`engine::core::auth`): no request on
     /// the wire.
     held: bool,
-    pub exchange: Exchange,
+    pub(crate) exchange: Exchange,
     /// True once this exchange's own response (or failure) was delivered.
-    pub settled: bool,
+    pub(crate) settled: bool,
     /// Legacy eras: the last SSE event id and `retry` seen on this stream (resumption).
-    pub last_event_id: Option<String>,
-    pub retry_ms: Option<u64>,
+    pub(crate) last_event_id: Option<String>,
+    pub(crate) retry_ms: Option<u64>,
     /// Resumptions so far of the request this exchange carries.
-    pub resumes: u32,
+    pub(crate) resumes: u32,
     /// HTTP+SSE: the POST was accepted; the response comes on the SSE stream.
-    pub accepted: bool,
+    pub(crate) accepted: bool,
     /// With OAuth configured: the request as sent, replayed with a token after a 401 or
     /// `403 insufficient_scope` (`engine::core::auth`).
-    pub request: Option<HttpRequest>,
+    request: Option<HttpRequest>,
     /// The token generation it was sent with, and how many flows it went through.
-    pub auth_gen: u32,
-    pub auth_rounds: u8,
+    auth_gen: u32,
+    auth_rounds: u8,
     /// `WWW-Authenticate` of a 401/403 answer (error data for the host).
-    pub www_authenticate: Option<String>,
+    pub(crate) www_authenticate: Option<String>,
     /// `Retry-After` of the answer, in milliseconds (error data for the host).
-    pub retry_after_ms: Option<u64>,
+    pub(crate) retry_after_ms: Option<u64>,
 }
 
 impl Slot {
-    pub fn owner(&self) -> &Owner {
+    pub(crate) fn owner(&self) -> &Owner {
         &self.owner
     }
 
-    pub fn rpc_id(&self) -> Option<&RequestId> {
+    pub(crate) fn rpc_id(&self) -> Option<&RequestId> {
         self.rpc_id.as_ref()
     }
 }
 
 /// A scheduled resumption of a legacy response stream (`Last-Event-ID`).
-pub struct Resume {
+pub(crate) struct Resume {
     pub owner: Owner,
     pub rpc_id: RequestId,
     pub last_event_id: String,
@@ -67,7 +67,7 @@ pub struct Resume {
 
 /// Every request in flight.
 #[derive(Default)]
-pub struct Exchanges {
+pub(crate) struct Exchanges {
     slots: FxHashMap<ExchangeId, Slot>,
     /// In-flight JSON-RPC ids → the exchange carrying them.
     pending: FxHashMap<RequestId, ExchangeId>,
@@ -85,7 +85,7 @@ pub struct Exchanges {
 impl Exchanges {
     /// Books an exchange for `owner`, sent as HTTP request `wire` (its id has the same
     /// number).
-    pub fn open(
+    pub(crate) fn open(
         &mut self,
         wire: u64,
         owner: Owner,
@@ -121,7 +121,7 @@ impl Exchanges {
 
     /// The exchange an HTTP event with this request id belongs to (none for a request
     /// replaced by a replay, or one held for authorization).
-    pub fn by_wire(&self, wire: u64) -> Option<ExchangeId> {
+    pub(crate) fn by_wire(&self, wire: u64) -> Option<ExchangeId> {
         let x = (self.replays.get(&wire).copied()).unwrap_or(ExchangeId(wire));
         self.slots
             .get(&x)
@@ -130,21 +130,21 @@ impl Exchanges {
     }
 
     /// An exchange on the wire (not held).
-    pub fn get(&self, x: ExchangeId) -> Option<&Slot> {
+    pub(crate) fn get(&self, x: ExchangeId) -> Option<&Slot> {
         self.slots.get(&x).filter(|s| !s.held)
     }
 
-    pub fn get_mut(&mut self, x: ExchangeId) -> Option<&mut Slot> {
+    pub(crate) fn get_mut(&mut self, x: ExchangeId) -> Option<&mut Slot> {
         self.slots.get_mut(&x).filter(|s| !s.held)
     }
 
     /// The exchange carrying JSON-RPC request `id`.
-    pub fn route(&self, id: &RequestId) -> Option<ExchangeId> {
+    pub(crate) fn route(&self, id: &RequestId) -> Option<ExchangeId> {
         self.pending.get(id).copied()
     }
 
     /// Exchange `x` got its response: its JSON-RPC id is no longer in flight, nor resumed.
-    pub fn settle(&mut self, x: ExchangeId) {
+    pub(crate) fn settle(&mut self, x: ExchangeId) {
         let Some(slot) = self.slots.get_mut(&x) else {
             return;
         };
@@ -156,7 +156,7 @@ impl Exchanges {
     }
 
     /// Forgets exchange `x`; the request to cancel on the wire, when it was there.
-    pub fn remove(&mut self, x: ExchangeId) -> Option<u64> {
+    pub(crate) fn remove(&mut self, x: ExchangeId) -> Option<u64> {
         let slot = self.slots.remove(&x)?;
         if let Some(id) = &slot.rpc_id {
             if self.pending.get(id) == Some(&x) {
@@ -170,7 +170,7 @@ impl Exchanges {
     }
 
     /// The JSON-RPC ids `owner`'s requests on the wire carry, until answered.
-    pub fn unanswered(&self, owner: &Owner) -> Vec<RequestId> {
+    pub(crate) fn unanswered(&self, owner: &Owner) -> Vec<RequestId> {
         (self.slots.values())
             .filter(|s| &s.owner == owner && !s.settled && !s.held)
             .filter_map(|s| s.rpc_id.clone())
@@ -178,14 +178,14 @@ impl Exchanges {
     }
 
     /// Every exchange on the books.
-    pub fn ids(&self) -> Vec<ExchangeId> {
+    pub(crate) fn ids(&self) -> Vec<ExchangeId> {
         self.slots.keys().copied().collect()
     }
 
     /// Removes what `owner` still has in flight: its exchanges (returned, to cancel) and
     /// its scheduled resumptions (their tokens returned, to drop their timers). Their
     /// JSON-RPC ids are no longer resumed.
-    pub fn drop_owner(&mut self, owner: &Owner) -> (Vec<ExchangeId>, Vec<ResumeId>) {
+    pub(crate) fn drop_owner(&mut self, owner: &Owner) -> (Vec<ExchangeId>, Vec<ResumeId>) {
         let xs: Vec<ExchangeId> = (self.slots.iter())
             .filter(|(_, s)| &s.owner == owner)
             .map(|(x, _)| *x)
@@ -214,7 +214,11 @@ impl Exchanges {
     /// Holds exchange `x` (refused with 401/403) for a replay once a token is there:
     /// the token generation and the bearer it was sent with. `None` when it cannot be
     /// replayed (no copy of the request, already answered, or out of flows).
-    pub fn hold(&mut self, x: ExchangeId, max_rounds: u8) -> Option<(u32, Option<&HttpRequest>)> {
+    pub(crate) fn hold(
+        &mut self,
+        x: ExchangeId,
+        max_rounds: u8,
+    ) -> Option<(u32, Option<&HttpRequest>)> {
         let slot = self.slots.get_mut(&x).filter(|s| !s.held)?;
         if slot.request.is_none() || slot.settled || slot.auth_rounds >= max_rounds {
             return None;
@@ -225,7 +229,7 @@ impl Exchanges {
     }
 
     /// The held exchanges, in the order their requests were sent.
-    pub fn held(&self) -> Vec<ExchangeId> {
+    pub(crate) fn held(&self) -> Vec<ExchangeId> {
         // Sorted as plain `u64` wire ids, mapped back after (a sort of (wire, id) pairs is
         // another sort in the wasm). A held slot's wire is its id, or a replay's entry.
         let mut wires: Vec<u64> = (self.slots.values())
@@ -239,7 +243,7 @@ impl Exchanges {
     }
 
     /// A held exchange goes back on the books as it was (to fail it).
-    pub fn unhold(&mut self, x: ExchangeId) {
+    pub(crate) fn unhold(&mut self, x: ExchangeId) {
         if let Some(s) = self.slots.get_mut(&x) {
             s.held = false;
         }
@@ -247,7 +251,7 @@ impl Exchanges {
 
     /// Sends held exchange `x` again as HTTP request `wire`, with `authorization` (the
     /// current token's header value) and token generation `gen`; the request to send.
-    pub fn replay(
+    pub(crate) fn replay(
         &mut self,
         x: ExchangeId,
         wire: u64,
@@ -281,20 +285,20 @@ impl Exchanges {
     // ---- 2025-11-25 resumptions ----
 
     /// Schedules resumption `token` of the response stream of `r.rpc_id`.
-    pub fn schedule_resume(&mut self, token: ResumeId, r: Resume) {
+    pub(crate) fn schedule_resume(&mut self, token: ResumeId, r: Resume) {
         self.resuming.insert(r.rpc_id.clone(), token);
         self.resumes.insert(token, r);
     }
 
     /// The resumption `token`, due now; `None` when its call ended meanwhile.
-    pub fn take_resume(&mut self, token: ResumeId) -> Option<Resume> {
+    pub(crate) fn take_resume(&mut self, token: ResumeId) -> Option<Resume> {
         let r = self.resumes.remove(&token)?;
         (self.resuming.get(&r.rpc_id) == Some(&token)).then_some(r)
     }
 
     /// Exchange `x` (a `Last-Event-ID` GET) resumes `r`'s stream: responses to its
     /// JSON-RPC id are routed to it.
-    pub fn resumed_on(&mut self, x: ExchangeId, r: Resume) {
+    pub(crate) fn resumed_on(&mut self, x: ExchangeId, r: Resume) {
         if let Some(slot) = self.slots.get_mut(&x) {
             slot.rpc_id = Some(r.rpc_id.clone());
             slot.resumes = r.attempts;
@@ -304,19 +308,19 @@ impl Exchanges {
     }
 
     /// JSON-RPC id `id`'s stream is not resumed (any more).
-    pub fn end_resuming(&mut self, id: &RequestId) {
+    pub(crate) fn end_resuming(&mut self, id: &RequestId) {
         self.resuming.remove(id);
     }
 
     /// A call no longer wants the response to JSON-RPC `id`: the exchange of its
     /// resumption (scheduled or open), to cancel.
-    pub fn abandon(&mut self, id: &RequestId) -> Option<ExchangeId> {
+    pub(crate) fn abandon(&mut self, id: &RequestId) -> Option<ExchangeId> {
         self.resuming.remove(id)?;
         self.pending.get(id).copied()
     }
 
     /// Drops every scheduled resumption (the client closed); their tokens.
-    pub fn clear_resumes(&mut self) -> Vec<ResumeId> {
+    pub(crate) fn clear_resumes(&mut self) -> Vec<ResumeId> {
         let tokens = self.resumes.keys().copied().collect();
         self.resumes.clear();
         self.resuming.clear();
@@ -325,7 +329,7 @@ impl Exchanges {
 
     /// What is still booked (names of the non-empty tables): nothing once every
     /// exchange ended.
-    pub fn busy(&self, out: &mut Vec<&'static str>) {
+    pub(crate) fn busy(&self, out: &mut Vec<&'static str>) {
         let tables = [
             ("exchanges", self.slots.is_empty()),
             ("pending ids", self.pending.is_empty()),

@@ -12,14 +12,14 @@ use serde_json::{Map, Value};
 
 /// A task handle's state: what the client last saw of the task, and its server.
 #[derive(Clone, Debug)]
-pub struct StoredTask {
+pub(crate) struct StoredTask {
     pub view: TaskView,
     pub server_url: String,
 }
 
 impl StoredTask {
     /// The plain JSON form (`toJSON`).
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         let mut m = match self.view.to_value() {
             Value::Object(m) => m,
             _ => Map::new(),
@@ -31,7 +31,7 @@ impl StoredTask {
 
     /// Reads a stored handle (what `toJSON` produced, or any object with the Task fields).
     /// The error says why it is not one.
-    pub fn parse(v: &Value) -> std::result::Result<StoredTask, String> {
+    pub(crate) fn parse(v: &Value) -> std::result::Result<StoredTask, String> {
         let Value::Object(m) = v else {
             return Err("a task must be an object".into());
         };
@@ -71,7 +71,7 @@ impl StoredTask {
 impl TaskRef {
     /// The task a host object names: a stored handle (its state seeds the client), else
     /// any object with a string `taskId`.
-    pub fn from_json(v: &Value) -> Result<TaskRef> {
+    pub(crate) fn from_json(v: &Value) -> Result<TaskRef> {
         match StoredTask::parse(v) {
             Ok(t) => Ok(TaskRef {
                 task_id: t.view.task.task_id.clone(),

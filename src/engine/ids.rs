@@ -4,10 +4,10 @@
 //! the numbers (`.0`) at its boundary.
 
 macro_rules! id {
-    ($(#[$m:meta])* $name:ident) => {
+    ($(#[$m:meta])* $vis:vis $name:ident) => {
         $(#[$m])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(pub u64);
+        $vis struct $name(pub u64);
 
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -19,23 +19,23 @@ macro_rules! id {
 
 id!(
     /// An operation the host started (one JS call: `callTool`, `listAllTools`, `listen`, ...).
-    OpId
+    pub OpId
 );
 id!(
     /// An exchange: one request in flight, as its owner names it (stable across an OAuth
     /// replay, which sends it again under a new HTTP request id).
-    ExchangeId
+    pub(crate) ExchangeId
 );
 id!(
     /// An input request handed to the host (`Action::Ask`), answered with `Core::answer`.
-    AskId
+    pub AskId
 );
 id!(
     /// A step of the OAuth flow only the host can do (`AuthAction`), answered with
     /// `Core::on_auth`.
-    AuthStepId
+    pub AuthStepId
 );
 id!(
     /// A scheduled resumption of a legacy response stream (`Last-Event-ID`).
-    ResumeId
+    pub(crate) ResumeId
 );

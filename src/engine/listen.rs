@@ -30,7 +30,7 @@ enum State {
 }
 
 /// One subscription.
-pub struct ListenOp {
+pub(crate) struct ListenOp {
     filter: Map<String, Value>,
     state: State,
     /// Consecutive failed attempts.
@@ -43,7 +43,7 @@ pub struct ListenOp {
 }
 
 /// Checks a listen filter (spec `SubscriptionFilter`; `taskIds` is the tasks extension's).
-pub fn check_filter(filter: &Value, tasks_declared: bool) -> Result<Map<String, Value>> {
+pub(crate) fn check_filter(filter: &Value, tasks_declared: bool) -> Result<Map<String, Value>> {
     let Value::Object(m) = filter else {
         return Err(Error::config("listen filter must be an object"));
     };
@@ -85,7 +85,7 @@ pub fn check_filter(filter: &Value, tasks_declared: bool) -> Result<Map<String, 
 }
 
 impl ListenOp {
-    pub fn start(cx: &mut Ctx, op: OpId, filter: Map<String, Value>) -> ListenOp {
+    pub(crate) fn start(cx: &mut Ctx, op: OpId, filter: Map<String, Value>) -> ListenOp {
         let mut l = ListenOp {
             filter,
             state: State::Connecting,
@@ -121,11 +121,6 @@ impl ListenOp {
                 .now
                 .saturating_add(cx.sh.cfg.limits.listen_ack_timeout_ms),
         );
-    }
-
-    /// The current subscription id.
-    pub fn subscription_id(&self) -> Option<&RequestId> {
-        self.sub_id.as_ref()
     }
 
     /// The stream dropped (or the attempt failed): listen again after a back-off, or give up.
@@ -343,7 +338,7 @@ impl Operation for ListenOp {
 
 /// What a change notification means for the client's own state: cache entries and the
 /// tool registry are dropped; `notifications/tasks` feeds the task drivers (rule 22).
-pub fn apply_notification(cx: &mut Ctx, method: &str, params: &Value) {
+pub(crate) fn apply_notification(cx: &mut Ctx, method: &str, params: &Value) {
     match method {
         "notifications/tools/list_changed" => {
             cx.sh.cache.invalidate_method("tools/list");

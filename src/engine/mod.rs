@@ -3,39 +3,35 @@
 //! "ask the host this"). Nothing here performs I/O or reads a clock.
 //!
 //! - [`core::Core`]: one client; multiplexes every operation.
-//! - [`call::Call`]: one logical request with its MRTR rounds, re-issue and time budget.
-//! - [`exchanges::Exchanges`]: every request in flight (slots, JSON-RPC id routing, OAuth
-//!   holds and replays, legacy resumptions); [`timers::TimerTable`]: every deadline;
-//!   [`ids`]: one newtype per kind of id.
-//! - [`task`]: task drivers (tasks extension).
-//! - [`listen`]: the `subscriptions/listen` stream.
-//! - [`cache`], [`tools`]: cacheable results, what the client knows of the tools.
+//! - `call::Call`: one logical request with its MRTR rounds, re-issue and time budget.
+//! - `exchanges::Exchanges`: every request in flight (slots, JSON-RPC id routing, OAuth
+//!   holds and replays, legacy resumptions); `timers::TimerTable`: every deadline;
+//!   `ids`: one newtype per kind of id.
+//! - `task`: task drivers (tasks extension).
+//! - `listen`: the `subscriptions/listen` stream.
+//! - `cache`, [`tools`]: cacheable results, what the client knows of the tools.
 
-pub mod actions;
-pub mod cache;
-pub mod call;
-pub mod config;
-pub mod core;
-pub mod exchange;
-pub mod exchanges;
-pub mod handle;
-pub mod ids;
-pub mod listen;
-pub mod ops;
-pub mod server_requests;
-pub mod session;
-pub mod shared;
-pub mod task;
-pub mod timers;
+pub(crate) mod actions;
+pub(crate) mod cache;
+pub(crate) mod call;
+pub(crate) mod config;
+pub(crate) mod core;
+pub(crate) mod exchange;
+pub(crate) mod exchanges;
+pub(crate) mod handle;
+pub(crate) mod ids;
+pub(crate) mod listen;
+pub(crate) mod ops;
+pub(crate) mod server_requests;
+pub(crate) mod session;
+pub(crate) mod shared;
+pub(crate) mod task;
+pub(crate) mod timers;
 pub mod tools;
-pub mod transport;
+pub(crate) mod transport;
 
-pub use actions::{
-    Action, Ask, AskId, AskScope, AuthStepId, OpId, OpOptions, Output, SubscriptionEvent, TaskView,
-};
-pub use config::{
-    Config, ElicitationModes, Limits, SamplingSupport, ValidateOutput, VersionChoice,
-};
+pub use actions::{Action, Ask, AskId, AuthAction, OpId, OpOptions, Output, TaskView};
+pub use config::{Config, ElicitationModes, SamplingSupport, ValidateOutput, VersionChoice};
 pub use core::{Core, ResponseHead, TaskRef};
 pub use ops::{Listing, Purpose, Want};
 

@@ -25,7 +25,7 @@ enum Entry {
 
 /// Server requests in flight and answered.
 #[derive(Default)]
-pub struct ServerRequests {
+pub(crate) struct ServerRequests {
     entries: FxHashMap<RequestId, Entry>,
     asks: FxHashMap<AskId, RequestId>,
 }
@@ -36,7 +36,7 @@ const MAX_REMEMBERED: usize = 1024;
 impl ServerRequests {
     /// A request from the server. `context_method` is the client request whose stream
     /// carried it, when known.
-    pub fn on_request(
+    pub(crate) fn on_request(
         &mut self,
         sh: &mut Shared,
         session: &Session,
@@ -111,7 +111,7 @@ impl ServerRequests {
             }
         };
         let ask = sh.next_ask_id();
-        sh.asks.insert(ask, owner(SessionPart::Requests));
+        sh.track_ask(ask, owner(SessionPart::Requests));
         self.asks.insert(ask, id.clone());
         let scope = if task_id.is_some() {
             AskScope::Task
@@ -137,7 +137,7 @@ impl ServerRequests {
     }
 
     /// The host answered (or its handler threw).
-    pub fn on_answer(
+    pub(crate) fn on_answer(
         &mut self,
         sh: &mut Shared,
         session: &Session,
@@ -147,7 +147,7 @@ impl ServerRequests {
         let Some(id) = self.asks.remove(&ask) else {
             return;
         };
-        sh.asks.remove(&ask);
+        sh.forget_ask(&ask);
         let Some(Entry::Asking { req, .. }) = self.entries.get(&id) else {
             return;
         };
@@ -173,13 +173,13 @@ impl ServerRequests {
     }
 
     /// The server withdrew a request (`notifications/cancelled`): its ask's signal fires.
-    pub fn on_cancelled(&mut self, sh: &mut Shared, request_id: &Value) {
+    pub(crate) fn on_cancelled(&mut self, sh: &mut Shared, request_id: &Value) {
         let Some(id) = RequestId::from_value(request_id) else {
             return;
         };
         if let Some(Entry::Asking { ask, .. }) = self.entries.remove(&id) {
             self.asks.remove(&ask);
-            sh.asks.remove(&ask);
+            sh.forget_ask(&ask);
             sh.push(Action::CancelAsk(ask));
         }
     }
@@ -202,13 +202,13 @@ impl ServerRequests {
 
     /// Forgets everything (the session ended).
     /// True when no server request waits for the host (answered ones may be remembered).
-    pub fn is_quiet(&self) -> bool {
+    pub(crate) fn is_quiet(&self) -> bool {
         self.asks.is_empty()
     }
 
-    pub fn clear(&mut self, sh: &mut Shared) {
+    pub(crate) fn clear(&mut self, sh: &mut Shared) {
         for (ask, _) in self.asks.drain() {
-            sh.asks.remove(&ask);
+            sh.forget_ask(&ask);
             sh.push(Action::CancelAsk(ask));
         }
         self.entries.clear();

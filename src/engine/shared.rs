@@ -24,7 +24,7 @@ use std::collections::VecDeque;
 
 /// Who an exchange, an ask or a timer belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Owner {
+pub(crate) enum Owner {
     Op(OpId),
     /// A task driver's exchange (or its asks, under `Part::Poll`), by task id.
     Task(String, crate::engine::task::Part),
@@ -36,7 +36,7 @@ pub enum Owner {
 
 /// Which protocol era the client speaks with the server.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Era {
+pub(crate) enum Era {
     /// 2026-07-28: per-request `_meta`, no handshake.
     Modern,
     /// 2025-03-26 … 2025-11-25 Streamable HTTP after `initialize`.
@@ -46,7 +46,7 @@ pub enum Era {
 }
 
 /// Shared state.
-pub struct Shared {
+pub(crate) struct Shared {
     pub cfg: Config,
     pub now: Millis,
     pub era: Era,
@@ -59,12 +59,12 @@ pub struct Shared {
     next_id: u64,
     pub actions: VecDeque<Action>,
     /// Requests in flight, held for authorization, or being resumed.
-    pub xs: Exchanges,
-    pub asks: FxHashMap<AskId, Owner>,
+    pub(crate) xs: Exchanges,
+    asks: FxHashMap<AskId, Owner>,
     /// Progress tokens in use → owner.
-    pub progress: FxHashMap<String, Owner>,
+    progress: FxHashMap<String, Owner>,
     /// Deadlines, one per owner at most.
-    pub timers: TimerTable,
+    timers: TimerTable,
     pub cache: Cache,
     pub tools: ToolRegistry,
     /// `server/discover` capabilities once known.
@@ -78,7 +78,7 @@ pub struct Shared {
 }
 
 impl Shared {
-    pub fn new(cfg: Config, now: Millis) -> Shared {
+    pub(crate) fn new(cfg: Config, now: Millis) -> Shared {
         let version = match &cfg.version {
             crate::engine::config::VersionChoice::Pinned(v) => v.clone(),
             crate::engine::config::VersionChoice::Auto => LATEST_PROTOCOL_VERSION.to_string(),
@@ -109,14 +109,14 @@ impl Shared {
 
     /// A fresh id (ops, exchanges, asks and JSON-RPC ids share one counter, so a JSON-RPC
     /// id never collides with one still in flight).
-    pub fn next_id(&mut self) -> u64 {
+    pub(crate) fn next_id(&mut self) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         id
     }
 
     /// Names of what is still booked: exchanges, asks, progress tokens, deadlines.
-    pub fn busy(&self, out: &mut Vec<&'static str>) {
+    pub(crate) fn busy(&self, out: &mut Vec<&'static str>) {
         self.xs.busy(out);
         let tables = [
             ("asks", self.asks.is_empty()),
@@ -127,15 +127,50 @@ impl Shared {
     }
 
     /// A fresh id for an input request handed to the host.
-    pub fn next_ask_id(&mut self) -> AskId {
+    pub(crate) fn next_ask_id(&mut self) -> AskId {
         AskId(self.next_id())
     }
 
-    pub fn push(&mut self, a: Action) {
+    /// Records `owner` as the one waiting for the host's answer to `ask`.
+    pub(crate) fn track_ask(&mut self, ask: AskId, owner: Owner) {
+        self.asks.insert(ask, owner);
+    }
+
+    /// The host's answer to `ask` is no longer awaited.
+    pub(crate) fn forget_ask(&mut self, ask: &AskId) {
+        self.asks.remove(ask);
+    }
+
+    /// Who waits for the host's answer to `ask`.
+    pub(crate) fn ask_owner(&self, ask: &AskId) -> Option<&Owner> {
+        self.asks.get(ask)
+    }
+
+    /// The owner of progress token `token`, if it is in use.
+    pub(crate) fn progress_owner(&self, token: &str) -> Option<&Owner> {
+        self.progress.get(token)
+    }
+
+    /// The earliest deadline, if any.
+    pub(crate) fn next_deadline(&self) -> Option<Millis> {
+        self.timers.next()
+    }
+
+    /// `owner`'s deadline, if it has one.
+    pub(crate) fn deadline_of(&self, owner: &Owner) -> Option<Millis> {
+        self.timers.get(owner)
+    }
+
+    /// Removes and returns an owner whose deadline is at or before `now`.
+    pub(crate) fn pop_due(&mut self, now: Millis) -> Option<Owner> {
+        self.timers.pop_due(now)
+    }
+
+    pub(crate) fn push(&mut self, a: Action) {
         self.actions.push_back(a);
     }
 
-    pub fn bounds(&self) -> Bounds {
+    pub(crate) fn bounds(&self) -> Bounds {
         Bounds {
             max_body_bytes: self.cfg.limits.max_body_bytes,
             max_event_bytes: self.cfg.limits.max_event_bytes,
@@ -145,7 +180,7 @@ impl Shared {
     /// Sends a JSON-RPC request for `owner`, framed for the current era. Returns the
     /// exchange id and the JSON-RPC id.
     #[allow(clippy::too_many_arguments)]
-    pub fn send_request(
+    pub(crate) fn send_request(
         &mut self,
         owner: Owner,
         method: &str,
@@ -232,13 +267,13 @@ impl Shared {
 
     /// Sends a raw HTTP request that carries no JSON-RPC request (GET streams, DELETE,
     /// notification and response POSTs).
-    pub fn send_raw(&mut self, owner: Owner, req: HttpRequest) -> ExchangeId {
+    pub(crate) fn send_raw(&mut self, owner: Owner, req: HttpRequest) -> ExchangeId {
         self.open(req.id, owner, None, req)
     }
 
     /// A call no longer wants the response to JSON-RPC `id`: a resumption of its stream,
     /// scheduled or open, ends too.
-    pub fn abandon(&mut self, id: &RequestId) {
+    pub(crate) fn abandon(&mut self, id: &RequestId) {
         if let Some(x) = self.xs.abandon(id) {
             self.cancel_exchange(x);
         }
@@ -247,7 +282,7 @@ impl Shared {
     /// A GET on the server URL for a 2025-11-25 SSE stream (the session's GET stream, or a
     /// response stream's resumption): the session's headers, and `Last-Event-ID` to resume
     /// after that event (2025-11-25 `basic/transports` "Resumability and Redelivery").
-    pub fn legacy_stream_get(&mut self, last_event_id: Option<&str>) -> HttpRequest {
+    pub(crate) fn legacy_stream_get(&mut self, last_event_id: Option<&str>) -> HttpRequest {
         let mut headers = vec![
             ("Accept".to_string(), "text/event-stream".to_string()),
             ("MCP-Protocol-Version".to_string(), self.version.clone()),
@@ -270,30 +305,30 @@ impl Shared {
     }
 
     /// Aborts an exchange (if still in flight) and forgets it.
-    pub fn cancel_exchange(&mut self, xfer: ExchangeId) {
+    pub(crate) fn cancel_exchange(&mut self, xfer: ExchangeId) {
         if let Some(wire) = self.xs.remove(xfer) {
             self.push(Action::Cancel(wire));
         }
     }
 
     /// Forgets an exchange that ended by itself (no cancel action).
-    pub fn forget_exchange(&mut self, xfer: ExchangeId) {
+    pub(crate) fn forget_exchange(&mut self, xfer: ExchangeId) {
         self.xs.remove(xfer);
     }
 
     /// Records an owner's next deadline (or none).
-    pub fn set_deadline(&mut self, owner: &Owner, at: Option<Millis>) {
+    pub(crate) fn set_deadline(&mut self, owner: &Owner, at: Option<Millis>) {
         self.timers.set(owner, at);
     }
 
     /// A new progress token for `owner`.
-    pub fn new_progress_token(&mut self, owner: Owner) -> Value {
+    pub(crate) fn new_progress_token(&mut self, owner: Owner) -> Value {
         let t = format!("p-{}", self.next_id());
         self.progress.insert(t.clone(), owner);
         Value::String(t)
     }
 
-    pub fn drop_progress_token(&mut self, token: &Option<Value>) {
+    pub(crate) fn drop_progress_token(&mut self, token: &Option<Value>) {
         if let Some(Value::String(t)) = token {
             self.progress.remove(t);
         }

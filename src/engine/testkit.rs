@@ -22,19 +22,19 @@ pub struct Sent {
 }
 
 impl Sent {
-    pub fn xfer(&self) -> u64 {
+    pub(crate) fn xfer(&self) -> u64 {
         self.req.id
     }
-    pub fn method(&self) -> &str {
+    pub(crate) fn method(&self) -> &str {
         self.body["method"].as_str().unwrap_or("")
     }
-    pub fn id(&self) -> Value {
+    pub(crate) fn id(&self) -> Value {
         self.body["id"].clone()
     }
-    pub fn params(&self) -> &Value {
+    pub(crate) fn params(&self) -> &Value {
         &self.body["params"]
     }
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.req
             .headers
             .iter()
@@ -71,7 +71,7 @@ pub struct Harness {
 }
 
 impl Harness {
-    pub fn new(cfg: Config) -> Harness {
+    pub(crate) fn new(cfg: Config) -> Harness {
         let now = 1_764_066_600_000; // 2025-11-25T10:30:00Z, the spec examples' createdAt
         let core = Core::new(cfg, now).expect("valid config");
         Harness {
@@ -96,14 +96,14 @@ impl Harness {
     }
 
     /// A harness with a default modern configuration for `http://mcp.test/mcp`.
-    pub fn modern() -> Harness {
+    pub(crate) fn modern() -> Harness {
         let mut cfg = Config::new("http://mcp.test/mcp");
         cfg.version = crate::engine::config::VersionChoice::Pinned("2026-07-28".into());
         Harness::new(cfg)
     }
 
     /// Drains the engine's actions.
-    pub fn pump(&mut self) {
+    pub(crate) fn pump(&mut self) {
         while let Some(a) = self.core.poll_action() {
             match a {
                 Action::Send(req) => {
@@ -154,18 +154,18 @@ impl Harness {
     }
 
     /// The oldest unanswered request (panics in tests when there is none).
-    pub fn take(&mut self) -> Sent {
+    pub(crate) fn take(&mut self) -> Sent {
         self.pump();
         self.outbox.pop_front().expect("a request was sent")
     }
 
     /// The oldest unanswered request, if any.
-    pub fn try_take(&mut self) -> Option<Sent> {
+    pub(crate) fn try_take(&mut self) -> Option<Sent> {
         self.pump();
         self.outbox.pop_front()
     }
 
-    pub fn head(&mut self, xfer: u64, status: u16, ct: Option<&str>) {
+    pub(crate) fn head(&mut self, xfer: u64, status: u16, ct: Option<&str>) {
         self.core.on_head(
             xfer,
             ResponseHead {
@@ -178,42 +178,49 @@ impl Harness {
         self.pump();
     }
 
-    pub fn chunk(&mut self, xfer: u64, bytes: &[u8]) {
+    pub(crate) fn chunk(&mut self, xfer: u64, bytes: &[u8]) {
         self.core.on_chunk(xfer, bytes, self.now);
         self.pump();
     }
 
-    pub fn end(&mut self, xfer: u64) {
+    pub(crate) fn end(&mut self, xfer: u64) {
         self.core.on_end(xfer, self.now);
         self.pump();
     }
 
-    pub fn fail(&mut self, xfer: u64, e: Error) {
+    pub(crate) fn fail(&mut self, xfer: u64, e: Error) {
         self.core.on_fail(xfer, e, self.now);
         self.pump();
     }
 
     /// Answers a request with a JSON body.
-    pub fn reply(&mut self, s: &Sent, status: u16, body: Value) {
+    pub(crate) fn reply(&mut self, s: &Sent, status: u16, body: Value) {
         self.head(s.xfer(), status, Some("application/json"));
         self.chunk(s.xfer(), body.to_string().as_bytes());
         self.end(s.xfer());
     }
 
     /// Answers a notification or response POST as servers do: 202 without a body.
-    pub fn accepted(&mut self, s: &Sent) {
+    pub(crate) fn accepted(&mut self, s: &Sent) {
         self.head(s.xfer(), 202, None);
         self.end(s.xfer());
     }
 
     /// Answers with `{"jsonrpc":"2.0","id":<id>,"result":result}`.
-    pub fn result(&mut self, s: &Sent, result: Value) {
+    pub(crate) fn result(&mut self, s: &Sent, result: Value) {
         let body = json!({"jsonrpc":"2.0","id":s.id(),"result":result});
         self.reply(s, 200, body);
     }
 
     /// Answers with a JSON-RPC error at `status`.
-    pub fn error(&mut self, s: &Sent, status: u16, code: i64, message: &str, data: Option<Value>) {
+    pub(crate) fn error(
+        &mut self,
+        s: &Sent,
+        status: u16,
+        code: i64,
+        message: &str,
+        data: Option<Value>,
+    ) {
         let mut err = json!({"code":code,"message":message});
         if let Some(d) = data {
             err["data"] = d;
@@ -223,7 +230,7 @@ impl Harness {
     }
 
     /// Answers with an SSE stream of these messages; `end` closes it.
-    pub fn sse(&mut self, s: &Sent, messages: &[Value], end: bool) {
+    pub(crate) fn sse(&mut self, s: &Sent, messages: &[Value], end: bool) {
         self.head(s.xfer(), 200, Some("text/event-stream"));
         for m in messages {
             self.chunk(
@@ -237,14 +244,14 @@ impl Harness {
     }
 
     /// Moves the clock and fires due timers.
-    pub fn advance(&mut self, ms: u64) {
+    pub(crate) fn advance(&mut self, ms: u64) {
         self.now += ms;
         self.core.on_timer(self.now);
         self.pump();
     }
 
     /// Moves the clock to the engine's next deadline and fires it.
-    pub fn advance_to_deadline(&mut self) -> Option<Millis> {
+    pub(crate) fn advance_to_deadline(&mut self) -> Option<Millis> {
         let d = self.core.next_deadline()?;
         if d > self.now {
             self.now = d;
@@ -254,25 +261,25 @@ impl Harness {
         Some(d)
     }
 
-    pub fn answer(&mut self, ask: AskId, v: Result<Value, Error>) {
+    pub(crate) fn answer(&mut self, ask: AskId, v: Result<Value, Error>) {
         self.core.answer(ask, v, self.now);
         self.pump();
     }
 
     /// The outcome of an op, if done.
-    pub fn outcome(&mut self, op: OpId) -> Option<&Outcome> {
+    pub(crate) fn outcome(&mut self, op: OpId) -> Option<&Outcome> {
         self.pump();
         self.done.get(&op)
     }
 
-    pub fn ok(&mut self, op: OpId) -> Value {
+    pub(crate) fn ok(&mut self, op: OpId) -> Value {
         match self.outcome(op) {
             Some(Ok(v)) => v.clone(),
             other => panic!("op {op} not ok: {other:?}"),
         }
     }
 
-    pub fn err(&mut self, op: OpId) -> Error {
+    pub(crate) fn err(&mut self, op: OpId) -> Error {
         match self.outcome(op) {
             Some(Err(e)) => e.clone(),
             other => panic!("op {op} did not fail: {other:?}"),

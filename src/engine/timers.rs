@@ -15,7 +15,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 #[derive(Default)]
-pub struct TimerTable {
+pub(crate) struct TimerTable {
     /// (time, owner), earliest on top; may hold stale entries, never a stale top.
     heap: BinaryHeap<Reverse<(Millis, Owner)>>,
     /// Each owner's deadline (one at most): the truth the heap is checked against.
@@ -24,7 +24,7 @@ pub struct TimerTable {
 
 impl TimerTable {
     /// Sets `owner`'s deadline (`None`: clears it).
-    pub fn set(&mut self, owner: &Owner, at: Option<Millis>) {
+    pub(crate) fn set(&mut self, owner: &Owner, at: Option<Millis>) {
         match at {
             Some(t) => {
                 if self.at.insert(owner.clone(), t) != Some(t) {
@@ -39,17 +39,17 @@ impl TimerTable {
     }
 
     /// `owner`'s deadline.
-    pub fn get(&self, owner: &Owner) -> Option<Millis> {
+    pub(crate) fn get(&self, owner: &Owner) -> Option<Millis> {
         self.at.get(owner).copied()
     }
 
     /// The earliest deadline.
-    pub fn next(&self) -> Option<Millis> {
+    pub(crate) fn next(&self) -> Option<Millis> {
         self.heap.peek().map(|Reverse((t, _))| *t)
     }
 
     /// Clears and returns the earliest deadline's owner when it is due at `now`.
-    pub fn pop_due(&mut self, now: Millis) -> Option<Owner> {
+    pub(crate) fn pop_due(&mut self, now: Millis) -> Option<Owner> {
         if self.next()? > now {
             return None;
         }
@@ -59,7 +59,7 @@ impl TimerTable {
         Some(owner)
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.heap.is_empty() && self.at.is_empty()
     }
 

@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 /// A compiled output schema, shared by the calls and tasks that use it.
 #[derive(Clone)]
-pub enum OutputCheck {
+pub(crate) enum OutputCheck {
     None,
     Schema(Rc<OutputSchema>),
     /// The schema could not be compiled (reason); results are not checked.
@@ -26,7 +26,7 @@ pub enum OutputCheck {
 
 /// One remembered tool.
 #[derive(Clone)]
-pub struct ToolEntry {
+pub(crate) struct ToolEntry {
     pub name: String,
     pub header_params: Vec<HeaderParam>,
     output_schema: Option<Value>,
@@ -123,12 +123,12 @@ impl ToolRegistry {
         Ok(Value::Object(page))
     }
 
-    pub fn get(&self, name: &str) -> Option<&ToolEntry> {
+    pub(crate) fn get(&self, name: &str) -> Option<&ToolEntry> {
         self.tools.get(name)
     }
 
     /// The output check of a tool, compiling its schema on first use.
-    pub fn output_check(&mut self, name: &str) -> OutputCheck {
+    pub(crate) fn output_check(&mut self, name: &str) -> OutputCheck {
         let Some(entry) = self.tools.get_mut(name) else {
             return OutputCheck::None;
         };
@@ -147,17 +147,9 @@ impl ToolRegistry {
     }
 
     /// Forgets everything (the server's tool list changed).
-    pub fn invalidate(&mut self) {
+    pub(crate) fn invalidate(&mut self) {
         self.tools.clear();
         self.filled = false;
-    }
-
-    pub fn len(&self) -> usize {
-        self.tools.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.tools.is_empty()
     }
 }
 

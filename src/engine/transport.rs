@@ -5,7 +5,7 @@ use crate::engine::shared::Era;
 
 /// How the 2024-11-05 HTTP+SSE stream is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SseReader {
+pub(crate) enum SseReader {
     /// The platform's `EventSource` (no custom headers).
     EventSource,
     /// `fetch` and a stream reader (when headers are needed or `EventSource` is missing).
@@ -14,7 +14,7 @@ pub enum SseReader {
 
 /// The transport in use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Transport {
+pub(crate) enum Transport {
     /// Streamable HTTP (2025-03-26 and later).
     StreamableHttp,
     /// HTTP+SSE (2024-11-05), read as it was.
@@ -24,7 +24,7 @@ pub enum Transport {
 impl Transport {
     /// The transport of `era`; for HTTP+SSE, `reader` says how the stream was read
     /// (`None`: not opened with an `EventSource`, so it is read with `fetch`).
-    pub fn of(era: &Era, reader: Option<SseReader>) -> Transport {
+    pub(crate) fn of(era: &Era, reader: Option<SseReader>) -> Transport {
         match era {
             Era::HttpSse => Transport::HttpSse(reader.unwrap_or(SseReader::Fetch)),
             Era::Modern | Era::Legacy => Transport::StreamableHttp,
@@ -32,7 +32,7 @@ impl Transport {
     }
 
     /// The name the host sees.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Transport::StreamableHttp => "streamable-http",
             Transport::HttpSse(SseReader::EventSource) => "http+sse (EventSource)",
@@ -43,7 +43,7 @@ impl Transport {
 
 /// The name of an era the host sees: `modern` (2026-07-28), `legacy` (2025 Streamable
 /// HTTP) or `http+sse` (2024-11-05).
-pub fn era_name(era: &Era) -> &'static str {
+pub(crate) fn era_name(era: &Era) -> &'static str {
     match era {
         Era::Modern => "modern",
         Era::Legacy => "legacy",

@@ -4,5 +4,5 @@
 
 pub mod encoding;
 pub mod request;
-pub mod response;
+pub(crate) mod response;
 pub mod x_mcp_header;

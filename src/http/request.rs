@@ -37,20 +37,22 @@ impl HttpMethod {
     }
 }
 
-pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
-pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
-pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
-pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
-pub const META_RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
-pub const PROGRESS_TOKEN: &str = "progressToken";
+pub(crate) const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub(crate) const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub(crate) const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+pub(crate) const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+pub(crate) const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+pub(crate) const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+pub(crate) const META_RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+pub(crate) const PROGRESS_TOKEN: &str = "progressToken";
 
 /// The `Accept` every POST sends: both response shapes (spec "Sending Messages" 2).
-pub const ACCEPT_BOTH: &str = "application/json, text/event-stream";
+pub(crate) const ACCEPT_BOTH: &str = "application/json, text/event-stream";
 
-/// What a modern request's `_meta` carries besides the host's own entries.
-pub struct RequestMeta<'a> {
+/// What a modern request's `_meta` carries besides the host's own entries (the reference
+/// [`add_modern_meta`] takes).
+#[cfg(test)]
+pub(crate) struct RequestMeta<'a> {
     pub protocol_version: &'a str,
     pub capabilities: &'a Value,
     pub client_info: &'a Value,
@@ -61,7 +63,7 @@ pub struct RequestMeta<'a> {
 /// Adds the modern `_meta` to `params`, keeping any entries the host put there itself
 /// (the client's reserved keys win). The reference for [`modern_params_text`].
 #[cfg(test)]
-pub fn add_modern_meta(params: &mut Map<String, Value>, meta: &RequestMeta) {
+pub(crate) fn add_modern_meta(params: &mut Map<String, Value>, meta: &RequestMeta) {
     let mut m = match params.remove("_meta") {
         Some(Value::Object(m)) => m,
         _ => Map::new(),
@@ -80,7 +82,7 @@ pub fn add_modern_meta(params: &mut Map<String, Value>, meta: &RequestMeta) {
 
 /// What a modern request's `_meta` carries, with the constant parts already serialized
 /// (capabilities and client info are written once per client, not rebuilt per request).
-pub struct RequestMetaText<'a> {
+pub(crate) struct RequestMetaText<'a> {
     pub protocol_version: &'a str,
     /// JSON text of the capabilities object.
     pub capabilities: &'a str,
@@ -95,7 +97,7 @@ pub struct RequestMetaText<'a> {
 /// `_meta` is taken out as `Map::remove` does, by swapping the last member into its place,
 /// and the merged `_meta` comes last; reserved keys the host also set keep the host's
 /// position), without cloning `params` or building the `_meta` map.
-pub fn modern_params_text(params: &Map<String, Value>, meta: &RequestMetaText) -> String {
+pub(crate) fn modern_params_text(params: &Map<String, Value>, meta: &RequestMetaText) -> String {
     let at = params.keys().position(|k| k == "_meta");
     let last = params.iter().next_back();
     let mut out = Vec::with_capacity(256);
@@ -172,7 +174,7 @@ fn member(out: &mut Vec<u8>, key: &str, v: Member) {
 }
 
 /// Adds only a progress token (legacy eras: no per-request capabilities).
-pub fn add_progress_token(params: &mut Map<String, Value>, token: &Value) {
+pub(crate) fn add_progress_token(params: &mut Map<String, Value>, token: &Value) {
     let entry = params
         .entry("_meta")
         .or_insert_with(|| Value::Object(Map::new()));
@@ -184,7 +186,7 @@ pub fn add_progress_token(params: &mut Map<String, Value>, token: &Value) {
 /// The body field mirrored into `Mcp-Name`, for the methods that require it:
 /// `params.name` for `tools/call` and `prompts/get`, `params.uri` for `resources/read`,
 /// `params.taskId` for `tasks/get|update|cancel` (tasks extension "Routing Headers").
-pub fn mcp_name<'a>(method: &str, params: &'a Map<String, Value>) -> Option<&'a str> {
+pub(crate) fn mcp_name<'a>(method: &str, params: &'a Map<String, Value>) -> Option<&'a str> {
     let field = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" => "uri",
@@ -219,7 +221,7 @@ pub fn modern_post_headers(
 
 /// The headers of a legacy (2025 era) POST: no `Mcp-Method`/`Mcp-Name`; the protocol
 /// version only after initialization; the session id once the server assigned one.
-pub fn legacy_post_headers(
+pub(crate) fn legacy_post_headers(
     protocol_version: Option<&str>,
     session_id: Option<&str>,
     host: &[(String, String)],

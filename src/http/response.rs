@@ -7,7 +7,7 @@ use crate::error::{sanitize, Error};
 /// The response headers the engine reads, lower-case, in the order
 /// [`ResponseHead::read`](crate::engine::core::ResponseHead::read) takes their values: the
 /// shell reads these and no other.
-pub const RESPONSE_HEADERS: [&str; 4] = [
+pub(crate) const RESPONSE_HEADERS: [&str; 4] = [
     "content-type",
     // Legacy era (2025-11-25 "Session Management").
     "mcp-session-id",
@@ -18,7 +18,7 @@ pub const RESPONSE_HEADERS: [&str; 4] = [
 
 /// How a response body is to be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BodyKind {
+pub(crate) enum BodyKind {
     /// `application/json`: one JSON-RPC message.
     Json,
     /// `text/event-stream`: JSON-RPC messages in SSE `message` events.
@@ -29,7 +29,7 @@ pub enum BodyKind {
 
 /// Classifies a `Content-Type` header value (parameters such as `charset` are ignored;
 /// `application/*+json` counts as JSON).
-pub fn classify_content_type(ct: Option<&str>) -> BodyKind {
+pub(crate) fn classify_content_type(ct: Option<&str>) -> BodyKind {
     let Some(ct) = ct else {
         return BodyKind::Other(String::new());
     };
@@ -51,13 +51,13 @@ pub fn classify_content_type(ct: Option<&str>) -> BodyKind {
 }
 
 /// True for a 2xx status.
-pub fn is_success(status: u16) -> bool {
+pub(crate) fn is_success(status: u16) -> bool {
     (200..300).contains(&status)
 }
 
 /// The error for an HTTP failure whose body is not a JSON-RPC message: an `HttpError`
 /// with the status and the start of the body (sanitized) for diagnosis.
-pub fn http_error(status: u16, content_type: &str, body: &[u8]) -> Error {
+pub(crate) fn http_error(status: u16, content_type: &str, body: &[u8]) -> Error {
     let snippet = String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
     let mut msg = format!("HTTP {status}");
     if !content_type.is_empty() {

@@ -4,24 +4,20 @@
 use crate::error::{Error, ErrorKind};
 use crate::protocol::jsonrpc::RpcError;
 
-pub const PARSE_ERROR: i64 = -32700;
-pub const INVALID_REQUEST: i64 = -32600;
-pub const METHOD_NOT_FOUND: i64 = -32601;
-pub const INVALID_PARAMS: i64 = -32602;
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
+pub(crate) const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
 /// HTTP headers do not match the body, or a required header is missing or malformed.
-pub const HEADER_MISMATCH: i64 = -32020;
+pub(crate) const HEADER_MISMATCH: i64 = -32020;
 /// The request needs a client capability that was not declared (`data.requiredCapabilities`).
 pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
 /// The protocol version is not supported (`data.supported`, `data.requested`).
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
-/// 2025-era "resource not found"; still accepted from old servers.
-pub const LEGACY_RESOURCE_NOT_FOUND: i64 = -32002;
 
 /// True for the errors only a modern (2026-07-28) server sends; seeing one on a 400/404
 /// proves the server is modern and the client must not fall back to a legacy era
 /// (spec `basic/transports/streamable-http.mdx` "Backward Compatibility").
-pub fn is_modern_error(code: i64, http_status: u16) -> bool {
+pub(crate) fn is_modern_error(code: i64, http_status: u16) -> bool {
     matches!(
         code,
         HEADER_MISMATCH | MISSING_REQUIRED_CLIENT_CAPABILITY | UNSUPPORTED_PROTOCOL_VERSION

@@ -16,7 +16,7 @@ use std::fmt;
 
 /// How a member is read (the type the derived struct's field had).
 #[derive(Clone, Copy)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// `Option<Value>`: `null` and absent are both `None`.
     Opt,
     /// `Option<Value>` read with `Value::deserialize(..).map(Some)`: `null` is `Some(Null)`.
@@ -27,13 +27,13 @@ pub enum Kind {
 
 /// A member: its name, how it is read, and whether it had `#[serde(default)]` (only matters
 /// for the array form).
-pub struct Field {
+pub(crate) struct Field {
     pub name: &'static str,
     pub kind: Kind,
     pub default: bool,
 }
 
-pub const fn field(name: &'static str, kind: Kind, default: bool) -> Field {
+pub(crate) const fn field(name: &'static str, kind: Kind, default: bool) -> Field {
     Field {
         name,
         kind,
@@ -43,7 +43,7 @@ pub const fn field(name: &'static str, kind: Kind, default: bool) -> Field {
 
 /// The derived struct's shape: `expecting` is its `"struct Name"`, `with_len` its
 /// `"struct Name with N elements"`.
-pub struct Shape {
+pub(crate) struct Shape {
     pub name: &'static str,
     pub expecting: &'static str,
     pub with_len: &'static str,
@@ -52,7 +52,7 @@ pub struct Shape {
 
 /// What a member held.
 #[derive(Default, Debug)]
-pub enum Got {
+pub(crate) enum Got {
     #[default]
     None,
     Value(Value),
@@ -60,14 +60,14 @@ pub enum Got {
 }
 
 impl Got {
-    pub fn value(&mut self) -> Option<Value> {
+    pub(crate) fn value(&mut self) -> Option<Value> {
         match std::mem::take(self) {
             Got::Value(v) => Some(v),
             _ => None,
         }
     }
 
-    pub fn raw(&mut self) -> Option<Box<RawValue>> {
+    pub(crate) fn raw(&mut self) -> Option<Box<RawValue>> {
         match std::mem::take(self) {
             Got::Raw(r) => Some(r),
             _ => None,
@@ -77,7 +77,7 @@ impl Got {
 
 /// Parses `text` (exactly as `serde_json::from_str` would the derived struct) into `out`,
 /// one slot per field of `shape`.
-pub fn parse(text: &str, shape: &'static Shape, out: &mut [Got]) -> serde_json::Result<()> {
+pub(crate) fn parse(text: &str, shape: &'static Shape, out: &mut [Got]) -> serde_json::Result<()> {
     let mut de = serde_json::Deserializer::from_str(text);
     (&mut de).deserialize_struct(shape.name, &[], ShapeVisitor { shape, out })?;
     de.end()
@@ -167,7 +167,7 @@ impl<'de> DeserializeSeed<'de> for FieldSeed {
 /// Inputs that exercise every path of a shape's parse (tests of the modules that use it
 /// compare `parse` with the derive it replaced on each of them).
 #[cfg(test)]
-pub fn tricky_inputs(names: &[&str]) -> Vec<String> {
+pub(crate) fn tricky_inputs(names: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = [
         "{}",
         "[]",
@@ -240,7 +240,7 @@ pub fn tricky_inputs(names: &[&str]) -> Vec<String> {
 /// Asserts that `ours` reads every [`tricky_inputs`] text exactly as the derive `T` did
 /// (`show` renders both results alike; errors compare by message).
 #[cfg(test)]
-pub fn assert_same_as_derive<T: serde::de::DeserializeOwned, U>(
+pub(crate) fn assert_same_as_derive<T: serde::de::DeserializeOwned, U>(
     names: &[&str],
     ours: impl Fn(&str) -> serde_json::Result<U>,
     show_derived: impl Fn(T) -> String,

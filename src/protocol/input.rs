@@ -27,7 +27,7 @@ pub enum InputKind {
 }
 
 impl InputKind {
-    pub fn from_method(method: &str) -> Option<InputKind> {
+    pub(crate) fn from_method(method: &str) -> Option<InputKind> {
         match method {
             "elicitation/create" => Some(InputKind::Elicitation),
             "sampling/createMessage" => Some(InputKind::Sampling),
@@ -36,7 +36,7 @@ impl InputKind {
         }
     }
 
-    pub fn method(self) -> &'static str {
+    pub(crate) fn method(self) -> &'static str {
         match self {
             InputKind::Elicitation => "elicitation/create",
             InputKind::Sampling => "sampling/createMessage",
@@ -143,17 +143,6 @@ pub fn decode_input_requests(raw: &RawValue) -> Result<Vec<InputRequest>> {
     Ok(out)
 }
 
-/// Decodes an `inputRequests` map that is already a JSON value (duplicates cannot be
-/// detected there: the caller decoded it; use [`decode_input_requests`] on raw text when possible).
-pub fn decode_input_requests_value(v: &Value) -> Result<Vec<InputRequest>> {
-    let Value::Object(m) = v else {
-        return Err(invalid("inputRequests is not an object"));
-    };
-    m.iter()
-        .map(|(k, e)| decode_entry(k.clone(), e.clone()))
-        .collect()
-}
-
 fn decode_entry(key: String, entry: Value) -> Result<InputRequest> {
     let shown = sanitize(&key, 100);
     let Value::Object(mut e) = entry else {
@@ -232,7 +221,7 @@ mod tests {
         use serde_json::value::RawValue;
 
         #[derive(Deserialize)]
-        pub struct RawInputRequired {
+        pub(super) struct RawInputRequired {
             #[serde(rename = "inputRequests", default)]
             pub input_requests: Option<Box<RawValue>>,
             #[serde(rename = "requestState", default)]

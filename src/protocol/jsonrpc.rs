@@ -27,7 +27,7 @@ impl fmt::Display for RequestId {
 
 impl RequestId {
     /// The id as a JSON value (what `_meta["io.modelcontextprotocol/subscriptionId"]` holds).
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         match self {
             RequestId::Number(n) => Value::from(*n),
             RequestId::String(s) => Value::from(s.clone()),
@@ -35,7 +35,7 @@ impl RequestId {
     }
 
     /// Reads an id from a JSON value: strings and integers only.
-    pub fn from_value(v: &Value) -> Option<RequestId> {
+    pub(crate) fn from_value(v: &Value) -> Option<RequestId> {
         match v {
             Value::String(s) => Some(RequestId::String(s.clone())),
             Value::Number(n) => n.as_i64().map(RequestId::Number),
@@ -57,7 +57,7 @@ impl RpcError {
     /// The wire shape `{"code", "message", "data"?}`, as the `Serialize` derive writes it.
     /// Hand-written: the shipped code needs only this and [`RpcError::from_value`], and the
     /// derives' state machines cost ~5 KB of wasm.
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         let mut m = Map::new();
         m.insert("code".into(), self.code.into());
         m.insert("message".into(), self.message.clone().into());
@@ -70,7 +70,7 @@ impl RpcError {
     /// Reads what the `Deserialize` derive accepts from a JSON value (its error message is
     /// not needed): an object with an integer `code` (i64), a string `message` and any
     /// `data` (`null` = none), other members ignored; or an array `[code, message, data?]`.
-    pub fn from_value(v: &Value) -> Option<RpcError> {
+    pub(crate) fn from_value(v: &Value) -> Option<RpcError> {
         let (code, message, data) = match v {
             Value::Object(m) => (m.get("code")?, m.get("message")?, m.get("data")),
             Value::Array(a) if a.len() == 2 || a.len() == 3 => (&a[0], &a[1], a.get(2)),
@@ -276,7 +276,7 @@ pub fn encode_request(
 }
 
 /// [`encode_request`] with `params` already serialized (a JSON object's text).
-pub fn encode_request_text(
+pub(crate) fn encode_request_text(
     id: &RequestId,
     method: &str,
     mut params_text: String,
@@ -335,7 +335,7 @@ mod tests {
         use serde_json::Value;
 
         #[derive(Deserialize)]
-        pub struct Envelope {
+        pub(super) struct Envelope {
             pub jsonrpc: Option<Value>,
             #[serde(default, deserialize_with = "present")]
             pub id: Option<Value>,

@@ -101,7 +101,7 @@ pub fn decode_initialize_result(raw: &RawValue, over_sse: bool) -> Result<Initia
 
 /// The 2025 client capabilities for `initialize`, from the modern ones the host configured
 /// (elicitation, sampling, roots; extensions have no 2025 form).
-pub fn legacy_capabilities(modern: &Value) -> Value {
+pub(crate) fn legacy_capabilities(modern: &Value) -> Value {
     let mut m = Map::new();
     if let Some(e) = modern.get("elicitation") {
         m.insert("elicitation".into(), e.clone());
@@ -119,7 +119,7 @@ pub fn legacy_capabilities(modern: &Value) -> Value {
 }
 
 /// Maps a 2025 `Task` object (`ttl`, `pollInterval`) to the 2026 field names and decodes it.
-pub fn decode_legacy_task_value(v: &Value) -> Result<Task> {
+pub(crate) fn decode_legacy_task_value(v: &Value) -> Result<Task> {
     let Value::Object(src) = v else {
         return Err(Error::invalid_result("task is not an object"));
     };
@@ -151,7 +151,7 @@ pub fn decode_legacy_create_task_result(raw: &RawValue) -> Result<Task> {
 }
 
 /// A session id must be visible ASCII (0x21–0x7E; 2025-11-25 transports "Session Management").
-pub fn check_session_id(s: &str) -> Result<()> {
+pub(crate) fn check_session_id(s: &str) -> Result<()> {
     if s.is_empty() || s.len() > 1024 || !s.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
         return Err(Error::protocol(format!(
             "the server sent an invalid Mcp-Session-Id (\"{}\"): it must be visible ASCII",
@@ -163,7 +163,7 @@ pub fn check_session_id(s: &str) -> Result<()> {
 
 /// Resolves the 2024-11-05 `endpoint` event's URI against the server URL and refuses
 /// another origin (the POST target must be the server's own).
-pub fn resolve_endpoint(base: &str, endpoint: &str) -> Result<String> {
+pub(crate) fn resolve_endpoint(base: &str, endpoint: &str) -> Result<String> {
     let endpoint = endpoint.trim();
     let origin_of = |u: &str| -> Option<String> {
         let scheme_end = u.find("://")?;

@@ -13,27 +13,27 @@
 pub mod capabilities;
 pub mod codes;
 pub mod discover;
-pub mod fields;
+pub(crate) mod fields;
 pub mod input;
 pub mod jsonrpc;
 pub mod legacy;
-pub mod requests;
+pub(crate) mod requests;
 pub mod result;
 pub mod tasks;
 
 /// The protocol revision this client speaks natively.
-pub const LATEST_PROTOCOL_VERSION: &str = "2026-07-28";
+pub(crate) const LATEST_PROTOCOL_VERSION: &str = "2026-07-28";
 
 /// The legacy (initialize handshake) revisions the client can speak.
-pub const LEGACY_PROTOCOL_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+pub(crate) const LEGACY_PROTOCOL_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
 
 /// The oldest revision: HTTP+SSE transport.
-pub const HTTP_SSE_PROTOCOL_VERSION: &str = "2024-11-05";
+pub(crate) const HTTP_SSE_PROTOCOL_VERSION: &str = "2024-11-05";
 
 /// Identifier of the tasks extension.
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// True for the modern (per-request metadata, no handshake) revisions this client speaks.
-pub fn is_modern_version(v: &str) -> bool {
+pub(crate) fn is_modern_version(v: &str) -> bool {
     v == LATEST_PROTOCOL_VERSION
 }

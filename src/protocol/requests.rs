@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 /// One page of a list (`PaginatedRequestParams`): of the host's `PageParams`, only `cursor`
 /// and `_meta` are sent. Absent or `null`: no params.
-pub fn page_params(params: Option<Value>) -> Result<Map<String, Value>> {
+pub(crate) fn page_params(params: Option<Value>) -> Result<Map<String, Value>> {
     let mut p = match params {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(m)) => m,
@@ -20,25 +20,28 @@ pub fn page_params(params: Option<Value>) -> Result<Map<String, Value>> {
 
 /// The cursor of `tasks/list` (2025-11-25 `PaginatedRequest`), from the host's `PageParams`:
 /// a string `cursor`, anything else is no cursor.
-pub fn task_list_cursor(params: Option<&Value>) -> Option<String> {
+pub(crate) fn task_list_cursor(params: Option<&Value>) -> Option<String> {
     params?.get("cursor")?.as_str().map(str::to_string)
 }
 
 /// The filter of `subscriptions/listen` as the host gave it: none is `{}` (every
 /// notification the filter's defaults allow); its fields are checked when it starts.
-pub fn listen_filter(filter: Option<Value>) -> Value {
+pub(crate) fn listen_filter(filter: Option<Value>) -> Value {
     filter.unwrap_or_else(|| Value::Object(Map::new()))
 }
 
 /// `resources/read` (`ReadResourceRequestParams`).
-pub fn read_resource_params(uri: String) -> Map<String, Value> {
+pub(crate) fn read_resource_params(uri: String) -> Map<String, Value> {
     let mut p = Map::new();
     p.insert("uri".into(), uri.into());
     p
 }
 
 /// `prompts/get` (`GetPromptRequestParams`): the arguments, when given, are an object.
-pub fn get_prompt_params(name: String, arguments: Option<Value>) -> Result<Map<String, Value>> {
+pub(crate) fn get_prompt_params(
+    name: String,
+    arguments: Option<Value>,
+) -> Result<Map<String, Value>> {
     let mut p = Map::new();
     p.insert("name".into(), name.into());
     match arguments {
@@ -54,7 +57,7 @@ pub fn get_prompt_params(name: String, arguments: Option<Value>) -> Result<Map<S
 /// `completion/complete` (`CompleteRequestParams`): `ref` and `argument` are objects,
 /// `context` an object when given. Each argument is the host's value as converted (a
 /// conversion error is reported in field order, as a wrong type is).
-pub fn complete_params(
+pub(crate) fn complete_params(
     reference: Result<Option<Value>>,
     argument: Result<Option<Value>>,
     context: Result<Option<Value>>,
@@ -79,7 +82,7 @@ pub fn complete_params(
 // What the client declares about itself, from the host's options.
 
 /// `clientInfo` (`Implementation`): `name` and `version` are strings.
-pub fn client_info(info: Map<String, Value>) -> Result<Value> {
+pub(crate) fn client_info(info: Map<String, Value>) -> Result<Value> {
     if !info.get("name").is_some_and(Value::is_string)
         || !info.get("version").is_some_and(Value::is_string)
     {
@@ -90,7 +93,9 @@ pub fn client_info(info: Map<String, Value>) -> Result<Value> {
 
 /// `extensions` given as identifiers (each an array element as a string, if it is one):
 /// each is declared with empty settings (`ClientCapabilities.extensions`).
-pub fn extension_ids(ids: impl IntoIterator<Item = Option<String>>) -> Result<Map<String, Value>> {
+pub(crate) fn extension_ids(
+    ids: impl IntoIterator<Item = Option<String>>,
+) -> Result<Map<String, Value>> {
     let mut m = Map::new();
     for id in ids {
         let id = id.ok_or_else(|| Error::config("extensions must be strings"))?;
@@ -100,7 +105,7 @@ pub fn extension_ids(ids: impl IntoIterator<Item = Option<String>>) -> Result<Ma
 }
 
 /// `extensions` given as `{ id: settings }`: each settings value is an object.
-pub fn extension_settings(v: Option<Value>) -> Result<Map<String, Value>> {
+pub(crate) fn extension_settings(v: Option<Value>) -> Result<Map<String, Value>> {
     let Some(Value::Object(o)) = v else {
         return Err(Error::config(
             "extensions must be an array of identifiers or an object",

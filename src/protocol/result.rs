@@ -65,7 +65,7 @@ mod tests {
         use serde::Deserialize;
 
         #[derive(Deserialize)]
-        pub struct Peek {
+        pub(super) struct Peek {
             #[serde(rename = "resultType", default)]
             pub result_type: Option<serde_json::Value>,
         }

@@ -22,7 +22,7 @@ pub enum TaskStatus {
 }
 
 impl TaskStatus {
-    pub fn parse(s: &str) -> Option<TaskStatus> {
+    pub(crate) fn parse(s: &str) -> Option<TaskStatus> {
         Some(match s {
             "working" => TaskStatus::Working,
             "input_required" => TaskStatus::InputRequired,
@@ -44,7 +44,7 @@ impl TaskStatus {
     }
 
     /// `completed`, `failed` and `cancelled` are terminal and never change again.
-    pub fn is_terminal(self) -> bool {
+    pub(crate) fn is_terminal(self) -> bool {
         matches!(
             self,
             TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Cancelled
@@ -71,7 +71,7 @@ pub struct Task {
 
 impl Task {
     /// When the TTL backstop passes (`createdAt + ttlMs`), if the task has a TTL.
-    pub fn expires_at_ms(&self) -> Option<i64> {
+    pub(crate) fn expires_at_ms(&self) -> Option<i64> {
         self.ttl_ms.map(|ttl| {
             self.created_at_ms
                 .saturating_add(ttl.min(i64::MAX as u64) as i64)
@@ -362,7 +362,7 @@ mod tests {
         }
 
         #[derive(Deserialize)]
-        pub struct RawTask {
+        pub(super) struct RawTask {
             #[serde(rename = "resultType", default)]
             pub result_type: Option<Value>,
             #[serde(rename = "taskId", default)]

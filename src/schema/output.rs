@@ -19,10 +19,10 @@
 //!   validatable (a warning for the host, not an error for the call).
 //! - `format`, `content*`, `title`, `description`, `default`, `examples` are annotations;
 //!   unknown keywords are ignored.
-//! - `pattern`/`patternProperties` use the small ECMA-262 subset in [`super::regex`]; a
+//! - `pattern`/`patternProperties` use the small ECMA-262 subset in `super::regex`; a
 //!   pattern outside it makes compiling fail (not validatable) rather than pass silently.
 //!   A pattern that runs out of its work budget counts as matching.
-//! - Evaluation depth is bounded ([`MAX_DEPTH`]): a reference loop or an absurdly deep
+//! - Evaluation depth is bounded (`MAX_DEPTH`): a reference loop or an absurdly deep
 //!   instance is reported as a validation failure, never a stack overflow.
 
 use super::index::{pointer, push_token, Index};
@@ -30,7 +30,7 @@ use crate::error::{json_text, sanitize, Error, ErrorKind};
 use serde_json::{Map, Value};
 
 /// Deepest evaluation (schema frames, including followed references).
-pub const MAX_DEPTH: usize = 256;
+pub(crate) const MAX_DEPTH: usize = 256;
 /// Errors listed in `data.errors`.
 const MAX_ERRORS: usize = 10;
 

@@ -62,7 +62,7 @@ enum Inst {
 
 /// A compiled pattern.
 #[derive(Debug)]
-pub struct Regex {
+pub(super) struct Regex {
     prog: Vec<Inst>,
     classes: Vec<(Vec<Item>, bool)>,
 }
@@ -419,7 +419,7 @@ impl Gen {
 
 impl Regex {
     /// Compiles `pattern`; `None` when it uses syntax outside the supported subset.
-    pub fn new(pattern: &str) -> Option<Regex> {
+    pub(super) fn new(pattern: &str) -> Option<Regex> {
         let chars: Vec<char> = pattern.chars().collect();
         let mut p = Parser {
             s: &chars,
@@ -444,7 +444,7 @@ impl Regex {
 
     /// `Some(true)` when the pattern matches somewhere in `text`; `None` when the work
     /// budget ran out.
-    pub fn is_match(&self, text: &str) -> Option<bool> {
+    pub(super) fn is_match(&self, text: &str) -> Option<bool> {
         let t: Vec<char> = text.chars().collect();
         let bits = self.prog.len() * (t.len() + 1);
         let mut m = Matcher {

@@ -51,7 +51,7 @@ fn settle(h: &Handle, ask: AskId, r: Result<JsValue, JsValue>) {
 }
 
 /// Runs the handler for an ask.
-pub fn run(h: &Handle, ask: Ask) {
+pub(super) fn run(h: &Handle, ask: Ask) {
     let (handler, roots, url) = {
         let d = h.borrow();
         let f = match ask.kind {

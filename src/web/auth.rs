@@ -15,7 +15,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::AbortController;
 
-pub fn perform(h: &Handle, a: AuthAction) {
+pub(super) fn perform(h: &Handle, a: AuthAction) {
     match a {
         AuthAction::Random { id, len } => feed(h, id, AuthInput::Random(random(len))),
         AuthAction::Authorize { id, req } => authorize(h, id, req),

@@ -9,7 +9,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// A JSON value as a JS value.
-pub fn to_js(v: &Value) -> JsValue {
+pub(super) fn to_js(v: &Value) -> JsValue {
     match v {
         Value::Null => JsValue::NULL,
         Value::Bool(b) => JsValue::from_bool(*b),
@@ -19,12 +19,12 @@ pub fn to_js(v: &Value) -> JsValue {
 }
 
 /// Raw JSON text as a JS value.
-pub fn raw_to_js(text: &str) -> JsValue {
+pub(super) fn raw_to_js(text: &str) -> JsValue {
     json_parse(text).unwrap_or(JsValue::NULL)
 }
 
 /// A JS value as JSON (`undefined` → `None`). Functions, symbols and cycles are refused.
-pub fn from_js(v: &JsValue) -> Result<Option<Value>, Error> {
+pub(super) fn from_js(v: &JsValue) -> Result<Option<Value>, Error> {
     if v.is_undefined() {
         return Ok(None);
     }
@@ -39,7 +39,7 @@ pub fn from_js(v: &JsValue) -> Result<Option<Value>, Error> {
 }
 
 /// A short description of a thrown JS value.
-pub fn describe(v: &JsValue) -> String {
+pub(super) fn describe(v: &JsValue) -> String {
     if let Some(s) = v.as_string() {
         return s;
     }
@@ -52,7 +52,7 @@ pub fn describe(v: &JsValue) -> String {
 }
 
 /// The JS error for a crate error (a host error is returned unchanged by the caller).
-pub fn error_to_js(e: &Error, cause: JsValue) -> JsValue {
+pub(super) fn error_to_js(e: &Error, cause: JsValue) -> JsValue {
     let code = e
         .code
         .map(|c| JsValue::from_f64(c as f64))
@@ -66,7 +66,7 @@ pub fn error_to_js(e: &Error, cause: JsValue) -> JsValue {
 }
 
 /// The JS value of a finished operation.
-pub fn output_to_js(o: Output, server_url: &str) -> JsValue {
+pub(super) fn output_to_js(o: Output, server_url: &str) -> JsValue {
     match o {
         Output::Raw(r) => raw_to_js(r.get()),
         Output::Value(v) => to_js(&v),
@@ -76,11 +76,11 @@ pub fn output_to_js(o: Output, server_url: &str) -> JsValue {
 }
 
 /// The JS value of a task view for callbacks (`onTaskStatus`).
-pub fn task_to_js(t: TaskView, server_url: &str) -> JsValue {
+pub(super) fn task_to_js(t: TaskView, server_url: &str) -> JsValue {
     crate::web::task::Task::from_view(t, server_url).into()
 }
 
 /// The error for a host value that is not what the API expects.
-pub fn bad_arg(msg: impl Into<String>) -> JsValue {
+pub(super) fn bad_arg(msg: impl Into<String>) -> JsValue {
     error_to_js(&Error::new(ErrorKind::Config, msg), JsValue::UNDEFINED)
 }

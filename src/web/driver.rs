@@ -21,10 +21,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{AbortController, AbortSignal};
 
-pub type Handle = Rc<RefCell<Driver>>;
+pub(super) type Handle = Rc<RefCell<Driver>>;
 
 /// The current time for the engine (wall clock: task TTLs compare with server timestamps).
-pub fn now() -> Millis {
+pub(super) fn now() -> Millis {
     let t = js_sys::Date::now();
     if t.is_finite() && t > 0.0 {
         t as Millis
@@ -34,7 +34,7 @@ pub fn now() -> Millis {
 }
 
 /// How an operation's promise is settled.
-pub enum Kind {
+pub(super) enum Kind {
     Value,
     /// `listen()`: resolved at the first acknowledgement; the op lives on until the end.
     Listen {
@@ -44,7 +44,7 @@ pub enum Kind {
 }
 
 /// A JS call waiting for its operation.
-pub struct Pending {
+pub(super) struct Pending {
     pub resolve: Function,
     pub reject: Function,
     pub kind: Kind,
@@ -53,7 +53,7 @@ pub struct Pending {
     pub abort: Option<(AbortSignal, Closure<dyn FnMut()>)>,
 }
 
-pub struct Driver {
+pub(super) struct Driver {
     pub core: Core,
     pub handlers: Handlers,
     pub url: String,
@@ -74,7 +74,7 @@ pub struct Driver {
 }
 
 impl Driver {
-    pub fn new(core: Core, handlers: Handlers, url: String) -> Driver {
+    pub(super) fn new(core: Core, handlers: Handlers, url: String) -> Driver {
         Driver {
             core,
             handlers,
@@ -93,7 +93,7 @@ impl Driver {
     }
 
     /// Keeps a value the host threw, so it can be rethrown unchanged.
-    pub fn keep_host_error(&mut self, v: JsValue) -> u32 {
+    pub(super) fn keep_host_error(&mut self, v: JsValue) -> u32 {
         let n = self.next_host_ref;
         self.next_host_ref = self.next_host_ref.wrapping_add(1).max(1);
         self.host_errors.insert(n, v);
@@ -101,7 +101,7 @@ impl Driver {
     }
 
     /// The JS value to reject with for an engine error.
-    pub fn error_value(&mut self, e: &Error) -> JsValue {
+    pub(super) fn error_value(&mut self, e: &Error) -> JsValue {
         if let Some(v) = e.host_ref.and_then(|n| self.host_errors.remove(&n)) {
             return v;
         }
@@ -110,7 +110,7 @@ impl Driver {
 }
 
 /// Registers a JS call for `op` (its promise functions, callbacks and abort signal).
-pub fn register(h: &Handle, op: OpId, p: Pending) {
+pub(super) fn register(h: &Handle, op: OpId, p: Pending) {
     let already_aborted = p.abort.as_ref().map(|(s, _)| s.aborted()).unwrap_or(false);
     if let Some((sig, cb)) = &p.abort {
         let _ = sig.add_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
@@ -122,7 +122,7 @@ pub fn register(h: &Handle, op: OpId, p: Pending) {
 }
 
 /// An abort listener for `op`.
-pub fn abort_closure(h: &Handle, op: OpId) -> Closure<dyn FnMut()> {
+pub(super) fn abort_closure(h: &Handle, op: OpId) -> Closure<dyn FnMut()> {
     let weak: Weak<RefCell<Driver>> = Rc::downgrade(h);
     Closure::wrap(Box::new(move || {
         if let Some(h) = weak.upgrade() {
@@ -132,7 +132,7 @@ pub fn abort_closure(h: &Handle, op: OpId) -> Closure<dyn FnMut()> {
 }
 
 /// The host's signal fired: the engine aborts the operation.
-pub fn abort_op(h: &Handle, op: OpId) {
+pub(super) fn abort_op(h: &Handle, op: OpId) {
     let reason = {
         let d = h.borrow();
         d.pending
@@ -154,7 +154,7 @@ pub fn abort_op(h: &Handle, op: OpId) {
 }
 
 /// Drains and performs the engine's actions, then sets the timer.
-pub fn pump(h: &Handle) {
+pub(super) fn pump(h: &Handle) {
     loop {
         let actions: Vec<Action> = {
             let mut d = h.borrow_mut();
@@ -216,7 +216,7 @@ fn report_callback_error(e: JsValue) {
     ));
 }
 
-pub fn warn(h: &Handle, message: &str) {
+pub(super) fn warn(h: &Handle, message: &str) {
     let f = h.borrow().handlers.on_warning.clone();
     match f {
         Some(f) => call1(&f, &JsValue::from_str(message)),

@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{EventSource, MessageEvent};
 
 /// True when this environment has `EventSource`.
-pub fn available() -> bool {
+pub(super) fn available() -> bool {
     Reflect::get(&js_sys::global(), &JsValue::from_str("EventSource"))
         .map(|v| v.is_function())
         .unwrap_or(false)
@@ -54,7 +54,7 @@ fn feed(h: &Handle, id: u64, text: &str) {
 }
 
 /// Opens the stream; events go to the engine as exchange `req.id`.
-pub fn open(h: &Handle, req: HttpRequest) {
+pub(super) fn open(h: &Handle, req: HttpRequest) {
     let id = req.id;
     let es = match EventSource::new(&req.url) {
         Ok(es) => es,

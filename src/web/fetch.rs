@@ -132,7 +132,7 @@ fn build(req: &HttpRequest, signal: &web_sys::AbortSignal) -> Result<RequestInit
 }
 
 /// Starts the request; events go to the engine as they arrive.
-pub fn perform(h: &Handle, req: HttpRequest) {
+pub(super) fn perform(h: &Handle, req: HttpRequest) {
     let id = req.id;
     let controller = match AbortController::new() {
         Ok(c) => c,

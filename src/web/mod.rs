@@ -16,5 +16,9 @@ mod options;
 mod task;
 mod types;
 
-pub use client::McpClient;
+// The JS API. Free `#[wasm_bindgen]` functions must be `pub`, so they are re-exported here.
+pub use client::{error_classes, version, McpClient};
 pub use task::Task;
+
+#[cfg(feature = "bench")]
+pub use bench::{__bench_sse, __bench_sse_reset};

@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 
 /// The host's callbacks and values the engine does not hold.
 #[derive(Default, Clone)]
-pub struct Handlers {
+pub(super) struct Handlers {
     pub on_elicitation: Option<Function>,
     pub on_sampling: Option<Function>,
     /// `roots`: an array (answered directly) or a function returning one.
@@ -30,7 +30,7 @@ pub struct Handlers {
     pub storage: Option<JsValue>,
 }
 
-pub fn get(obj: &JsValue, key: &str) -> JsValue {
+pub(super) fn get(obj: &JsValue, key: &str) -> JsValue {
     if obj.is_undefined() || obj.is_null() || !obj.is_object() {
         return JsValue::UNDEFINED;
     }
@@ -137,7 +137,7 @@ fn extensions(v: &JsValue) -> Result<Map<String, Value>, Error> {
 }
 
 /// Reads `new McpClient(url, options)`.
-pub fn client_options(url: String, o: &JsValue) -> Result<(Config, Handlers), Error> {
+pub(super) fn client_options(url: String, o: &JsValue) -> Result<(Config, Handlers), Error> {
     let mut cfg = Config::new(url);
     let mut h = Handlers::default();
     if let Some(Value::Object(info)) = from_js(&get(o, "clientInfo"))? {
@@ -314,7 +314,7 @@ fn auth_options(
 }
 
 /// Per-call options and callbacks.
-pub struct CallOpts {
+pub(super) struct CallOpts {
     pub opts: OpOptions,
     pub signal: Option<web_sys::AbortSignal>,
     pub on_progress: Option<Function>,
@@ -335,7 +335,7 @@ const LIMIT_NAMES: [&str; 8] = [
 
 /// Reads per-call options (`{ signal, timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs,
 /// taskTimeoutMs, onProgress, onTaskStatus | onStatus, cache, logLevel, _meta }`).
-pub fn call_options(o: &JsValue) -> Result<CallOpts, Error> {
+pub(super) fn call_options(o: &JsValue) -> Result<CallOpts, Error> {
     let mut opts = OpOptions {
         timeout_ms: number(o, "timeoutMs")?,
         ..Default::default()

@@ -9,7 +9,7 @@ use crate::error::{sanitize, Error, ErrorKind, Result};
 
 impl Authorizer {
     /// Random bytes arrived: the authorization request goes to the host.
-    pub fn on_random(&mut self, bytes: &[u8]) -> Vec<Effect> {
+    pub(crate) fn on_random(&mut self, bytes: &[u8]) -> Vec<Effect> {
         let Some(mut f) = self.flow.take() else {
             return Vec::new();
         };
@@ -54,7 +54,7 @@ impl Authorizer {
     /// The host's answer to the person's step: the URL the authorization server redirected
     /// to (or what the host threw). Checked (RFC 9207 `iss`, `state`) before the code is
     /// sent anywhere.
-    pub fn on_callback(&mut self, r: Result<String>) -> Vec<Effect> {
+    pub(crate) fn on_callback(&mut self, r: Result<String>) -> Vec<Effect> {
         let Some(mut f) = self.flow.take() else {
             return Vec::new();
         };

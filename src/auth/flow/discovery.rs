@@ -11,7 +11,7 @@ use crate::time::Millis;
 
 impl Authorizer {
     /// Starts a flow (nothing when one runs: the caller waits for it).
-    pub fn start(&mut self, trigger: Trigger, now: Millis) -> Vec<Effect> {
+    pub(crate) fn start(&mut self, trigger: Trigger, now: Millis) -> Vec<Effect> {
         self.now = self.now.max(now);
         if self.flow.is_some() {
             return Vec::new();

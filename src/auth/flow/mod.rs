@@ -33,7 +33,8 @@ mod scope;
 mod storage;
 mod token_endpoint;
 
-pub use storage::{client_key, tokens_key};
+#[cfg(test)]
+pub(crate) use storage::{client_key, tokens_key};
 
 use crate::auth::challenge::Bearer;
 use crate::auth::client::Client;
@@ -72,7 +73,7 @@ pub struct AuthConfig {
 
 /// Why a flow starts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Trigger {
+pub(crate) struct Trigger {
     /// 401, 403 (`insufficient_scope`: step-up), or 0 (the host asked: `authorize()`).
     pub status: u16,
     pub challenge: Option<Bearer>,
@@ -85,7 +86,7 @@ pub struct Trigger {
 
 /// An HTTP request of the flow (no MCP headers, no host headers: these go to other servers).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FetchReq {
+pub(crate) struct FetchReq {
     pub method: HttpMethod,
     pub url: String,
     pub headers: Vec<(String, String)>,
@@ -104,7 +105,7 @@ pub struct AuthorizeReq {
 
 /// What the flow asks for.
 #[derive(Debug, PartialEq)]
-pub enum Effect {
+pub(crate) enum Effect {
     /// Perform this request; answer with [`Authorizer::on_fetch`] (status 0: it failed).
     Fetch(FetchReq),
     /// Random bytes; answer with [`Authorizer::on_random`].
@@ -154,7 +155,7 @@ struct Flow {
 }
 
 /// The authorization state of one client (one MCP server).
-pub struct Authorizer {
+pub(crate) struct Authorizer {
     cfg: AuthConfig,
     server_url: String,
     flow: Option<Flow>,
@@ -213,7 +214,7 @@ fn ok_status(status: u16) -> bool {
 }
 
 impl Authorizer {
-    pub fn new(cfg: AuthConfig, server_url: &str) -> Authorizer {
+    pub(crate) fn new(cfg: AuthConfig, server_url: &str) -> Authorizer {
         Authorizer {
             cfg,
             server_url: server_url.to_string(),
@@ -227,12 +228,12 @@ impl Authorizer {
     }
 
     /// True while a flow runs.
-    pub fn running(&self) -> bool {
+    pub(crate) fn running(&self) -> bool {
         self.flow.is_some()
     }
 
     /// Stops the flow in progress (its effects' answers are then ignored).
-    pub fn cancel(&mut self) {
+    pub(crate) fn cancel(&mut self) {
         self.flow = None;
     }
 
@@ -247,7 +248,7 @@ impl Authorizer {
     }
 
     /// A fetch of the flow answered (`status` 0: it failed before a response).
-    pub fn on_fetch(&mut self, status: u16, body: &[u8], now: Millis) -> Vec<Effect> {
+    pub(crate) fn on_fetch(&mut self, status: u16, body: &[u8], now: Millis) -> Vec<Effect> {
         self.now = self.now.max(now);
         let Some(mut f) = self.flow.take() else {
             return Vec::new();
@@ -277,13 +278,9 @@ impl Authorizer {
             .unwrap_or_default()
     }
 
-    /// The token in use for `issuer`, if any (tests, diagnostics).
-    pub fn token_for(&self, issuer: &str) -> Option<&Tokens> {
+    /// The token in use for `issuer`, if any.
+    #[cfg(test)]
+    pub(crate) fn token_for(&self, issuer: &str) -> Option<&Tokens> {
         self.tokens.get(issuer)
-    }
-
-    /// The scopes requested so far.
-    pub fn requested_scopes(&self) -> &[String] {
-        &self.requested
     }
 }

@@ -6,11 +6,11 @@
 use super::{Authorizer, Effect, Flow, Stage};
 use crate::auth::{client, tokens};
 
-pub fn client_key(issuer: &str) -> String {
+pub(crate) fn client_key(issuer: &str) -> String {
     format!("mcp-wasm-client:oauth:client:{issuer}")
 }
 
-pub fn tokens_key(issuer: &str, resource: &str) -> String {
+pub(crate) fn tokens_key(issuer: &str, resource: &str) -> String {
     format!("mcp-wasm-client:oauth:tokens:{issuer}:{resource}")
 }
 
@@ -25,7 +25,7 @@ impl Authorizer {
     }
 
     /// A storage read answered (`None`: nothing stored, or the storage failed).
-    pub fn on_loaded(&mut self, value: Option<String>) -> Vec<Effect> {
+    pub(crate) fn on_loaded(&mut self, value: Option<String>) -> Vec<Effect> {
         let Some(mut f) = self.flow.take() else {
             return Vec::new();
         };

@@ -28,7 +28,7 @@ use crate::http::request::HttpRequest;
 use crate::time::Millis;
 
 /// Flows one request may go through before its refusal is final.
-pub const MAX_AUTH_ROUNDS: u8 = 2;
+pub(super) const MAX_AUTH_ROUNDS: u8 = 2;
 
 /// Largest body of a discovery, registration or token response.
 const MAX_AUTH_BODY: usize = 256 * 1024;

@@ -45,12 +45,12 @@ pub struct ResponseHead<'a> {
     pub session_id: Option<&'a str>,
     /// `Retry-After` (seconds or an HTTP date; only seconds are used).
     pub retry_after: Option<&'a str>,
-    /// `WWW-Authenticate` (401 and 403 answers; OAuth, [`auth`]).
+    /// `WWW-Authenticate` (401 and 403 answers; OAuth, `crate::auth`).
     pub www_authenticate: Option<&'a str>,
 }
 
 impl<'a> ResponseHead<'a> {
-    /// A head from the values of [`RESPONSE_HEADERS`](crate::http::response::RESPONSE_HEADERS),
+    /// A head from the values of `http::response::RESPONSE_HEADERS`,
     /// in that order (`None`: absent or unreadable).
     pub fn read(status: u16, values: &'a [Option<String>; 4]) -> ResponseHead<'a> {
         let [content_type, session_id, retry_after, www_authenticate] = values;
@@ -99,26 +99,26 @@ impl Core {
         })
     }
 
-    pub fn config(&self) -> &Config {
+    pub(crate) fn config(&self) -> &Config {
         &self.sh.cfg
     }
 
     /// The protocol version in use.
-    pub fn protocol_version(&self) -> &str {
+    pub(crate) fn protocol_version(&self) -> &str {
         &self.sh.version
     }
 
-    pub fn era(&self) -> &Era {
+    pub(crate) fn era(&self) -> &Era {
         &self.sh.era
     }
 
     /// True once the era is known (after detection, or at once when pinned).
-    pub fn era_known(&self) -> bool {
+    pub(crate) fn era_known(&self) -> bool {
         self.session.era_known
     }
 
     /// Server capabilities, once known (`server/discover`, or `initialize` in legacy eras).
-    pub fn server_capabilities(&self) -> Option<&Value> {
+    pub(crate) fn server_capabilities(&self) -> Option<&Value> {
         self.sh.server_capabilities.as_ref()
     }
 
@@ -129,7 +129,7 @@ impl Core {
 
     /// When the driver must call `on_timer` next (one timer for the whole client).
     pub fn next_deadline(&self) -> Option<Millis> {
-        self.sh.timers.next()
+        self.sh.next_deadline()
     }
 
     /// Operations in flight (for tests and diagnostics).
@@ -141,12 +141,13 @@ impl Core {
     /// resumption, held request, ask, progress token, deadline, task driver, server
     /// request waiting for the host or authorization step. Holds after every sequence of
     /// operations that all ended (a legacy session's own GET stream aside), and after
-    /// [`Core::close`] (for tests, the fuzz targets and diagnostics).
-    pub fn is_quiet(&self) -> bool {
+    /// [`Core::close`] (for tests; the engine fuzz target checks [`Core::busy`] is empty).
+    #[cfg(test)]
+    pub(crate) fn is_quiet(&self) -> bool {
         self.busy().is_empty()
     }
 
-    /// The names of what [`Core::is_quiet`] finds still booked.
+    /// The names of what `Core::is_quiet` finds still booked.
     pub fn busy(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         self.sh.busy(&mut out);
@@ -197,7 +198,7 @@ impl Core {
             Owner::Op(id) => self.ops.get(id).and_then(Op::deadline),
             Owner::Task(id, part) => self.tasks.deadline(id, *part),
             Owner::Session(part) => self.session.deadline(*part),
-            Owner::Resume(token) => self.sh.timers.get(&Owner::Resume(*token)),
+            Owner::Resume(token) => self.sh.deadline_of(&Owner::Resume(*token)),
         };
         self.sh.set_deadline(owner, d);
     }
@@ -297,7 +298,7 @@ impl Core {
     /// A host answer to an `Ask` (`Err` when the handler threw).
     pub fn answer(&mut self, ask: AskId, answer: Result<Value>, now: Millis) {
         self.sh.now = self.sh.now.max(now);
-        let Some(owner) = self.sh.asks.get(&ask).cloned() else {
+        let Some(owner) = self.sh.ask_owner(&ask).cloned() else {
             return;
         };
         if owner == session::owner(SessionPart::Requests) {
@@ -313,7 +314,7 @@ impl Core {
         self.sh.now = self.sh.now.max(now);
         let mut guard = 0;
         while guard <= 100_000 {
-            let Some(owner) = self.sh.timers.pop_due(self.sh.now) else {
+            let Some(owner) = self.sh.pop_due(self.sh.now) else {
                 break;
             };
             guard += 1;

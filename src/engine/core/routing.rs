@@ -394,7 +394,7 @@ impl Core {
                 let by_token = params
                     .get("progressToken")
                     .and_then(Value::as_str)
-                    .and_then(|t| self.sh.progress.get(t).cloned());
+                    .and_then(|t| self.sh.progress_owner(t).cloned());
                 if let (Some(target), Value::Object(p)) = (by_token.or(owner), &params) {
                     let p = p.clone();
                     self.deliver(&target, CallInput::Progress(&p));

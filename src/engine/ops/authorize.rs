@@ -7,7 +7,7 @@ use crate::time::Millis;
 
 /// Waits for the flow to end: `Ok` once a token is held, the flow's error otherwise.
 /// It has no timer of its own, and aborting it leaves the flow running.
-pub struct AuthOp;
+pub(crate) struct AuthOp;
 
 impl Operation for AuthOp {
     fn handle(&mut self, _cx: &mut Ctx, _id: OpId, input: OpInput) -> Step {

@@ -13,12 +13,13 @@ mod rpc;
 mod tool;
 mod wait;
 
-pub use authorize::AuthOp;
-pub use operation::{Aborted, OpInput, Operation};
-pub use pages::{Pager, PagesOp};
-pub use rpc::RpcOp;
-pub use tool::{check_tool_result, ToolOp};
-pub use wait::{WaitOp, Want};
+pub(crate) use authorize::AuthOp;
+pub(crate) use operation::{Aborted, OpInput, Operation};
+pub(crate) use pages::{Pager, PagesOp};
+pub(crate) use rpc::RpcOp;
+pub(crate) use tool::{check_tool_result, ToolOp};
+pub(crate) use wait::WaitOp;
+pub use wait::Want;
 
 use crate::engine::actions::{OpOptions, Output};
 use crate::engine::call::CallPolicy;
@@ -29,13 +30,13 @@ use crate::error::Result;
 use serde_json::{Map, Value};
 
 /// What handling an input did to an operation.
-pub enum Step {
+pub(crate) enum Step {
     Pending,
     Done(Result<Output>),
 }
 
 /// What the operations can reach.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     pub sh: &'a mut Shared,
     pub tasks: &'a mut TaskBook,
     /// Notes from task drivers for the core to deliver to waiters.
@@ -54,7 +55,7 @@ pub enum Purpose {
     Read,
     Prompt,
     Complete,
-    /// `tools/call` (driven by [`ToolOp`], never a single request).
+    /// `tools/call` (driven by `ToolOp`, never a single request).
     CallTool,
     TaskGet(String),
     TaskUpdate(String),
@@ -110,7 +111,7 @@ pub enum Listing {
 
 impl Listing {
     /// The request of one page.
-    pub fn purpose(self) -> Purpose {
+    pub(crate) fn purpose(self) -> Purpose {
         match self {
             Listing::Tools => Purpose::ToolsList,
             Listing::Prompts => Purpose::PromptsList,
@@ -124,7 +125,7 @@ impl Listing {
     }
 
     /// The result's array of items (schema.ts `ListToolsResult.tools`, ...).
-    pub fn items_key(self) -> &'static str {
+    pub(crate) fn items_key(self) -> &'static str {
         match self {
             Listing::Tools => "tools",
             Listing::Prompts => "prompts",
@@ -135,7 +136,7 @@ impl Listing {
 }
 
 /// An operation in flight.
-pub enum Op {
+pub(crate) enum Op {
     Rpc(RpcOp),
     Pages(PagesOp),
     Tool(ToolOp),
@@ -145,7 +146,7 @@ pub enum Op {
 }
 
 /// The policy of a host-started request.
-pub fn policy_for(sh: &Shared, purpose: &Purpose, opts: &OpOptions) -> CallPolicy {
+pub(crate) fn policy_for(sh: &Shared, purpose: &Purpose, opts: &OpOptions) -> CallPolicy {
     let tool_call = *purpose == Purpose::CallTool;
     CallPolicy {
         allow_input: tool_call || matches!(purpose, Purpose::Prompt | Purpose::Read),

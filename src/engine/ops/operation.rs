@@ -14,7 +14,7 @@ use serde_json::Value;
 
 impl<'a> Ctx<'a> {
     /// What an operation reaches while it handles one input.
-    pub fn new(sh: &'a mut Shared, tasks: &'a mut TaskBook) -> Ctx<'a> {
+    pub(crate) fn new(sh: &'a mut Shared, tasks: &'a mut TaskBook) -> Ctx<'a> {
         Ctx {
             sh,
             tasks,
@@ -24,7 +24,7 @@ impl<'a> Ctx<'a> {
 }
 
 /// An input for an operation.
-pub enum OpInput<'a> {
+pub(crate) enum OpInput<'a> {
     /// An event of its exchanges, a host answer, progress, or its timer
     /// (`CallInput::Timer`, only when its deadline came).
     Call(CallInput<'a>),
@@ -38,7 +38,7 @@ pub enum OpInput<'a> {
 }
 
 /// What an aborted operation leaves to the core.
-pub enum Aborted {
+pub(crate) enum Aborted {
     Quiet,
     /// It stopped waiting on this task: the driver's timers follow.
     Detached(String),
@@ -50,7 +50,7 @@ pub enum Aborted {
 /// input, and settles the [`Step`] (`Core::settle`): `Pending` puts it back and re-arms its
 /// timer from [`deadline`](Operation::deadline); `Done` ends it (its exchanges close, the
 /// host gets the outcome). Task notes it leaves in [`Ctx::notes`] are delivered after.
-pub trait Operation {
+pub(crate) trait Operation {
     /// Handles one input.
     fn handle(&mut self, cx: &mut Ctx, id: OpId, input: OpInput) -> Step;
     /// When the operation's timer is due.

@@ -16,7 +16,7 @@ use super::{Aborted, Ctx, OpInput, Operation, Step};
 use crate::engine::actions::OpId;
 
 /// Follows `nextCursor` through every page of a list.
-pub struct Pager {
+pub(crate) struct Pager {
     listing: Listing,
     method: String,
     key: &'static str,
@@ -31,7 +31,7 @@ pub struct Pager {
 const MAX_PAGES: u32 = 10_000;
 
 impl Pager {
-    pub fn new(listing: Listing, opts: OpOptions) -> Pager {
+    pub(crate) fn new(listing: Listing, opts: OpOptions) -> Pager {
         Pager {
             listing,
             method: listing.method().to_string(),
@@ -76,7 +76,7 @@ impl Pager {
     }
 
     /// Requests pages starting at `cursor`, serving cached pages at once.
-    pub fn request(
+    pub(crate) fn request(
         &mut self,
         sh: &mut Shared,
         tasks: &mut TaskBook,
@@ -116,7 +116,7 @@ impl Pager {
         }
     }
 
-    pub fn handle(
+    pub(crate) fn handle(
         &mut self,
         sh: &mut Shared,
         tasks: &mut TaskBook,
@@ -151,11 +151,11 @@ impl Pager {
         }
     }
 
-    pub fn deadline(&self) -> Option<Millis> {
+    pub(crate) fn deadline(&self) -> Option<Millis> {
         self.call.as_ref().and_then(Call::deadline)
     }
 
-    pub fn cancel(&mut self, sh: &mut Shared) {
+    pub(crate) fn cancel(&mut self, sh: &mut Shared) {
         if let Some(mut c) = self.call.take() {
             c.cancel(sh);
         }
@@ -163,7 +163,7 @@ impl Pager {
 }
 
 /// `listAll*`.
-pub struct PagesOp {
+pub(crate) struct PagesOp {
     pub pager: Pager,
 }
 

@@ -121,7 +121,7 @@ pub(super) fn finish_rpc(
 }
 
 /// A single request.
-pub struct RpcOp {
+pub(crate) struct RpcOp {
     purpose: Purpose,
     call: Call,
     cache: Option<(String, Option<String>)>,
@@ -129,7 +129,7 @@ pub struct RpcOp {
 
 impl RpcOp {
     /// Starts a request; answers from the cache at once when it can.
-    pub fn start(
+    pub(crate) fn start(
         cx: &mut Ctx,
         op: OpId,
         purpose: Purpose,

@@ -24,7 +24,11 @@ use super::{Aborted, OpInput, Operation};
 /// Checks a tool result's `structuredContent` against the tool's `outputSchema`
 /// (spec `server/tools.mdx` "Output Schema": clients SHOULD validate). Error results
 /// (`isError: true`) are not checked.
-pub fn check_tool_result(sh: &mut Shared, check: &OutputCheck, raw: &RawValue) -> Result<()> {
+pub(crate) fn check_tool_result(
+    sh: &mut Shared,
+    check: &OutputCheck,
+    raw: &RawValue,
+) -> Result<()> {
     let mode = sh.cfg.validate_output;
     if mode == ValidateOutput::Off {
         return Ok(());
@@ -65,7 +69,7 @@ pub fn check_tool_result(sh: &mut Shared, check: &OutputCheck, raw: &RawValue) -
 }
 
 /// A tool call: `callTool` (a task is driven to its result) or `callToolAsTask`.
-pub struct ToolOp {
+pub(crate) struct ToolOp {
     name: String,
     args: Option<Value>,
     as_task: bool,
@@ -93,7 +97,7 @@ enum ToolPhase {
 }
 
 impl ToolOp {
-    pub fn start(
+    pub(crate) fn start(
         cx: &mut Ctx,
         op: OpId,
         name: String,

@@ -21,7 +21,7 @@ pub enum Want {
 }
 
 /// `waitForTask` / `getTaskResult`.
-pub struct WaitOp {
+pub(crate) struct WaitOp {
     pub task_id: String,
     pub want: Want,
     pub deadline: Option<Millis>,
@@ -30,7 +30,7 @@ pub struct WaitOp {
 impl WaitOp {
     /// Joins the task's driver (which polls at once when idle); when the task already
     /// ended, its final note is left in `cx.notes` for the settle that follows.
-    pub fn attach(&self, cx: &mut Ctx, id: OpId, seed: Option<&Task>) {
+    pub(crate) fn attach(&self, cx: &mut Ctx, id: OpId, seed: Option<&Task>) {
         let legacy = cx.sh.era != Era::Modern;
         let notes = cx
             .tasks
@@ -38,7 +38,7 @@ impl WaitOp {
         cx.notes.extend(notes);
     }
 
-    pub fn on_final(&self, r: Result<TaskView>) -> Result<Output> {
+    pub(crate) fn on_final(&self, r: Result<TaskView>) -> Result<Output> {
         let v = r?;
         match self.want {
             Want::Task => Ok(Output::Task(v)),
@@ -49,7 +49,7 @@ impl WaitOp {
         }
     }
 
-    pub fn timeout_error(&self, tasks: &TaskBook) -> Error {
+    pub(crate) fn timeout_error(&self, tasks: &TaskBook) -> Error {
         let mut data = vec![("taskId", Value::from(self.task_id.as_str()))];
         if let Some(t) = tasks.last(&self.task_id) {
             data.push(("task", Value::Object(t.to_value())));

@@ -18,12 +18,12 @@ impl Session {
     }
 
     /// A message arrived on the GET stream: it is alive.
-    pub fn on_get_activity(&mut self) {
+    pub(crate) fn on_get_activity(&mut self) {
         self.get_attempts = 0;
     }
 
     /// The GET stream's answer head: 405 means the server offers none.
-    pub fn on_get_status(&mut self, sh: &mut Shared, status: u16) {
+    pub(crate) fn on_get_status(&mut self, sh: &mut Shared, status: u16) {
         if status == 405 {
             self.get_disabled = true;
             if let Some(x) = self.get_stream.take() {

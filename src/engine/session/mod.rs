@@ -30,7 +30,7 @@ mod get_stream;
 
 /// The session's exchanges (and timers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum SessionPart {
+pub(crate) enum SessionPart {
     Probe,
     Init,
     /// The 2025 GET stream for server messages.
@@ -45,12 +45,12 @@ pub enum SessionPart {
     Requests,
 }
 
-pub fn owner(p: SessionPart) -> Owner {
+pub(crate) fn owner(p: SessionPart) -> Owner {
     Owner::Session(p)
 }
 
 /// What a session event led to.
-pub enum Outcome {
+pub(crate) enum Outcome {
     Pending,
     /// The era is known and the session usable: parked operations may start.
     Ready,
@@ -81,7 +81,7 @@ enum Phase {
     Ready,
 }
 
-pub struct Session {
+pub(crate) struct Session {
     phase: Phase,
     /// Set once the era is known (detection is not repeated).
     pub era_known: bool,
@@ -106,7 +106,7 @@ fn init_policy(sh: &Shared) -> CallPolicy {
 }
 
 impl Session {
-    pub fn new() -> Session {
+    pub(crate) fn new() -> Session {
         Session {
             phase: Phase::Unknown,
             era_known: false,
@@ -124,23 +124,23 @@ impl Session {
     }
 
     /// A session that is ready at once (a pinned modern version).
-    pub fn ready_modern() -> Session {
+    pub(crate) fn ready_modern() -> Session {
         let mut s = Session::new();
         s.phase = Phase::Ready;
         s.era_known = true;
         s
     }
 
-    pub fn is_ready(&self) -> bool {
+    pub(crate) fn is_ready(&self) -> bool {
         matches!(self.phase, Phase::Ready)
     }
 
-    pub fn is_idle(&self) -> bool {
+    pub(crate) fn is_idle(&self) -> bool {
         matches!(self.phase, Phase::Unknown)
     }
 
     /// Starts detection or initialization, as the configuration and what is known say.
-    pub fn start(&mut self, sh: &mut Shared) {
+    pub(crate) fn start(&mut self, sh: &mut Shared) {
         if !self.is_idle() {
             return;
         }
@@ -209,7 +209,12 @@ impl Session {
     }
 
     /// An exchange event of the probe or of `initialize`.
-    pub fn on_call(&mut self, sh: &mut Shared, part: SessionPart, input: CallInput) -> Outcome {
+    pub(crate) fn on_call(
+        &mut self,
+        sh: &mut Shared,
+        part: SessionPart,
+        input: CallInput,
+    ) -> Outcome {
         match (&mut self.phase, part) {
             (Phase::Probing(c), SessionPart::Probe) => {
                 let Some(out) = c.handle(sh, &owner(part), input) else {
@@ -271,7 +276,11 @@ impl Session {
     /// The `notifications/initialized` POST ended (`Err`: it failed), or its backstop
     /// passed: the session is ready. Lifecycle (2025-11-25 `basic/lifecycle`): the client
     /// sends requests after `initialized`; the HTTP answer is when the server has it.
-    pub fn on_initialized_ack(&mut self, sh: &mut Shared, failed: Option<&Error>) -> Outcome {
+    pub(crate) fn on_initialized_ack(
+        &mut self,
+        sh: &mut Shared,
+        failed: Option<&Error>,
+    ) -> Outcome {
         let Phase::Acknowledging { xfer, .. } = self.phase else {
             return Outcome::Pending;
         };
@@ -318,7 +327,7 @@ impl Session {
     }
 
     /// POSTs a notification (legacy eras), fire and forget.
-    pub fn send_notification(
+    pub(crate) fn send_notification(
         &self,
         sh: &mut Shared,
         method: &str,
@@ -329,7 +338,7 @@ impl Session {
     }
 
     /// POSTs a JSON-RPC message that expects no response (a notification or a response).
-    pub fn post_raw(&self, sh: &mut Shared, body: String) {
+    pub(crate) fn post_raw(&self, sh: &mut Shared, body: String) {
         self.post_as(sh, SessionPart::Aux, body);
     }
 
@@ -353,7 +362,7 @@ impl Session {
     }
 
     /// The GET stream (or the 2024 SSE stream) ended or failed.
-    pub fn on_stream_end(
+    pub(crate) fn on_stream_end(
         &mut self,
         sh: &mut Shared,
         part: SessionPart,
@@ -384,7 +393,7 @@ impl Session {
     }
 
     /// The 2024 `endpoint` event.
-    pub fn on_endpoint(&mut self, sh: &mut Shared, data: &str) -> Outcome {
+    pub(crate) fn on_endpoint(&mut self, sh: &mut Shared, data: &str) -> Outcome {
         if !matches!(self.phase, Phase::OpeningSse { .. }) {
             return Outcome::Pending;
         }
@@ -399,7 +408,7 @@ impl Session {
     }
 
     /// The session ended (a 404 with a session id): a new one starts.
-    pub fn expire(&mut self, sh: &mut Shared) {
+    pub(crate) fn expire(&mut self, sh: &mut Shared) {
         if let Some(x) = self.get_stream.take() {
             sh.cancel_exchange(x);
         }
@@ -413,7 +422,7 @@ impl Session {
     }
 
     /// Ends the session (legacy: `DELETE` with the session id; every stream closed).
-    pub fn close(&mut self, sh: &mut Shared) {
+    pub(crate) fn close(&mut self, sh: &mut Shared) {
         if let Some(x) = self.get_stream.take() {
             sh.cancel_exchange(x);
         }
@@ -443,7 +452,7 @@ impl Session {
         self.get_retry_at = None;
     }
 
-    pub fn deadline(&self, part: SessionPart) -> Option<Millis> {
+    pub(crate) fn deadline(&self, part: SessionPart) -> Option<Millis> {
         match (&self.phase, part) {
             (Phase::Probing(c), SessionPart::Probe) => c.deadline(),
             (Phase::Initializing { call, .. }, SessionPart::Init) => call.deadline(),
@@ -457,7 +466,12 @@ impl Session {
 
     /// One input for a part of the session: an exchange event or its timer (the shape
     /// every operation has: `ops::Operation::handle`).
-    pub fn handle(&mut self, sh: &mut Shared, part: SessionPart, input: CallInput) -> Outcome {
+    pub(crate) fn handle(
+        &mut self,
+        sh: &mut Shared,
+        part: SessionPart,
+        input: CallInput,
+    ) -> Outcome {
         match (part, input) {
             (_, CallInput::Timer) => self.on_timer(sh, part),
             (SessionPart::Probe | SessionPart::Init, input) => self.on_call(sh, part, input),
@@ -475,7 +489,7 @@ impl Session {
         }
     }
 
-    pub fn on_timer(&mut self, sh: &mut Shared, part: SessionPart) -> Outcome {
+    pub(crate) fn on_timer(&mut self, sh: &mut Shared, part: SessionPart) -> Outcome {
         match part {
             SessionPart::Probe | SessionPart::Init => self.on_call(sh, part, CallInput::Timer),
             SessionPart::Initialized => match self.phase {
@@ -491,7 +505,7 @@ impl Session {
     }
 
     /// Stops whatever detection is in flight (the client closed).
-    pub fn cancel(&mut self, sh: &mut Shared) {
+    pub(crate) fn cancel(&mut self, sh: &mut Shared) {
         match std::mem::replace(&mut self.phase, Phase::Unknown) {
             Phase::Probing(mut c) | Phase::Initializing { call: mut c, .. } => c.cancel(sh),
             Phase::OpeningSse { xfer } | Phase::Acknowledging { xfer, .. } => {
@@ -510,6 +524,6 @@ impl Default for Session {
 }
 
 /// The error for operations that exist only in another era.
-pub fn era_error(what: &str) -> Error {
+pub(crate) fn era_error(what: &str) -> Error {
     Error::new(ErrorKind::Capability, what.to_string())
 }

@@ -41,7 +41,7 @@ impl Driver {
             .collect();
         for a in moot {
             self.asking.remove(&a);
-            sh.asks.remove(&a);
+            sh.forget_ask(&a);
             sh.push(Action::CancelAsk(a));
         }
         self.queued
@@ -132,7 +132,7 @@ impl Driver {
             };
             let id = sh.next_ask_id();
             self.asking.insert(id, req.key.clone());
-            sh.asks.insert(id, owner(&self.id, Part::Poll));
+            sh.track_ask(id, owner(&self.id, Part::Poll));
             sh.push(Action::Ask(Ask {
                 id,
                 kind: req.kind,
@@ -176,7 +176,7 @@ impl Driver {
         let Some(key) = self.asking.remove(&ask) else {
             return;
         };
-        sh.asks.remove(&ask);
+        sh.forget_ask(&ask);
         let checked = answer.and_then(|v| match self.outstanding.get(&key) {
             Some(req) => check_answer(req, &v).map(Some),
             // The server stopped asking meanwhile: nothing to send.

@@ -33,7 +33,7 @@ use std::collections::VecDeque;
 
 /// Which exchange of a driver an owner names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Part {
+pub(crate) enum Part {
     Poll,
     Update,
     /// 2025 tasks: the blocking `tasks/result` request.
@@ -41,15 +41,15 @@ pub enum Part {
 }
 
 /// Default poll interval when the server gives none (rule 5).
-pub const DEFAULT_POLL_MS: u64 = 1000;
+pub(crate) const DEFAULT_POLL_MS: u64 = 1000;
 /// Shortest poll interval, so `pollIntervalMs: 0` never busy-loops (rule 5).
-pub const MIN_POLL_MS: u64 = 50;
+pub(crate) const MIN_POLL_MS: u64 = 50;
 /// Longest back-off after repeated transient poll failures.
 const MAX_BACKOFF_MS: u64 = 30_000;
 
 /// What a driver tells the waiters.
 #[derive(Debug)]
-pub enum Note {
+pub(crate) enum Note {
     /// The task changed.
     Status(Vec<OpId>, TaskView),
     /// The waiters are done: the task is terminal (or gone), or the wait failed.
@@ -62,7 +62,7 @@ struct Waiter {
 }
 
 /// The driver of one task.
-pub struct Driver {
+pub(crate) struct Driver {
     id: String,
     last: Option<Task>,
     last_inputs: Option<Value>,
@@ -102,7 +102,7 @@ pub struct Driver {
 
 /// All task drivers of a client.
 #[derive(Default)]
-pub struct TaskBook {
+pub(crate) struct TaskBook {
     drivers: FxHashMap<String, Driver>,
 }
 
@@ -112,7 +112,7 @@ fn owner(id: &str, part: Part) -> Owner {
 
 /// Maps an error of a `tasks/*` request (rule 14): `-32602` is "not found", or "expired"
 /// when the TTL already passed; the code decides, not the message.
-pub fn map_task_error(e: Error, task_id: &str, last: Option<&Task>, now: Millis) -> Error {
+pub(crate) fn map_task_error(e: Error, task_id: &str, last: Option<&Task>, now: Millis) -> Error {
     if e.kind == ErrorKind::Mcp && e.code == Some(INVALID_PARAMS) {
         let expired = last
             .and_then(Task::expires_at_ms)
@@ -210,7 +210,7 @@ impl Driver {
         }
         self.next_poll = None;
         for (ask, key) in self.asking.drain() {
-            sh.asks.remove(&ask);
+            sh.forget_ask(&ask);
             sh.push(Action::CancelAsk(ask));
             self.presented.remove(&key);
         }
@@ -240,7 +240,7 @@ fn clone_result(r: &Result<TaskView>) -> Result<TaskView> {
 
 impl TaskBook {
     /// Records a task the server created (the seed is not trusted: rule 4).
-    pub fn register(&mut self, task: &Task, check: OutputCheck, legacy: bool) {
+    pub(crate) fn register(&mut self, task: &Task, check: OutputCheck, legacy: bool) {
         // A CreateTaskResult always names a new task. A driver left with this id by an
         // earlier task (a server that reuses ids) is not this task's: its terminal outcome
         // and the keys it presented and answered belong to the old one. Kept, it answered
@@ -262,12 +262,12 @@ impl TaskBook {
         d.legacy = legacy;
     }
 
-    pub fn last(&self, id: &str) -> Option<&Task> {
+    pub(crate) fn last(&self, id: &str) -> Option<&Task> {
         self.drivers.get(id).and_then(|d| d.last.as_ref())
     }
 
     /// A wait starts. The first poll goes out at once (rule 4) unless one is in flight.
-    pub fn attach(
+    pub(crate) fn attach(
         &mut self,
         sh: &mut Shared,
         seed: Option<&Task>,
@@ -295,7 +295,7 @@ impl TaskBook {
     }
 
     /// A wait ended (timed out, aborted, or finished). The task keeps running (rule 16).
-    pub fn detach(&mut self, sh: &mut Shared, id: &str, op: OpId) {
+    pub(crate) fn detach(&mut self, sh: &mut Shared, id: &str, op: OpId) {
         let Some(d) = self.drivers.get_mut(id) else {
             return;
         };
@@ -306,7 +306,7 @@ impl TaskBook {
     }
 
     /// An exchange event of a driver.
-    pub fn on_call(
+    pub(crate) fn on_call(
         &mut self,
         sh: &mut Shared,
         id: &str,
@@ -325,7 +325,7 @@ impl TaskBook {
     }
 
     /// A host answer for one of a driver's asks.
-    pub fn on_answer(
+    pub(crate) fn on_answer(
         &mut self,
         sh: &mut Shared,
         id: &str,
@@ -341,7 +341,13 @@ impl TaskBook {
 
     /// One input for a driver's part: an exchange event, a host answer for one of its
     /// asks, or its timer (the shape every operation has: `ops::Operation::handle`).
-    pub fn handle(&mut self, sh: &mut Shared, id: &str, part: Part, input: CallInput) -> Vec<Note> {
+    pub(crate) fn handle(
+        &mut self,
+        sh: &mut Shared,
+        id: &str,
+        part: Part,
+        input: CallInput,
+    ) -> Vec<Note> {
         match input {
             CallInput::Timer => self.on_timer(sh, id, part),
             CallInput::Answer(ask, answer) => self.on_answer(sh, id, ask, answer),
@@ -350,7 +356,7 @@ impl TaskBook {
     }
 
     /// A timer event: a scheduled poll, or a poll/update timeout.
-    pub fn on_timer(&mut self, sh: &mut Shared, id: &str, part: Part) -> Vec<Note> {
+    pub(crate) fn on_timer(&mut self, sh: &mut Shared, id: &str, part: Part) -> Vec<Note> {
         let mut notes = Vec::new();
         let Some(d) = self.drivers.get_mut(id) else {
             return notes;
@@ -371,7 +377,7 @@ impl TaskBook {
 
     /// `notifications/tasks` for a task someone waits on (rule 22): used as an observation.
     /// For a task already terminal it only warns about a regression (the outcome stays).
-    pub fn on_notification(&mut self, sh: &mut Shared, dt: DetailedTask) -> Vec<Note> {
+    pub(crate) fn on_notification(&mut self, sh: &mut Shared, dt: DetailedTask) -> Vec<Note> {
         let mut notes = Vec::new();
         if let Some(d) = self.drivers.get_mut(&dt.task.task_id) {
             if !d.waiters.is_empty() || d.done.is_some() {
@@ -381,14 +387,14 @@ impl TaskBook {
         notes
     }
 
-    pub fn deadline(&self, id: &str, part: Part) -> Option<Millis> {
+    pub(crate) fn deadline(&self, id: &str, part: Part) -> Option<Millis> {
         self.drivers.get(id).and_then(|d| d.deadline(part))
     }
 
     /// Drops all task bookkeeping (a legacy session ended: its task ids mean nothing now).
     /// True when no task is driven: nobody waits, nothing is in flight or scheduled
     /// (drivers of tasks seen stay, with their outcome and the keys presented).
-    pub fn is_idle(&self) -> bool {
+    pub(crate) fn is_idle(&self) -> bool {
         self.drivers.values().all(|d| {
             d.waiters.is_empty()
                 && d.poll.is_none()
@@ -399,7 +405,7 @@ impl TaskBook {
         })
     }
 
-    pub fn clear(&mut self, sh: &mut Shared) -> Vec<Note> {
+    pub(crate) fn clear(&mut self, sh: &mut Shared) -> Vec<Note> {
         let mut notes = Vec::new();
         for (_, mut d) in self.drivers.drain() {
             let e = Error::new(
