@@ -423,6 +423,9 @@ impl Session {
 
     /// Ends the session (legacy: `DELETE` with the session id; every stream closed).
     pub(crate) fn close(&mut self, sh: &mut Shared) {
+        // Requests that waited for a new session are not re-issued after close (their
+        // operations were aborted first; fuzz: engine, `is_quiet` after close).
+        self.reinit_waiters.clear();
         if let Some(x) = self.get_stream.take() {
             sh.cancel_exchange(x);
         }
