@@ -22,7 +22,8 @@ static PEEK: Shape = Shape {
     name: "Peek",
     expecting: "struct Peek",
     with_len: "struct Peek with 1 element",
-    fields: &[field("resultType", Kind::Opt, true)],
+    // `Present`: `"resultType": null` is a value (refused below), not an absent member.
+    fields: &[field("resultType", Kind::Present, true)],
 };
 
 fn parse_peek(text: &str) -> serde_json::Result<Option<serde_json::Value>> {
@@ -64,9 +65,15 @@ mod tests {
     mod derived {
         use serde::Deserialize;
 
+        fn present<'de, D: serde::Deserializer<'de>>(
+            d: D,
+        ) -> std::result::Result<Option<serde_json::Value>, D::Error> {
+            serde_json::Value::deserialize(d).map(Some)
+        }
+
         #[derive(Deserialize)]
         pub(super) struct Peek {
-            #[serde(rename = "resultType", default)]
+            #[serde(rename = "resultType", default, deserialize_with = "present")]
             pub result_type: Option<serde_json::Value>,
         }
     }
@@ -83,6 +90,19 @@ mod tests {
 
     fn raw(s: &str) -> Box<RawValue> {
         RawValue::from_string(s.to_string()).unwrap()
+    }
+
+    #[test]
+    fn a_null_result_type_is_refused() {
+        // schema.ts: `resultType?: ResultType` (a string when present); fuzz: results.
+        for text in [
+            r#"{"resultType":null}"#,
+            r#"{"resultType":1}"#,
+            r#"{"resultType":{}}"#,
+        ] {
+            let e = peek_result_type(&raw(text)).unwrap_err();
+            assert_eq!(e.kind, crate::error::ErrorKind::InvalidResult, "{text}");
+        }
     }
 
     #[test]
