@@ -639,3 +639,32 @@ fn oversized_bodies_and_events_are_protocol_errors() {
     );
     assert_eq!(h.err(op).kind, ErrorKind::Protocol);
 }
+
+#[test]
+fn a_call_answered_in_full_cancels_nothing() {
+    // The exchange ended by itself: no `Action::Cancel` (an abort of a finished fetch is
+    // work for the shell on every call).
+    let mut h = Harness::modern();
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let s = h.take();
+    h.result(&s, json!({"prompts": []}));
+    h.ok(op);
+    // A tool call: its tools/list, then the call itself, twice (the second uses the cache).
+    for _ in 0..2 {
+        let op = h
+            .core
+            .call_tool("echo", Some(json!({})), false, &opts(), h.now);
+        while h.outcome(op).is_none() {
+            let s = h.take();
+            let r = match s.method() {
+                "tools/list" => tools_page(vec![tool("echo")], None),
+                _ => json!({"content": []}),
+            };
+            h.result(&s, r);
+        }
+        h.ok(op);
+    }
+    assert_eq!(h.cancelled, Vec::<u64>::new());
+}
