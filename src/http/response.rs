@@ -16,6 +16,14 @@ pub(crate) const RESPONSE_HEADERS: [&str; 4] = [
     "www-authenticate",
 ];
 
+/// Whether the shell reads header `name` of a response with `status`. `WWW-Authenticate`
+/// only on 401 and 403, the statuses whose challenge the engine uses (RFC 9110 §11.6.1;
+/// RFC 6750 §3.1 `insufficient_scope`): each read is a call into the host's `Headers`,
+/// on every response.
+pub(crate) fn reads_header(name: &str, status: u16) -> bool {
+    name != "www-authenticate" || matches!(status, 401 | 403)
+}
+
 /// How a response body is to be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum BodyKind {
@@ -88,6 +96,17 @@ mod tests {
         assert!(RESPONSE_HEADERS
             .iter()
             .all(|n| *n == n.to_ascii_lowercase()));
+    }
+
+    #[test]
+    fn the_challenge_is_read_only_where_it_counts() {
+        for status in [200, 202, 400, 404, 500] {
+            assert!(!reads_header("www-authenticate", status), "{status}");
+            assert!(reads_header("content-type", status));
+        }
+        for status in [401, 403] {
+            assert!(RESPONSE_HEADERS.iter().all(|n| reads_header(n, status)));
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use crate::engine::core::ResponseHead;
 use crate::error::{sanitize, Error, ErrorKind};
 use crate::http::request::HttpRequest;
-use crate::http::response::RESPONSE_HEADERS;
+use crate::http::response::{reads_header, RESPONSE_HEADERS};
 use crate::web::convert::{describe, from_js};
 use crate::web::driver::{now, pump, Handle};
 use js_sys::{Array, ArrayBuffer, Function, Reflect, Uint8Array};
@@ -208,9 +208,14 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
         };
         let hdrs = resp.headers();
         // The headers the engine reads (cross-origin, readable only when the server exposes
-        // them: README "CORS"). The engine decides which statuses' challenges count.
-        let values = RESPONSE_HEADERS.map(|n| hdrs.get(n).ok().flatten());
-        let head = ResponseHead::read(resp.status(), &values);
+        // them: README "CORS"); `WWW-Authenticate` only where the engine uses it.
+        let status = resp.status();
+        let values = RESPONSE_HEADERS.map(|n| {
+            reads_header(n, status)
+                .then(|| hdrs.get(n).ok().flatten())
+                .flatten()
+        });
+        let head = ResponseHead::read(status, &values);
         if let Some(cx) = &cors {
             // A 401 always carries WWW-Authenticate (RFC 9110 §15.5.2): unreadable, it was
             // not exposed to this origin, and the page cannot learn how to authenticate.
