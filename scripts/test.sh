@@ -62,6 +62,7 @@ HOOKS=(
   tests/runtimes/run.sh    # real runtimes: workerd, Deno, Bun, a Service Worker in Chromium (tests/runtimes/scenario.js)
   tests/legacy/run.sh      # legacy eras: server-everything (2025-11-25), Python SDK pinned/auto, HTTP+SSE
   tests/faults/run.sh      # fault-injection scenarios, limits, security, CORS (Node + Chromium)
+  tests/lifecycle/run.sh   # tasks across reloads, tabs, a worker, hidden pages, offline (Playwright)
   bench/check-size.sh      # gzip size budget of the shipped client (bench/size-budget.json)
   fuzz/smoke.sh            # a short run of each fuzz target
 )
