@@ -1,8 +1,11 @@
 //! The context's visibility and network as inputs (issue 13, "Visibility and network"):
 //! the shell reports `visibilitychange` and `online`/`offline`; the task drivers
-//! reschedule their polls (`engine::task::schedule`).
+//! reschedule their polls (`engine::task::schedule`); subscriptions whose stream dropped
+//! while offline listen again once online (`engine::listen`).
 
 use super::Core;
+use crate::engine::actions::OpId;
+use crate::engine::ops::{Ctx, Op, Step};
 use crate::time::Millis;
 
 impl Core {
@@ -33,6 +36,31 @@ impl Core {
         let ids = self.tasks.set_online(&mut self.sh, online);
         for id in ids {
             self.refresh_task(&id);
+        }
+        if online {
+            self.wake_listens();
+        }
+    }
+
+    /// Subscriptions whose stream dropped while offline listen again
+    /// (`ListenOp::on_online`).
+    fn wake_listens(&mut self) {
+        let ids: Vec<OpId> = self
+            .ops
+            .iter()
+            .filter(|(_, o)| matches!(o, Op::Listen(_)))
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            let Some(mut op) = self.ops.remove(&id) else {
+                continue;
+            };
+            let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
+            if let Op::Listen(l) = &mut op {
+                l.on_online(&mut cx, id);
+            }
+            let notes = cx.notes;
+            self.settle(id, op, Step::Pending, notes);
         }
     }
 }

@@ -391,3 +391,46 @@ fn presence_changes_without_tasks_do_nothing() {
     assert!(h.history.is_empty());
     assert!(h.core.is_quiet());
 }
+
+/// A listen acknowledged on its stream.
+fn listen_open(h: &mut Harness) -> (OpId, Sent) {
+    let op = h.core.listen(&json!({"toolsListChanged":true}), h.now);
+    let s = take_method(h, "subscriptions/listen");
+    let ack = json!({"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged",
+        "params":{"notifications":{"toolsListChanged":true},
+                  "_meta":{"io.modelcontextprotocol/subscriptionId": s.id()}}});
+    h.sse(&s, &[ack], false);
+    (op, s)
+}
+
+#[test]
+fn a_listen_stream_dropped_offline_waits_for_the_network_then_listens_at_once() {
+    let mut h = Harness::new(cfg(Some(60_000)));
+    let (op, s) = listen_open(&mut h);
+    online(&mut h, false);
+    h.fail(s.xfer(), Error::network("offline"));
+    // However long offline: no re-listen, no attempt counted, the subscription lives.
+    for _ in 0..20 {
+        h.advance(60_000);
+    }
+    assert_eq!(sent(&h, "subscriptions/listen"), 1);
+    assert!(h.outcome(op).is_none());
+    online(&mut h, true);
+    let s2 = take_method(&mut h, "subscriptions/listen");
+    assert_ne!(s2.id(), s.id());
+}
+
+#[test]
+fn a_listen_backoff_running_as_the_network_goes_waits_for_it() {
+    let mut h = Harness::new(cfg(Some(60_000)));
+    let (op, s) = listen_open(&mut h);
+    h.fail(s.xfer(), Error::network("reset")); // before the offline event
+    online(&mut h, false);
+    for _ in 0..20 {
+        h.advance(60_000);
+    }
+    assert_eq!(sent(&h, "subscriptions/listen"), 1);
+    assert!(h.outcome(op).is_none());
+    online(&mut h, true);
+    take_method(&mut h, "subscriptions/listen");
+}
