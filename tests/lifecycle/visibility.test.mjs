@@ -153,6 +153,78 @@ test('6. offline: zero requests while offline, a poll within 100 ms of online, n
   }
 });
 
+test('6b. a dedicated worker (no document: visible) uses navigator.onLine: no request offline, a poll within 100 ms of online', async ({ browser, mcpUrl, site }) => {
+  const context = await browser.newContext();
+  try {
+    const tab = await openTab(context, site);
+    await tab.evaluate(() => {
+      window.msgs = [];
+      window.w = new Worker('/pages/visibility-worker.js', { type: 'module' });
+      window.w.onmessage = (e) => window.msgs.push(e.data);
+      window.w.onerror = (e) => window.msgs.push({ error: String(e.message) });
+    });
+    await tab.waitForFunction(() => window.msgs.some((m) => m.ready || m.error));
+    await tab.evaluate((mcpUrl) => window.w.postMessage({ mcpUrl, ms: 1500 }), mcpUrl);
+    await tab.waitForFunction(() => window.msgs.some((m) => m.taskId || m.outcome || m.error));
+    await sleep(500);
+    await context.setOffline(true);
+    await tab.evaluate(() => window.w.postMessage({ net: 'offline' }));
+    await sleep(2500);
+    await context.setOffline(false);
+    await tab.evaluate(() => window.w.postMessage({ net: 'online' }));
+    await tab.waitForFunction(() => window.msgs.some((m) => m.outcome || m.error), null, { timeout: 15_000 });
+    const msgs = await tab.evaluate(() => window.msgs);
+    const err = msgs.find((m) => m.error);
+    check(!err, `worker error: ${err?.error}`);
+    const { outcome: o, net, fetches, hasDocument } = msgs.find((m) => m.outcome);
+    check(!hasDocument, 'a dedicated worker has no document');
+    const offAt = net.find(([k]) => k === 'offline')?.[1];
+    const onAt = net.find(([k]) => k === 'online')?.[1];
+    check(offAt && onAt, `the worker saw offline and online: ${JSON.stringify(net)}`);
+    const tried = fetches.filter((f) => f.t > offAt && f.t < onAt);
+    check(tried.length === 0, `the worker's client tried ${tried.length} requests while offline`);
+    const times = await pollTimes(mcpUrl, msgs.find((m) => m.taskId).taskId);
+    const after = times.find((t) => t >= onAt);
+    check(after !== undefined && after - onAt <= 100, `a poll within 100 ms of online (got ${after === undefined ? 'none' : Math.round(after - onAt)} ms)`);
+    check(o.ok && o.status === 'completed', `no error reaches the waiter: ${JSON.stringify(o)}`);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the listeners are on document and globalThis only, and client.close() removes them', async ({ browser, mcpUrl, site }) => {
+  const context = await browser.newContext();
+  try {
+    const tab = await openTab(context, site);
+    const errors = [];
+    tab.on('pageerror', (e) => errors.push(e.message));
+    const r = await tab.evaluate((mcpUrl) => {
+      const live = {};
+      const spy = (target, name) => {
+        const add = target.addEventListener.bind(target);
+        const remove = target.removeEventListener.bind(target);
+        target.addEventListener = (type, f, o) => { live[`${name}:${type}`] = (live[`${name}:${type}`] || 0) + 1; add(type, f, o); };
+        target.removeEventListener = (type, f, o) => { live[`${name}:${type}`] = (live[`${name}:${type}`] || 0) - 1; remove(type, f, o); };
+      };
+      spy(document, 'document');
+      spy(globalThis, 'global');
+      const client = new mcp.McpClient(mcpUrl, { extensions: ['io.modelcontextprotocol/tasks'] });
+      const open = { ...live };
+      client.close();
+      // Events after close reach nobody (no throw from a freed closure).
+      document.dispatchEvent(new Event('visibilitychange'));
+      dispatchEvent(new Event('online'));
+      return { open, closed: { ...live } };
+    }, mcpUrl);
+    const want = { 'document:visibilitychange': 1, 'global:online': 1, 'global:offline': 1 };
+    check(JSON.stringify(r.open) === JSON.stringify(want), `listeners while open: ${JSON.stringify(r.open)}`);
+    check(Object.values(r.closed).every((n) => n === 0), `listeners left after close: ${JSON.stringify(r.closed)}`);
+    check(errors.length === 0, `page errors: ${errors.join('; ')}`);
+  } finally {
+    await context.close();
+  }
+});
+
 await run(
   async () => {
     const mcpUrl = await tasksServer();
