@@ -169,11 +169,14 @@ impl ListenOp {
 
     /// Back online (issue 13): a subscription waiting to listen again does so at once, its
     /// back-off reset.
-    pub(crate) fn on_online(&mut self, cx: &mut Ctx, op: OpId) {
-        if matches!(self.state, State::Backoff) {
+    /// True when it did (its deadline moved).
+    pub(crate) fn on_online(&mut self, cx: &mut Ctx, op: OpId) -> bool {
+        let waiting = matches!(self.state, State::Backoff);
+        if waiting {
             self.attempts = 0;
             self.connect(cx, op);
         }
+        waiting
     }
 
     fn on_timer(&mut self, cx: &mut Ctx, op: OpId) -> Step {

@@ -12,49 +12,52 @@ use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(module = "/src/web/js/visibility.js")]
 extern "C" {
+    /// The state now: 1 = hidden, 2 = offline.
+    fn presence() -> u32;
     #[wasm_bindgen(js_name = watchPresence)]
-    fn watch_presence(on_change: &Function) -> JsValue;
+    fn watch_presence(on_change: &Function) -> Function;
 }
 
 /// The listeners of one client.
 pub(super) struct PresenceWatch {
-    stop: Option<Function>,
-    _on_change: Closure<dyn FnMut(bool, bool)>,
+    stop: Function,
+    _on_change: Closure<dyn FnMut()>,
 }
 
 impl Drop for PresenceWatch {
     fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.call0(&JsValue::UNDEFINED);
-        }
+        let _ = self.stop.call0(&JsValue::UNDEFINED);
     }
 }
 
 /// Starts reporting the context's state to the engine (the current state at once).
 pub(super) fn watch(h: &Handle) {
+    report(h);
     let weak = Rc::downgrade(h);
-    let on_change = Closure::wrap(Box::new(move |hidden: bool, online: bool| {
-        let Some(h) = weak.upgrade() else { return };
-        {
-            let Ok(mut d) = h.try_borrow_mut() else {
-                return;
-            };
-            if d.closed {
-                return;
-            }
-            let t = now();
-            d.core.set_hidden(hidden, t);
-            d.core.set_online(online, t);
+    let on_change = Closure::wrap(Box::new(move || {
+        if let Some(h) = weak.upgrade() {
+            report(&h);
+            pump(&h);
         }
-        pump(&h);
-    }) as Box<dyn FnMut(bool, bool)>);
-    let stop = watch_presence(on_change.as_ref().unchecked_ref())
-        .dyn_into::<Function>()
-        .ok();
+    }) as Box<dyn FnMut()>);
+    let stop = watch_presence(on_change.as_ref().unchecked_ref());
     h.borrow_mut().presence = Some(PresenceWatch {
         stop,
         _on_change: on_change,
     });
+}
+
+fn report(h: &Handle) {
+    let Ok(mut d) = h.try_borrow_mut() else {
+        return;
+    };
+    if d.closed {
+        return;
+    }
+    let state = presence();
+    let t = now();
+    d.core.set_hidden(state & 1 != 0, t);
+    d.core.set_online(state & 2 == 0, t);
 }
 
 /// Removes the listeners.

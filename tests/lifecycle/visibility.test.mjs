@@ -84,7 +84,16 @@ test('5. hidden: polls drop to hiddenPollIntervalMs; visible again: a poll withi
     check(hidden.length >= 2 && hidden.length <= 4, `hidden for 3.5 s at 1000 ms: 2 to 4 polls, got ${hidden.length}`);
     const last = before.at(-1);
     const gaps = [hidden[0] - last, ...hidden.slice(1).map((t, i) => t - hidden[i])];
-    for (const g of gaps) check(g >= 900 && g <= 1500, `hidden gap ${Math.round(g)} ms, not ~1000: ${gaps.map(Math.round)}`);
+    // Server arrival times: ~1000 ms apart, give or take the requests' transit jitter.
+    for (const g of gaps) check(g >= 850 && g <= 2000, `hidden gap ${Math.round(g)} ms, not ~1000: ${gaps.map(Math.round)}`);
+    // The client's own start times: never less than 1000 ms apart while hidden.
+    const polls = (await tab.evaluate(() => window.fetches)).filter((f) => f.body.includes('"tasks/get"')).map((f) => f.t);
+    const started = polls.filter((t) => t > hiddenAt && t < visibleAt);
+    const prev = polls.filter((t) => t <= hiddenAt).at(-1);
+    [prev, ...started].slice(1).forEach((t, i, a) => {
+      const g = t - (i === 0 ? prev : a[i - 1]);
+      check(g >= 995, `the client started hidden polls ${g} ms apart`);
+    });
     const after = times.find((t) => t >= visibleAt);
     check(after !== undefined && after - visibleAt <= 100, `visible again: a poll within 100 ms (got ${after === undefined ? 'none' : Math.round(after - visibleAt)} ms)`);
     const o = await outcome(tab, 10_000);

@@ -4,8 +4,9 @@
 //! while offline listen again once online (`engine::listen`).
 
 use super::Core;
-use crate::engine::actions::OpId;
-use crate::engine::ops::{Ctx, Op, Step};
+use crate::engine::ops::{Ctx, Op};
+use crate::engine::shared::Owner;
+use crate::engine::task::Presence;
 use crate::time::Millis;
 
 impl Core {
@@ -13,54 +14,48 @@ impl Core {
     /// are polled at most every `max(pollIntervalMs, hiddenPollIntervalMs)`; visible
     /// again, a task whose last poll is older than `pollIntervalMs` is polled at once.
     pub fn set_hidden(&mut self, hidden: bool, now: Millis) {
-        self.sh.now = self.sh.now.max(now);
-        if self.sh.presence.hidden == hidden {
-            return;
-        }
-        self.sh.presence.hidden = hidden;
-        let ids = self.tasks.set_hidden(&mut self.sh, hidden);
-        for id in ids {
-            self.refresh_task(&id);
-        }
+        let p = Presence {
+            hidden,
+            ..self.sh.presence
+        };
+        self.set_presence(p, now);
     }
 
     /// The context went online (`true`) or offline (`false`). Offline, nothing is polled
     /// and answers wait; online, every waited task is polled at once, back-offs reset and
-    /// the waiting answers go out.
+    /// the waiting answers go out; a subscription whose stream dropped listens again.
     pub fn set_online(&mut self, online: bool, now: Millis) {
-        self.sh.now = self.sh.now.max(now);
-        if self.sh.presence.online == online {
-            return;
-        }
-        self.sh.presence.online = online;
-        let ids = self.tasks.set_online(&mut self.sh, online);
-        for id in ids {
-            self.refresh_task(&id);
-        }
-        if online {
-            self.wake_listens();
-        }
+        let p = Presence {
+            online,
+            ..self.sh.presence
+        };
+        self.set_presence(p, now);
     }
 
-    /// Subscriptions whose stream dropped while offline listen again
-    /// (`ListenOp::on_online`).
-    fn wake_listens(&mut self) {
-        let ids: Vec<OpId> = self
-            .ops
-            .iter()
-            .filter(|(_, o)| matches!(o, Op::Listen(_)))
-            .map(|(id, _)| *id)
-            .collect();
-        for id in ids {
-            let Some(mut op) = self.ops.remove(&id) else {
-                continue;
-            };
+    fn set_presence(&mut self, p: Presence, now: Millis) {
+        self.sh.now = self.sh.now.max(now);
+        let was = self.sh.presence;
+        if was == p {
+            return;
+        }
+        self.sh.presence = p;
+        for id in self.tasks.on_presence(&mut self.sh, was) {
+            self.refresh_task(&id);
+        }
+        if p.online && !was.online {
+            // Subscriptions whose stream dropped while offline listen again.
+            let mut woken = Vec::new();
             let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
-            if let Op::Listen(l) = &mut op {
-                l.on_online(&mut cx, id);
+            for (id, op) in self.ops.iter_mut() {
+                if let Op::Listen(l) = op {
+                    if l.on_online(&mut cx, *id) {
+                        woken.push(*id);
+                    }
+                }
             }
-            let notes = cx.notes;
-            self.settle(id, op, Step::Pending, notes);
+            for id in woken {
+                self.refresh(&Owner::Op(id));
+            }
         }
     }
 }

@@ -114,72 +114,45 @@ impl Driver {
         self.next_poll = self.next_for(sh);
     }
 
-    /// True when the driver waits for its next scheduled poll (someone waits, no poll in
-    /// flight, no outcome).
-    fn idle_waited(&self) -> bool {
-        !self.waiters.is_empty() && self.poll.is_none() && self.done.is_none()
-    }
-
-    fn on_hidden(&mut self, sh: &mut Shared, hidden: bool) {
-        if !self.idle_waited() {
-            return;
-        }
-        if !hidden && self.may_poll(sh) {
-            let stale = self
-                .last_poll_at
-                .is_none_or(|t| sh.now.saturating_sub(t) > self.interval());
-            if stale && self.transient_streak == 0 {
-                self.start_poll(sh);
-                return;
-            }
-        }
-        self.next_poll = self.next_for(sh);
-        if self.next_poll.is_some_and(|t| t <= sh.now) && self.may_poll(sh) {
-            self.start_poll(sh);
-        }
-    }
-
-    fn on_online(&mut self, sh: &mut Shared, online: bool) {
-        if online {
+    /// The context's state changed from `was` to `sh.presence`: the next poll follows.
+    /// Online again, the back-off resets, answers given meanwhile go out (whether or not
+    /// someone still waits: they are never lost) and a waited task is polled at once;
+    /// visible again, a task whose last poll started more than `pollIntervalMs` ago is.
+    fn on_presence(&mut self, sh: &mut Shared, was: Presence) {
+        let now_online = sh.presence.online && !was.online;
+        if now_online {
             self.transient_streak = 0;
-            // Answers given while offline (or whose update failed as the network went)
-            // go out now, whether or not someone still waits: they are never lost.
             if self.update.is_none() && !self.answered.is_empty() {
                 self.send_update(sh);
             }
         }
-        if !self.idle_waited() {
+        if self.waiters.is_empty() || self.poll.is_some() {
             return;
         }
-        if online && self.may_poll(sh) {
+        let stale = self
+            .last_poll_at
+            .is_none_or(|t| sh.now.saturating_sub(t) > self.interval());
+        let now_visible = was.hidden && !sh.presence.hidden;
+        self.next_poll = self.next_for(sh);
+        let due = self.next_poll.is_some_and(|t| t <= sh.now);
+        if self.may_poll(sh)
+            && (now_online || due || (now_visible && stale && self.transient_streak == 0))
+        {
             self.start_poll(sh);
-        } else {
-            self.next_poll = self.next_for(sh);
         }
     }
 }
 
 impl TaskBook {
-    /// The context became hidden (`true`) or visible. Returns the tasks whose timers may
-    /// have moved (their deadlines are the caller's to refresh).
-    pub(crate) fn set_hidden(&mut self, sh: &mut Shared, hidden: bool) -> Vec<String> {
-        self.each(|d| d.on_hidden(sh, hidden))
-    }
-
-    /// The context went online (`true`) or offline. Returns the tasks whose timers may
-    /// have moved.
-    pub(crate) fn set_online(&mut self, sh: &mut Shared, online: bool) -> Vec<String> {
-        self.each(|d| d.on_online(sh, online))
-    }
-
-    fn each(&mut self, mut f: impl FnMut(&mut Driver)) -> Vec<String> {
+    /// The context's state changed from `was` (now in `sh.presence`). Returns the tasks
+    /// whose timers may have moved (their deadlines are the caller's to refresh).
+    pub(crate) fn on_presence(&mut self, sh: &mut Shared, was: Presence) -> Vec<String> {
         let mut ids = Vec::new();
         for (id, d) in self.drivers.iter_mut() {
-            if d.done.is_some() {
-                continue;
+            if d.done.is_none() {
+                d.on_presence(sh, was);
+                ids.push(id.clone());
             }
-            f(d);
-            ids.push(id.clone());
         }
         ids
     }

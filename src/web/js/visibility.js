@@ -3,24 +3,30 @@
 // `visibilitychange`; a global with `navigator.onLine` (pages, workers) reports
 // `online`/`offline`. Without a document the context counts as visible (workers, Node,
 // edge runtimes); without `navigator.onLine`, as online: nothing changes there.
-// `onChange(hidden, online)` is called once now and on every change; the returned
-// function removes the listeners.
 
+const g = globalThis;
+const doc = () => (g.document && typeof g.document.addEventListener === 'function' ? g.document : null);
+const net = () => !!g.navigator && typeof g.navigator.onLine === 'boolean' && typeof g.addEventListener === 'function';
+
+/** The state now: 1 = hidden, 2 = offline. */
+export function presence() {
+  const d = doc();
+  return (d && d.visibilityState === 'hidden' ? 1 : 0) | (net() && g.navigator.onLine === false ? 2 : 0);
+}
+
+/** Calls `onChange()` on every change; returns the function that removes the listeners. */
 export function watchPresence(onChange) {
-  const g = globalThis;
-  const doc = g.document && typeof g.document.addEventListener === 'function' ? g.document : null;
-  const nav = g.navigator;
-  const net = !!nav && typeof nav.onLine === 'boolean' && typeof g.addEventListener === 'function';
-  const report = () => onChange(!!doc && doc.visibilityState === 'hidden', !(net && nav.onLine === false));
-  if (doc) doc.addEventListener('visibilitychange', report);
-  if (net) {
+  const d = doc();
+  const n = net();
+  const report = () => onChange();
+  if (d) d.addEventListener('visibilitychange', report);
+  if (n) {
     g.addEventListener('online', report);
     g.addEventListener('offline', report);
   }
-  report();
   return () => {
-    if (doc) doc.removeEventListener('visibilitychange', report);
-    if (net) {
+    if (d) d.removeEventListener('visibilitychange', report);
+    if (n) {
       g.removeEventListener('online', report);
       g.removeEventListener('offline', report);
     }
