@@ -132,7 +132,7 @@ impl Driver {
         let stale = self
             .last_poll_at
             .is_none_or(|t| sh.now.saturating_sub(t) > self.interval());
-        let now_visible = was.hidden && !sh.presence.hidden;
+        let now_visible = was.hidden && !self.hidden(sh);
         self.next_poll = self.next_for(sh);
         let due = self.next_poll.is_some_and(|t| t <= sh.now);
         if self.may_poll(sh)
