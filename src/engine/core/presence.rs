@@ -1,7 +1,8 @@
 //! The context's visibility and network as inputs (issue 13, "Visibility and network"):
 //! the shell reports `visibilitychange` and `online`/`offline`; the task drivers
 //! reschedule their polls (`engine::task::schedule`); subscriptions whose stream dropped
-//! while offline listen again once online (`engine::listen`).
+//! while offline listen again once online (`engine::listen`), and so does a 2025
+//! session's GET stream (`engine::session::get_stream`).
 
 use super::Core;
 use crate::engine::ops::{Ctx, Op};
@@ -56,6 +57,9 @@ impl Core {
             for id in woken {
                 self.refresh(&Owner::Op(id));
             }
+            // And a 2025 session's GET stream that dropped reopens.
+            self.session.on_online(&mut self.sh);
+            self.refresh_session();
         }
     }
 }

@@ -434,3 +434,64 @@ fn a_listen_backoff_running_as_the_network_goes_waits_for_it() {
     online(&mut h, true);
     take_method(&mut h, "subscriptions/listen");
 }
+
+/// A 2025 session ("S1") whose GET stream is open (200, SSE); returns the GET.
+fn legacy_with_get_stream(h: &mut Harness) -> Sent {
+    use super::legacy::{answer_initialize, opts};
+    let op = h
+        .core
+        .request(Purpose::PromptsList, serde_json::Map::new(), &opts(), h.now);
+    let probe = take_method(h, "server/discover");
+    h.reply(
+        &probe,
+        400,
+        json!({"jsonrpc":"2.0","id":null,
+        "error":{"code":-32000,"message":"Bad Request: Server not initialized"}}),
+    );
+    let init = take_method(h, "initialize");
+    answer_initialize(h, &init, "S1", json!({}));
+    let n = take_method(h, "notifications/initialized");
+    h.accepted(&n);
+    let get = h.take();
+    assert_eq!(get.req.method.as_str(), "GET");
+    h.head(get.xfer(), 200, Some("text/event-stream"));
+    let req = take_method(h, "prompts/list");
+    h.result(&req, json!({"prompts":[]}));
+    h.ok(op);
+    get
+}
+
+fn gets(h: &Harness) -> usize {
+    h.history
+        .iter()
+        .filter(|s| s.req.method.as_str() == "GET")
+        .count()
+}
+
+#[test]
+fn a_2025_get_stream_dropped_offline_waits_for_the_network_then_reopens_at_once() {
+    let mut h = Harness::new(super::legacy::auto());
+    let get = legacy_with_get_stream(&mut h);
+    online(&mut h, false);
+    h.fail(get.xfer(), Error::network("offline"));
+    for _ in 0..30 {
+        h.advance(60_000);
+    }
+    assert_eq!(gets(&h), 1, "no GET offline, and no attempt spent");
+    online(&mut h, true);
+    assert_eq!(gets(&h), 2, "reopened at once");
+}
+
+#[test]
+fn a_2025_get_stream_retry_running_as_the_network_goes_waits_for_it() {
+    let mut h = Harness::new(super::legacy::auto());
+    let get = legacy_with_get_stream(&mut h);
+    h.fail(get.xfer(), Error::network("reset")); // before the offline event
+    online(&mut h, false);
+    for _ in 0..30 {
+        h.advance(60_000);
+    }
+    assert_eq!(gets(&h), 1);
+    online(&mut h, true);
+    assert_eq!(gets(&h), 2);
+}
