@@ -97,6 +97,10 @@ pub struct Config {
     /// OAuth authorization (`auth`): on a 401 or `403 insufficient_scope` the client runs
     /// the flow and retries with a Bearer token. `None`: a 401 is an `HttpError`.
     pub auth: Option<crate::auth::AuthConfig>,
+    /// Visibility (issue 13): while the context is hidden, a waited task is polled at most
+    /// every `max(pollIntervalMs, this)`; `None` (`Infinity` in JS) pauses polling while
+    /// hidden. Default 60 000.
+    pub hidden_poll_interval_ms: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -203,6 +207,7 @@ impl Config {
             validate_output: ValidateOutput::Strict,
             limits: Limits::default(),
             auth: None,
+            hidden_poll_interval_ms: Some(60_000),
         }
     }
 

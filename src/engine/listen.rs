@@ -128,6 +128,13 @@ impl ListenOp {
         if let Some(x) = self.xfer.take() {
             cx.sh.cancel_exchange(x);
         }
+        // Offline, a drop is no failed attempt and nothing is retried: the stream listens
+        // again when the network is back (issue 13; `ListenOp::on_online`).
+        if self.acknowledged_once && !cx.sh.presence.online {
+            self.state = State::Backoff;
+            self.next_attempt = None;
+            return Step::Pending;
+        }
         let limits = &cx.sh.cfg.limits;
         if !self.acknowledged_once || self.attempts >= limits.listen_max_retries {
             self.state = State::Closed;
@@ -160,6 +167,18 @@ impl ListenOp {
         Step::Pending
     }
 
+    /// Back online (issue 13): a subscription waiting to listen again does so at once, its
+    /// back-off reset.
+    /// True when it did (its deadline moved).
+    pub(crate) fn on_online(&mut self, cx: &mut Ctx, op: OpId) -> bool {
+        let waiting = matches!(self.state, State::Backoff);
+        if waiting {
+            self.attempts = 0;
+            self.connect(cx, op);
+        }
+        waiting
+    }
+
     fn on_timer(&mut self, cx: &mut Ctx, op: OpId) -> Step {
         match self.state {
             State::Connecting if self.ack_deadline.is_some_and(|d| cx.sh.now >= d) => {
@@ -175,7 +194,12 @@ impl ListenOp {
                 self.dropped(cx, op, "no acknowledgement".into())
             }
             State::Backoff if self.next_attempt.is_some_and(|t| cx.sh.now >= t) => {
-                self.connect(cx, op);
+                if cx.sh.presence.online {
+                    self.connect(cx, op);
+                } else {
+                    // Waits for the network (issue 13).
+                    self.next_attempt = None;
+                }
                 Step::Pending
             }
             _ => Step::Pending,

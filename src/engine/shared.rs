@@ -75,6 +75,9 @@ pub(crate) struct Shared {
     /// `_meta` (the configuration does not change them after construction).
     caps_text: String,
     client_info_text: String,
+    /// Visibility and network of the context, as the host reports them (issue 13;
+    /// `engine::task::schedule`).
+    pub presence: crate::engine::task::Presence,
 }
 
 impl Shared {
@@ -104,6 +107,7 @@ impl Shared {
             tools: ToolRegistry::default(),
             server_capabilities: None,
             auth_gen: 0,
+            presence: crate::engine::task::Presence::default(),
         }
     }
 

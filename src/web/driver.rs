@@ -71,6 +71,8 @@ pub(super) struct Driver {
     pub event_sources: FxHashMap<u64, web_sys::EventSource>,
     /// How the 2024-11-05 stream was read: `EventSource` or `fetch`.
     pub sse_transport: Option<SseReader>,
+    /// Visibility and network listeners (issue 13, `web::visibility`).
+    pub presence: Option<crate::web::visibility::PresenceWatch>,
 }
 
 impl Driver {
@@ -89,6 +91,7 @@ impl Driver {
             closed: false,
             event_sources: FxHashMap::default(),
             sse_transport: None,
+            presence: None,
         }
     }
 

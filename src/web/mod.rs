@@ -15,6 +15,7 @@ mod js;
 mod options;
 mod task;
 mod types;
+mod visibility;
 
 // The JS API. Free `#[wasm_bindgen]` functions must be `pub`, so they are re-exported here.
 pub use client::{error_classes, version, McpClient};

@@ -153,6 +153,10 @@ pub(super) fn client_options(url: String, o: &JsValue) -> Result<(Config, Handle
         cfg.request_timeout_ms = ms;
     }
     cfg.max_total_timeout_ms = number(o, "maxTotalTimeoutMs")?;
+    // `Infinity` (read as u64::MAX) pauses polling while hidden (issue 13).
+    if let Some(ms) = number(o, "hiddenPollIntervalMs")? {
+        cfg.hidden_poll_interval_ms = (ms != u64::MAX).then_some(ms);
+    }
     cfg.log_level = string(o, "logLevel")?;
     cfg.validate_output = match string(o, "validateOutput")?.as_deref() {
         None | Some("strict") => ValidateOutput::Strict,

@@ -70,6 +70,8 @@ export interface McpClientOptions {
   requestTimeoutMs?: number;
   /** Hard maximum of a call's wall time, human time included. */
   maxTotalTimeoutMs?: number;
+  /** Tasks are polled at most this often while the page is hidden (never faster than their pollIntervalMs); `Infinity` pauses. Default 60 000. */
+  hiddenPollIntervalMs?: number;
   /** A custom fetch (default: the global one). */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** `notifications/message` log lines the server sent. */

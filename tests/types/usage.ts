@@ -92,6 +92,7 @@ export async function everything(token: string, signal: AbortSignal): Promise<vo
     extensions: ['io.modelcontextprotocol/tasks'],
     requestTimeoutMs: 30_000,
     maxTotalTimeoutMs: 600_000,
+    hiddenPollIntervalMs: Infinity,
     fetch: (input, init) => fetch(input, init),
     onLog: ({ level, logger, data }) => console.log(level, logger, data),
     onNotification: (method, params) => console.log(method, params),

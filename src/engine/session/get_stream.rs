@@ -42,6 +42,12 @@ impl Session {
         if err.is_some_and(|e| e.status == Some(404)) {
             return Outcome::Pending;
         }
+        // Offline, a drop is no failed attempt and nothing is retried: the stream reopens
+        // when the network is back (issue 13; `Session::on_online`).
+        if !sh.presence.online {
+            self.get_retry_at = None;
+            return Outcome::Pending;
+        }
         if self.get_attempts >= GET_STREAM_MAX_ATTEMPTS {
             self.get_disabled = true;
             return Outcome::Pending;
@@ -61,10 +67,21 @@ impl Session {
             // The retry is spent whatever happens now: left set, a disabled
             // stream's deadline stays due and `on_timer` would spin (fuzz: engine).
             self.get_retry_at = None;
-            if self.get_stream.is_none() && !self.get_disabled {
+            // Offline, it waits for the network (issue 13).
+            if self.get_stream.is_none() && !self.get_disabled && sh.presence.online {
                 self.open_get(sh);
             }
         }
         Outcome::Pending
+    }
+
+    /// Back online (issue 13): a GET stream that dropped reopens at once, its back-off
+    /// reset.
+    pub(crate) fn on_online(&mut self, sh: &mut Shared) {
+        let ready = matches!(self.phase, Phase::Ready) && sh.era == Era::Legacy;
+        if ready && self.get_stream.is_none() && !self.get_disabled {
+            self.get_attempts = 0;
+            self.open_get(sh);
+        }
     }
 }

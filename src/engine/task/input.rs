@@ -147,7 +147,11 @@ impl Driver {
     }
 
     /// Rule 6: answers go out in `tasks/update {taskId, inputResponses}` (never a requestState).
-    fn send_update(&mut self, sh: &mut Shared) {
+    /// Offline, nothing goes out: the answers wait in `answered` for `online` (issue 13).
+    pub(super) fn send_update(&mut self, sh: &mut Shared) {
+        if !sh.presence.online {
+            return;
+        }
         let mut answers = self.answered.clone();
         answers.retain(|k, _| !self.unsettled.contains(k));
         if answers.is_empty() {

@@ -17,6 +17,9 @@
 
 mod input;
 mod poll;
+mod schedule;
+
+pub(crate) use schedule::Presence;
 
 use crate::engine::actions::{Action, AskId, OpId, TaskView, UrlFacts};
 use crate::engine::call::{Call, CallInput};
@@ -98,6 +101,11 @@ pub(crate) struct Driver {
     /// the `tasks/result` stream, and the outcome from `tasks/result`.
     legacy: bool,
     result_call: Option<Call>,
+    // Visibility and network (issue 13, `schedule`):
+    /// When the last poll started.
+    last_poll_at: Option<Millis>,
+    /// When the next poll is due by `pollIntervalMs`, the back-off and the TTL alone.
+    poll_due: Option<Millis>,
 }
 
 /// All task drivers of a client.
@@ -162,6 +170,8 @@ impl Driver {
             transient_streak: 0,
             legacy: false,
             result_call: None,
+            last_poll_at: None,
+            poll_due: None,
         }
     }
 
@@ -288,7 +298,7 @@ impl TaskBook {
         // Rules 5 and 24: a wait joining a task already polled shares its polls (and
         // their pollIntervalMs); only an idle driver polls at once.
         if d.poll.is_none() && d.next_poll.is_none() {
-            d.start_poll(sh);
+            d.poll_now(sh);
         }
         // Inputs withdrawn when the last wait left are presented again by the next poll.
         Vec::new()
@@ -366,7 +376,7 @@ impl TaskBook {
                 if d.poll.is_some() {
                     d.on_poll(sh, CallInput::Timer, &mut notes);
                 } else if d.next_poll.is_some_and(|t| t <= sh.now) && !d.waiters.is_empty() {
-                    d.start_poll(sh);
+                    d.on_poll_due(sh, &mut notes);
                 }
             }
             Part::Update => d.on_update(sh, CallInput::Timer, &mut notes),

@@ -31,6 +31,7 @@ impl Driver {
 
     pub(super) fn start_poll(&mut self, sh: &mut Shared) {
         self.next_poll = None;
+        self.last_poll_at = Some(sh.now);
         self.polls_started += 1;
         self.poll_number = self.polls_started;
         let mut params = Map::new();
@@ -48,12 +49,7 @@ impl Driver {
             self.next_poll = None;
             return;
         }
-        let interval = self
-            .last
-            .as_ref()
-            .and_then(|t| t.poll_interval_ms)
-            .unwrap_or(DEFAULT_POLL_MS)
-            .max(MIN_POLL_MS);
+        let interval = self.interval();
         let mut delay = if self.transient_streak > 0 {
             let factor = 1u64 << self.transient_streak.min(10);
             interval
@@ -72,7 +68,17 @@ impl Driver {
                 at = at.min(exp);
             }
         }
-        self.next_poll = Some(at);
+        // Hidden or offline, the context may poll later, or only at the TTL (`schedule`).
+        self.set_due(sh, at);
+    }
+
+    /// The server's `pollIntervalMs` (rule 5), floored.
+    pub(super) fn interval(&self) -> u64 {
+        self.last
+            .as_ref()
+            .and_then(|t| t.poll_interval_ms)
+            .unwrap_or(DEFAULT_POLL_MS)
+            .max(MIN_POLL_MS)
     }
 
     /// A new observation of the task (a `tasks/get` answer or `notifications/tasks`).
@@ -313,8 +319,11 @@ impl Driver {
                 self.finish(sh, Err(e), true, notes);
                 return;
             }
-            // Rule 15: a lost poll is not fatal.
-            self.transient_streak = self.transient_streak.saturating_add(1);
+            // Rule 15: a lost poll is not fatal. Offline, it is no failure streak either
+            // (issue 13: no back-off is counted while offline).
+            if sh.presence.online {
+                self.transient_streak = self.transient_streak.saturating_add(1);
+            }
             let retry_after = if e.status == Some(429) || e.status == Some(503) {
                 e.data
                     .as_ref()
@@ -338,7 +347,7 @@ impl Driver {
 }
 
 /// Rule 10: the TTL backstop passed without a terminal status.
-fn ttl_expired(id: &str, task: &Task) -> Error {
+pub(super) fn ttl_expired(id: &str, task: &Task) -> Error {
     Error::new(
         ErrorKind::TaskExpired,
         format!(

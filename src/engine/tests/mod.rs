@@ -8,3 +8,4 @@ mod mrtr;
 mod quiet;
 mod spine;
 mod tasks;
+mod visibility;
