@@ -532,6 +532,7 @@ impl McpClient {
             d.core.close(t);
         }
         pump(&self.h);
+        crate::web::auth_lock::close(&self.h);
     }
 }
 

@@ -71,6 +71,8 @@ pub(super) struct Driver {
     pub event_sources: FxHashMap<u64, web_sys::EventSource>,
     /// How the 2024-11-05 stream was read: `EventSource` or `fetch`.
     pub sse_transport: Option<SseReader>,
+    /// OAuth across contexts (issue 13): Web Locks and the channel, made at the first lock.
+    pub auth_peers: Option<crate::web::auth_lock::OAuthPeers>,
 }
 
 impl Driver {
@@ -89,6 +91,7 @@ impl Driver {
             closed: false,
             event_sources: FxHashMap::default(),
             sse_transport: None,
+            auth_peers: None,
         }
     }
 
