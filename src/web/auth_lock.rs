@@ -19,8 +19,8 @@ extern "C" {
 
     #[derive(Clone)]
     pub(crate) type OAuthPeers;
-    #[wasm_bindgen(constructor)]
-    fn new(on_granted: &Function, on_notice: &Function) -> OAuthPeers;
+    #[wasm_bindgen(js_name = oauthPeers)]
+    fn oauth_peers(on_event: &Function) -> OAuthPeers;
     #[wasm_bindgen(method)]
     fn lock(this: &OAuthPeers, id: f64, name: &str);
     #[wasm_bindgen(method)]
@@ -39,24 +39,36 @@ pub(super) fn available() -> bool {
     locks_available()
 }
 
-/// The client's peers object, made on first use.
+/// The client's peers object, made on first use. One callback for both events (one
+/// closure type less in the wasm): `(id, error)` a lock is held (or could not be had),
+/// `(-1, key)` another context's tokens changed.
 fn peers(h: &Handle) -> OAuthPeers {
     if let Some(p) = h.borrow().auth_peers.clone() {
         return p;
     }
     let weak = Rc::downgrade(h);
-    let on_granted =
-        Closure::<dyn FnMut(f64, JsValue) -> bool>::new(move |id: f64, err: JsValue| {
+    let on_event =
+        Closure::<dyn FnMut(f64, JsValue) -> bool>::new(move |id: f64, text: JsValue| {
             let Some(h) = weak.upgrade() else {
                 return false;
             };
-            if let Some(e) = err.as_string() {
-                warn(
-                    &h,
-                    &format!("OAuth: the Web Lock could not be taken ({e}); going on without it"),
-                );
-            }
-            {
+            let text = text.as_string();
+            if id < 0.0 {
+                if h.borrow().closed {
+                    return false;
+                }
+                if let Some(key) = text {
+                    let mut d = h.borrow_mut();
+                    let t = now();
+                    d.core.on_auth_notice(&key, t);
+                }
+            } else {
+                if let Some(e) = text {
+                    let m = format!(
+                        "OAuth: the Web Lock could not be taken ({e}); going on without it"
+                    );
+                    warn(&h, &m);
+                }
                 let mut d = h.borrow_mut();
                 let t = now();
                 d.core.on_auth(AuthStepId(id as u64), AuthInput::Locked, t);
@@ -64,23 +76,7 @@ fn peers(h: &Handle) -> OAuthPeers {
             pump(&h);
             true
         });
-    let weak = Rc::downgrade(h);
-    let on_notice = Closure::<dyn FnMut(String)>::new(move |key: String| {
-        let Some(h) = weak.upgrade() else { return };
-        if h.borrow().closed {
-            return;
-        }
-        {
-            let mut d = h.borrow_mut();
-            let t = now();
-            d.core.on_auth_notice(&key, t);
-        }
-        pump(&h);
-    });
-    let p = OAuthPeers::new(
-        on_granted.into_js_value().unchecked_ref(),
-        on_notice.into_js_value().unchecked_ref(),
-    );
+    let p = oauth_peers(on_event.into_js_value().unchecked_ref());
     h.borrow_mut().auth_peers = Some(p.clone());
     p
 }
