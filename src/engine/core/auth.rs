@@ -302,12 +302,13 @@ impl Core {
 
     /// Another context announced that the tokens stored under `key` changed (the shell's
     /// BroadcastChannel; peer input: an unknown key, or any key while a flow runs, is
-    /// ignored). When this client holds tokens of that key, they are read again.
+    /// ignored). When this client holds tokens of that key, they are read again (a read
+    /// still in flight is superseded: its answer may predate the change announced now).
     pub fn on_auth_notice(&mut self, key: &str, now: Millis) {
         self.sh.now = self.sh.now.max(now);
         let n = self.sh.next_id();
         let Some(l) = self.auth.as_mut() else { return };
-        if l.notice.is_some() || !l.machine.notice(key) {
+        if !l.machine.notice(key) {
             return;
         }
         let id = AuthStepId(n);

@@ -434,9 +434,18 @@ fn announced_tokens_are_used_for_the_next_request() {
     assert_eq!(s.header("authorization"), Some("Bearer a1"));
     h.result(&s, super::auth::done_result());
     h.ok(op);
-    // New tokens: the next request carries them, with no flow and no 401.
+    // Two notices before the first read is answered: the first read is superseded.
+    h.core.on_auth_notice(&key(), h.now);
+    h.pump();
+    let stale = std::mem::take(&mut h.auth);
+    assert!(matches!(stale[..], [AuthAction::Load { .. }]));
     side.store.insert(key(), record("a5", "r5", FAR));
     h.core.on_auth_notice(&key(), h.now);
+    if let AuthAction::Load { id, .. } = &stale[0] {
+        let old = record("a4", "r4", FAR);
+        h.core.on_auth(*id, AuthInput::Loaded(Some(old)), h.now);
+    }
+    // New tokens: the next request carries them, with no flow and no 401.
     side.serve(&mut h);
     let op = read(&mut h, "z");
     let s = h.take();
