@@ -103,6 +103,18 @@ test('7b. an announced refresh: a tab holding the old token uses the new one wit
     assert.deepEqual(await echo(a, 'a1'), { ok: 'a1' });
     assert.deepEqual(await echo(b, 'b1'), { ok: 'b1' });
     const first = auth.debug().mcp.at(-1).token;
+    // Peer input that is not a notice, or names no tokens b holds: ignored, never a throw.
+    const pageErrors = [];
+    b.on('pageerror', (e) => pageErrors.push(e.message));
+    await a.evaluate(() => {
+      const c = new BroadcastChannel('mcp-wasm-client:oauth');
+      for (const m of [null, 7, 'tokens', { type: 'tokens' }, { type: 'tokens', key: 5 },
+        { type: 'tokens', key: 'x'.repeat(5000) }, { type: 'tokens', key: 'mcp-wasm-client:oauth:tokens:nope' },
+        { type: 'other', key: 'k' }]) c.postMessage(m);
+      c.close();
+    });
+    assert.deepEqual(await echo(b, 'b-after-junk'), { ok: 'b-after-junk' });
+    assert.equal(auth.debug().mcp.at(-1).token, first, 'b still uses its token');
     // A listener of the test in b, made after the client's: the channel delivers to b's
     // client first, whose storage read is a microtask of that delivery.
     await b.evaluate(() => {
@@ -126,7 +138,56 @@ test('7b. an announced refresh: a tab holding the old token uses the new one wit
     assert.equal(after[0].token, second, `b's first request after the refresh: ${JSON.stringify(after)}`);
     assert.ok(after.every((c) => c.status !== 401), 'no 401 in tab b');
     assert.equal(auth.debug().grants.filter((g) => g.grant_type === 'refresh_token').length, 2);
+    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(await b.evaluate(() => window.warnings), []);
     for (const tab of [a, b]) await tab.evaluate(() => window.client.close());
+  } finally {
+    await context.close();
+    await auth.close();
+  }
+});
+
+test('7c. close() abandons a lock wait and releases a held lock (a sign-in pending in another tab)', async ({ browser, site, mcp }) => {
+  const auth = await oauthServer(mcp, { tokenDelayMs: 0 });
+  const context = await browser.newContext();
+  try {
+    const [a, b] = [await openTab(context, site), await openTab(context, site)];
+    // No stored tokens: tab a's flow reaches the person's step, which never ends, and
+    // holds the lock meanwhile.
+    await a.evaluate((mcpUrl) => {
+      window.signal = null;
+      window.client = new window.mcp.McpClient(mcpUrl, {
+        protocolVersion: '2026-07-28',
+        auth: {
+          clientId: 'lifecycle-tabs',
+          redirectUri: `${location.origin}/callback`,
+          onAuthorize: (_url, ctx) => { window.signal = ctx.signal; return new Promise(() => {}); },
+          storage: { get: (k) => localStorage.getItem(k), set: (k, v) => localStorage.setItem(k, v) },
+        },
+      });
+      window.call = window.client.callTool('echo', { text: 'a' }).then(() => 'ok', (e) => e.name);
+    }, auth.mcpUrl);
+    await until(() => a.evaluate(() => window.signal !== null), 'the person\'s step in tab a');
+    await makeClient(b, auth.mcpUrl);
+    await b.evaluate(() => {
+      window.call = window.client.callTool('echo', { text: 'b' }).then(() => 'ok', (e) => e.name);
+    });
+    const locks = (tab) => tab.evaluate(async () => {
+      const q = await navigator.locks.query();
+      return { held: q.held.map((l) => l.name), pending: q.pending.map((l) => l.name) };
+    });
+    await until(async () => (await locks(b)).pending.some((n) => n.startsWith('mcp-wasm-client:oauth:')), 'tab b waiting for the lock');
+    assert.equal((await locks(b)).held.filter((n) => n.startsWith('mcp-wasm-client:oauth:')).length, 1, 'tab a holds it');
+    // b closes while it waits: its call ends, its lock request is withdrawn.
+    await b.evaluate(() => window.client.close());
+    assert.equal(await b.evaluate(() => window.call), 'AbortError');
+    await until(async () => !(await locks(b)).pending.some((n) => n.startsWith('mcp-wasm-client:oauth:')), 'the wait withdrawn');
+    // a closes during the person's step: the step's signal fires, the lock is released.
+    await a.evaluate(() => window.client.close());
+    assert.equal(await a.evaluate(() => window.call), 'AbortError');
+    assert.equal(await a.evaluate(() => window.signal.aborted), true);
+    await until(async () => !(await locks(a)).held.some((n) => n.startsWith('mcp-wasm-client:oauth:')), 'the lock released');
+    assert.equal(auth.debug().grants.length, 0, 'no token request');
   } finally {
     await context.close();
     await auth.close();
