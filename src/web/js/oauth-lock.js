@@ -28,7 +28,8 @@ export function oauthPeers(onEvent) {
   let channel = null;
   try {
     channel = new BroadcastChannel('mcp-wasm-client:oauth');
-    // Node (which has Web Locks from 24.5): an open channel must not keep the process alive.
+    // Node (newer versions have Web Locks, process-wide): an open channel must not keep the
+    // process alive.
     if (typeof channel.unref === 'function') channel.unref();
     channel.onmessage = (e) => {
       // Peer input: anything but a well-formed notice is ignored.
