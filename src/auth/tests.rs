@@ -148,6 +148,8 @@ impl Fake {
                 Effect::Save(k, v) => {
                     self.store.insert(k, v);
                 }
+                Effect::Lock(_) => q.extend(a.on_locked()),
+                Effect::Announce(_) => {}
                 Effect::Done(r) => {
                     assert!(q.is_empty());
                     assert!(!a.running());

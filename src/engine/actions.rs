@@ -69,6 +69,16 @@ pub enum AuthAction {
     Load { id: AuthStepId, key: String },
     /// `storage.set(key, value)`; nothing to answer.
     Save { key: String, value: String },
+    /// Across contexts (issue 13): take the Web Lock `name` (`navigator.locks.request`),
+    /// answer `AuthInput::Locked` once granted; hold it until `Unlock { id }`.
+    Lock { id: AuthStepId, name: String },
+    /// Release the lock `id` once the `Save`s asked before are done (a lock still awaited
+    /// is abandoned: its request is aborted, never answered).
+    Unlock { id: AuthStepId },
+    /// Tell the other contexts that the tokens stored under `key` changed (a notice, no
+    /// token: they read `key` again), once the `Save`s asked before are done. The shell
+    /// hands a notice it receives to `Core::on_auth_notice`.
+    Announce { key: String },
 }
 
 /// The host's answer to an [`AuthAction`].
@@ -79,6 +89,9 @@ pub enum AuthInput {
     Callback(Result<String, Error>),
     /// The stored value (`None`: nothing, or the storage failed).
     Loaded(Option<String>),
+    /// The lock of a `Lock` is held (or the platform could not give it: the flow goes on
+    /// as it would without locks).
+    Locked,
 }
 
 /// Where an input request comes from.

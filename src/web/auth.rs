@@ -21,6 +21,9 @@ pub(super) fn perform(h: &Handle, a: AuthAction) {
         AuthAction::Authorize { id, req } => authorize(h, id, req),
         AuthAction::Load { id, key } => load(h, id, key),
         AuthAction::Save { key, value } => save(h, &key, &value),
+        AuthAction::Lock { id, name } => crate::web::auth_lock::lock(h, id, &name),
+        AuthAction::Unlock { id } => crate::web::auth_lock::unlock(h, id),
+        AuthAction::Announce { key } => crate::web::auth_lock::announce(h, &key),
     }
 }
 
@@ -174,6 +177,7 @@ fn save(h: &Handle, key: &str, value: &str) {
         Some(Ok(v)) => {
             let h = h.clone();
             let p = Promise::resolve(&v);
+            crate::web::auth_lock::saving(&h, &p);
             spawn_local(async move {
                 if let Err(e) = JsFuture::from(p).await {
                     warn(&h, &format!("auth.storage.set failed: {}", describe(&e)));

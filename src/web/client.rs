@@ -533,6 +533,7 @@ impl McpClient {
         }
         crate::web::visibility::unwatch(&self.h);
         pump(&self.h);
+        crate::web::auth_lock::close(&self.h);
     }
 }
 

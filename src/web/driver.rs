@@ -73,6 +73,8 @@ pub(super) struct Driver {
     pub sse_transport: Option<SseReader>,
     /// Visibility and network listeners (issue 13, `web::visibility`).
     pub presence: Option<crate::web::visibility::PresenceWatch>,
+    /// OAuth across contexts (issue 13): Web Locks and the channel, made at the first lock.
+    pub auth_peers: Option<crate::web::auth_lock::OAuthPeers>,
 }
 
 impl Driver {
@@ -92,6 +94,7 @@ impl Driver {
             event_sources: FxHashMap::default(),
             sse_transport: None,
             presence: None,
+            auth_peers: None,
         }
     }
 

@@ -4,6 +4,7 @@
 
 mod asks;
 mod auth;
+mod auth_lock;
 #[cfg(feature = "bench")]
 mod bench;
 mod client;

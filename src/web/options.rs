@@ -313,6 +313,8 @@ fn auth_options(
         application_type,
         storage: storage.is_some(),
         client_credentials,
+        // OAuth across contexts (issue 13): a lock per authorization server and client.
+        across_contexts: storage.is_some() && crate::web::auth_lock::available(),
     };
     Ok((cfg, on_authorize, storage))
 }

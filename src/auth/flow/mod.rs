@@ -26,6 +26,7 @@
 //! the documents, identities, tokens and URLs the flow uses live in the sibling files of
 //! `auth`.
 
+mod across;
 mod authorize;
 mod discovery;
 mod registration;
@@ -69,6 +70,12 @@ pub struct AuthConfig {
     /// `io.modelcontextprotocol/oauth-client-credentials`): a confidential client gets its
     /// own token, with no person and no redirect. Needs `client_id` and `client_secret`.
     pub client_credentials: bool,
+    /// OAuth across contexts (issue 13): the shell has Web Locks and the host gave a
+    /// storage (which must then be shared by the contexts: `localStorage`, IndexedDB).
+    /// Refreshes and authorizations run under a lock per authorization server and client,
+    /// the tokens are read again under it, and new tokens are announced ([`Effect::Lock`],
+    /// [`Effect::Announce`]; `across`).
+    pub across_contexts: bool,
 }
 
 /// Why a flow starts.
@@ -116,6 +123,12 @@ pub(crate) enum Effect {
     Load(String),
     /// `storage.set(key, value)`, nothing to answer.
     Save(String, String),
+    /// Take the Web Lock of this name; answer with [`Authorizer::on_locked`]. It is held
+    /// until the flow ends ([`Effect::Done`]): the engine releases it then.
+    Lock(String),
+    /// Tell the other contexts that the tokens stored under this key changed (after the
+    /// [`Effect::Save`] of that key).
+    Announce(String),
     /// The flow ended: the access token to send, or why not.
     Done(Result<String>),
 }
@@ -131,6 +144,8 @@ enum Stage {
         fallback: bool,
         mismatch: bool,
     },
+    /// Waiting for the lock of the authorization server and client (`across`).
+    Lock,
     LoadClient,
     LoadTokens,
     Register,
@@ -165,6 +180,8 @@ pub(crate) struct Authorizer {
     tokens: ByIssuer<Tokens>,
     /// Issuers whose stored records were read.
     loaded: Vec<String>,
+    /// The storage key of the tokens held for each issuer (what an announcement names).
+    token_keys: ByIssuer<String>,
     /// Every scope requested so far, in order (the step-up union).
     requested: Vec<String>,
     /// The time of the latest input.
@@ -222,6 +239,7 @@ impl Authorizer {
             clients: ByIssuer(Vec::new()),
             tokens: ByIssuer(Vec::new()),
             loaded: Vec::new(),
+            token_keys: ByIssuer(Vec::new()),
             requested: Vec::new(),
             now: 0,
         }

@@ -15,8 +15,27 @@ pub(crate) fn tokens_key(issuer: &str, resource: &str) -> String {
 }
 
 impl Authorizer {
-    pub(super) fn after_meta(&mut self, mut f: Flow) -> Vec<Effect> {
+    pub(super) fn after_meta(&mut self, f: Flow) -> Vec<Effect> {
+        if self.locking() {
+            return self.lock(f);
+        }
+        self.read_records(f)
+    }
+
+    /// Reads the stored records: once per issuer; under the lock of the flow across
+    /// contexts, the tokens every time (another context may have refreshed them) and the
+    /// registration while none is held (another context may have registered).
+    pub(super) fn read_records(&mut self, mut f: Flow) -> Vec<Effect> {
         let issuer = Self::issuer_of(&f);
+        if self.locking() {
+            if self.clients.get(&issuer).is_none() {
+                f.stage = Stage::LoadClient;
+                return self.cont(f, vec![Effect::Load(client_key(&issuer))]);
+            }
+            f.stage = Stage::LoadTokens;
+            let key = tokens_key(&issuer, &f.resource);
+            return self.cont(f, vec![Effect::Load(key)]);
+        }
         if self.cfg.storage && !self.loaded.contains(&issuer) {
             f.stage = Stage::LoadClient;
             return self.cont(f, vec![Effect::Load(client_key(&issuer))]);
@@ -40,10 +59,19 @@ impl Authorizer {
                 self.cont(f, vec![Effect::Load(key)])
             }
             Stage::LoadTokens => {
+                let key = tokens_key(&issuer, &f.resource);
                 if let Some(t) = value.as_deref().and_then(tokens::from_record) {
-                    self.tokens.insert_new(&issuer, t);
+                    if self.locking() {
+                        // Read under the lock: what is stored is the newest (shared storage).
+                        self.tokens.insert(&issuer, t);
+                    } else {
+                        self.tokens.insert_new(&issuer, t);
+                    }
                 }
-                self.loaded.push(issuer);
+                self.token_keys.insert(&issuer, key);
+                if !self.loaded.contains(&issuer) {
+                    self.loaded.push(issuer);
+                }
                 self.choose_token(f)
             }
             _ => self.cont(f, Vec::new()),

@@ -64,13 +64,7 @@ impl Authorizer {
 
     fn store_tokens(&mut self, f: &Flow, t: Tokens) -> Vec<Effect> {
         let issuer = Self::issuer_of(f);
-        let mut effects = Vec::new();
-        if self.cfg.storage {
-            effects.push(Effect::Save(
-                tokens_key(&issuer, &f.resource),
-                tokens::to_record(&t),
-            ));
-        }
+        let mut effects = self.keep(&issuer, tokens_key(&issuer, &f.resource), &t);
         let access = t.access.clone();
         self.tokens.insert(&issuer, t);
         self.flow = None;
@@ -100,12 +94,20 @@ impl Authorizer {
                 self.store_tokens(&f, t)
             }
             Err(_) => {
-                // The refresh token is spent or refused: the person signs in again.
+                // The refresh token is spent or refused: the person signs in again. Across
+                // contexts, the stored record loses it too, so that no other context sends
+                // it again (it may have been used: the answer may just have been lost).
+                let mut effects = Vec::new();
                 if let Some(t) = self.tokens.get_mut(&issuer) {
                     t.refresh = None;
+                    let t = t.clone();
+                    if self.locking() {
+                        effects = self.keep(&issuer, tokens_key(&issuer, &f.resource), &t);
+                    }
                 }
                 f.stage = Stage::Random;
-                self.cont(f, vec![Effect::Random(pkce::RANDOM_BYTES)])
+                effects.push(Effect::Random(pkce::RANDOM_BYTES));
+                self.cont(f, effects)
             }
         }
     }

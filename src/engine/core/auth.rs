@@ -14,6 +14,13 @@
 //!
 //! The flow's own requests (metadata, registration, token) are exchanges of the shell
 //! like any other, but they carry no MCP headers and none of the host's headers.
+//!
+//! Across contexts (issue 13; `crate::auth::flow`'s `across`): the flow's lock is asked
+//! of the shell ([`AuthAction::Lock`], answered [`AuthInput::Locked`]) and released
+//! ([`AuthAction::Unlock`]) whenever the flow ends, fails or the client closes (a lock
+//! still awaited is then abandoned); new tokens are announced ([`AuthAction::Announce`]);
+//! an announcement from another context ([`Core::on_auth_notice`]) reads the tokens again
+//! and puts the new access token in the headers when the old one was there.
 
 use super::{Core, ResponseHead};
 use crate::auth::{challenge, Authorizer, Effect, Trigger};
@@ -44,6 +51,10 @@ pub(super) struct AuthLink {
     /// The host action waiting for its answer (random bytes, the person, storage).
     /// (`authorize()` operations wait for the flow in the operation table: [`AuthOp`].)
     waiting: Option<AuthStepId>,
+    /// The lock of the flow across contexts, asked for or held, until the flow ends.
+    lock: Option<AuthStepId>,
+    /// The read of tokens another context announced, and their key.
+    notice: Option<(AuthStepId, String)>,
 }
 
 impl AuthLink {
@@ -56,6 +67,8 @@ impl AuthLink {
             body: Vec::new(),
             overflow: false,
             waiting: None,
+            lock: None,
+            notice: None,
         })
     }
 }
@@ -208,6 +221,12 @@ impl Core {
                     Action::Auth(AuthAction::Load { id, key })
                 }
                 Effect::Save(key, value) => Action::Auth(AuthAction::Save { key, value }),
+                Effect::Lock(name) => {
+                    l.waiting = Some(id);
+                    l.lock = Some(id);
+                    Action::Auth(AuthAction::Lock { id, name })
+                }
+                Effect::Announce(key) => Action::Auth(AuthAction::Announce { key }),
                 Effect::Done(_) => continue,
             };
             self.sh.push(action);
@@ -217,6 +236,14 @@ impl Core {
     /// The host answered an [`AuthAction`].
     pub fn on_auth(&mut self, id: AuthStepId, input: AuthInput, now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        if let (Some(l), AuthInput::Loaded(v)) = (self.auth.as_mut(), &input) {
+            if let Some((_, key)) = l.notice.take_if(|(n, _)| *n == id) {
+                if let Some((old, new)) = l.machine.on_notice_loaded(&key, v.clone()) {
+                    self.auth_use_announced(&old, &new);
+                }
+                return;
+            }
+        }
         let Some(l) = self.auth.as_mut().filter(|l| l.waiting == Some(id)) else {
             return;
         };
@@ -225,11 +252,15 @@ impl Core {
             AuthInput::Random(b) => l.machine.on_random(&b),
             AuthInput::Callback(r) => l.machine.on_callback(r),
             AuthInput::Loaded(v) => l.machine.on_loaded(v),
+            AuthInput::Locked => l.machine.on_locked(),
         };
         self.auth_apply(effects);
     }
 
     fn auth_finished(&mut self, r: Result<String>) {
+        if let Some(id) = self.auth.as_mut().and_then(|l| l.lock.take()) {
+            self.sh.push(Action::Auth(AuthAction::Unlock { id }));
+        }
         // The `authorize()` operations, in the order they started.
         let mut waiters: Vec<OpId> = self
             .ops
@@ -240,13 +271,7 @@ impl Core {
         waiters.sort_unstable();
         match r {
             Ok(token) => {
-                let value = format!("Bearer {token}");
-                if self.sh.cfg.authorization() != Some(value.as_str()) {
-                    let h = &mut self.sh.cfg.headers;
-                    h.retain(|(n, _)| !n.eq_ignore_ascii_case("authorization"));
-                    h.push(("Authorization".into(), value));
-                    self.sh.auth_gen = self.sh.auth_gen.wrapping_add(1);
-                }
+                self.auth_set_token(&token);
                 for op in waiters {
                     self.handle_op(op, OpInput::Authorized(Ok(())));
                 }
@@ -261,6 +286,42 @@ impl Core {
                     self.exchange_failed(x, e.clone());
                 }
             }
+        }
+    }
+
+    /// `Authorization: Bearer <token>` for every later request (a new token generation).
+    fn auth_set_token(&mut self, token: &str) {
+        let value = format!("Bearer {token}");
+        if self.sh.cfg.authorization() != Some(value.as_str()) {
+            let h = &mut self.sh.cfg.headers;
+            h.retain(|(n, _)| !n.eq_ignore_ascii_case("authorization"));
+            h.push(("Authorization".into(), value));
+            self.sh.auth_gen = self.sh.auth_gen.wrapping_add(1);
+        }
+    }
+
+    /// Another context announced that the tokens stored under `key` changed (the shell's
+    /// BroadcastChannel; peer input: an unknown key, or any key while a flow runs, is
+    /// ignored). When this client holds tokens of that key, they are read again (a read
+    /// still in flight is superseded: its answer may predate the change announced now).
+    pub fn on_auth_notice(&mut self, key: &str, now: Millis) {
+        self.sh.now = self.sh.now.max(now);
+        let n = self.sh.next_id();
+        let Some(l) = self.auth.as_mut() else { return };
+        if !l.machine.notice(key) {
+            return;
+        }
+        let id = AuthStepId(n);
+        l.notice = Some((id, key.to_string()));
+        let key = key.to_string();
+        self.sh.push(Action::Auth(AuthAction::Load { id, key }));
+    }
+
+    /// Announced tokens replace `old`: the next requests carry `new` when they carried
+    /// `old` (requests refused with `old` meanwhile are replayed: a new token generation).
+    fn auth_use_announced(&mut self, old: &str, new: &str) {
+        if self.sh.cfg.authorization() == Some(format!("Bearer {old}").as_str()) {
+            self.auth_set_token(new);
         }
     }
 
@@ -307,9 +368,9 @@ impl Core {
     /// True when no host step is pending and the flow has no exchange in flight
     /// (`authorize()` operations are in the operation table).
     pub(super) fn auth_is_quiet(&self) -> bool {
-        self.auth
-            .as_ref()
-            .is_none_or(|l| l.waiting.is_none() && l.xfer.is_none())
+        self.auth.as_ref().is_none_or(|l| {
+            l.waiting.is_none() && l.xfer.is_none() && l.lock.is_none() && l.notice.is_none()
+        })
     }
 
     /// The client closed: the flow stops, the person's step is withdrawn.
@@ -318,10 +379,16 @@ impl Core {
         l.machine.cancel();
         let xfer = l.xfer.take();
         let waiting = l.waiting.take();
+        let lock = l.lock.take();
+        l.notice = None;
         if let Some(x) = xfer {
             self.sh.push(Action::Cancel(x));
         }
-        if let Some(w) = waiting {
+        if let Some(id) = lock {
+            // A held lock is released; one still awaited is abandoned.
+            self.sh.push(Action::Auth(AuthAction::Unlock { id }));
+        }
+        if let Some(w) = waiting.filter(|w| Some(*w) != lock) {
             self.sh.push(Action::CancelAuth(w));
         }
         for x in self.sh.xs.held() {

@@ -108,7 +108,10 @@ impl AuthServer {
                     AuthAction::Load { id, .. } => {
                         h.core.on_auth(id, AuthInput::Loaded(None), h.now)
                     }
-                    AuthAction::Save { .. } => {}
+                    AuthAction::Save { .. }
+                    | AuthAction::Unlock { .. }
+                    | AuthAction::Announce { .. } => {}
+                    AuthAction::Lock { id, .. } => h.core.on_auth(id, AuthInput::Locked, h.now),
                 }
             }
             if !progressed {

@@ -1,6 +1,7 @@
 //! Engine tests: scripted peers, a fake clock, no I/O.
 
 mod auth;
+mod auth_lock;
 mod legacy;
 mod lifecycle;
 mod listen;

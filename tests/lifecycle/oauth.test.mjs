@@ -1,0 +1,205 @@
+// OAuth across tabs (issue 13, test 7): refreshes run under a Web Lock per authorization
+// server and client, new tokens are stored in the shared auth.storage and announced; a
+// refresh token is never sent twice. Chromium, three tabs of one BrowserContext, an
+// OAuth-protected proxy (oauth-server.mjs: a rotating token endpoint that revokes the
+// family on reuse) in front of the Python MCP server.
+import { launchBrowser, pages, openTab, tasksServer, test, run, until } from './lib.mjs';
+import { oauthServer } from './oauth-server.mjs';
+import assert from 'node:assert/strict';
+
+const CLIENT_ID = 'lifecycle-tabs';
+
+/** In a tab: a client whose auth.storage is the origin's localStorage (shared by the tabs). */
+async function makeClient(tab, mcpUrl) {
+  await tab.evaluate(({ mcpUrl, clientId }) => {
+    const storage = {
+      get: (k) => localStorage.getItem(k),
+      set: (k, v) => localStorage.setItem(k, v),
+    };
+    window.warnings = [];
+    window.client = new window.mcp.McpClient(mcpUrl, {
+      protocolVersion: '2026-07-28',
+      onWarning: (w) => window.warnings.push(String(w && w.message ? w.message : w)),
+      auth: {
+        clientId,
+        redirectUri: `${location.origin}/callback`,
+        onAuthorize: () => { throw new Error('the person was asked: the refresh failed'); },
+        storage,
+      },
+    });
+  }, { mcpUrl, clientId: CLIENT_ID });
+}
+
+/** In a tab: `echo` through the protected server; the text, or the error's message. */
+function echo(tab, text) {
+  return tab.evaluate(async (text) => {
+    try {
+      const r = await window.client.callTool('echo', { text });
+      return { ok: r.content?.[0]?.text };
+    } catch (e) {
+      return { error: `${e.name}: ${e.message}` };
+    }
+  }, text);
+}
+
+/** The storage key and record format the client uses (src/auth/flow/storage.rs, tokens.rs). */
+function tokensKey(issuer, resource) {
+  return `mcp-wasm-client:oauth:tokens:${issuer}:${resource}`;
+}
+
+test('7. three tabs with an expired access token: one refresh_token grant, every tab continues', async ({ browser, site, mcp }) => {
+  const auth = await oauthServer(mcp, { tokenDelayMs: 300 });
+  const context = await browser.newContext();
+  try {
+    const tabs = [];
+    for (let i = 0; i < 3; i++) tabs.push(await openTab(context, site));
+    // The tokens a sign-in left in the shared storage: the access token has expired.
+    const seeded = auth.seed({ expiredAccess: true });
+    await tabs[0].evaluate(({ key, record }) => localStorage.setItem(key, record), {
+      key: tokensKey(auth.issuer, auth.mcpUrl),
+      record: JSON.stringify({
+        access_token: seeded.access, refresh_token: seeded.refresh, expires_at: Date.now() - 60_000,
+      }),
+    });
+    for (const tab of tabs) await makeClient(tab, auth.mcpUrl);
+    // A call in every tab at once.
+    const results = await Promise.all(tabs.map((tab, i) => echo(tab, `tab ${i}`)));
+    assert.deepEqual(results, [{ ok: 'tab 0' }, { ok: 'tab 1' }, { ok: 'tab 2' }], 'every tab continues');
+    const { grants, mcp: calls } = auth.debug();
+    const refreshes = grants.filter((g) => g.grant_type === 'refresh_token');
+    assert.equal(refreshes.length, 1, `one refresh_token grant: ${JSON.stringify(grants)}`);
+    assert.equal(refreshes[0].refresh_token, seeded.refresh);
+    assert.equal(refreshes[0].ok, true);
+    assert.equal(grants.length, 1, 'no other grant');
+    // Every tab used the one new access token.
+    const used = new Set(calls.filter((c) => c.status !== 401).map((c) => c.token));
+    assert.equal(used.size, 1, `one access token in use: ${[...used]}`);
+    // The rotated tokens are in the shared storage.
+    const stored = JSON.parse(await tabs[2].evaluate((k) => localStorage.getItem(k), tokensKey(auth.issuer, auth.mcpUrl)));
+    assert.equal(stored.access_token, [...used][0]);
+    assert.notEqual(stored.refresh_token, seeded.refresh, 'rotated');
+    for (const tab of tabs) {
+      assert.deepEqual(await tab.evaluate(() => window.warnings), []);
+      await tab.evaluate(() => window.client.close());
+    }
+  } finally {
+    await context.close();
+    await auth.close();
+  }
+});
+
+test('7b. an announced refresh: a tab holding the old token uses the new one with no 401', async ({ browser, site, mcp }) => {
+  const auth = await oauthServer(mcp, { tokenDelayMs: 0 });
+  const context = await browser.newContext();
+  try {
+    const [a, b] = [await openTab(context, site), await openTab(context, site)];
+    const seeded = auth.seed({ expiredAccess: true });
+    await a.evaluate(({ key, record }) => localStorage.setItem(key, record), {
+      key: tokensKey(auth.issuer, auth.mcpUrl),
+      record: JSON.stringify({ access_token: seeded.access, refresh_token: seeded.refresh, expires_at: Date.now() - 60_000 }),
+    });
+    await makeClient(a, auth.mcpUrl);
+    await makeClient(b, auth.mcpUrl);
+    assert.deepEqual(await echo(a, 'a1'), { ok: 'a1' });
+    assert.deepEqual(await echo(b, 'b1'), { ok: 'b1' });
+    const first = auth.debug().mcp.at(-1).token;
+    // Peer input that is not a notice, or names no tokens b holds: ignored, never a throw.
+    const pageErrors = [];
+    b.on('pageerror', (e) => pageErrors.push(e.message));
+    await a.evaluate(() => {
+      const c = new BroadcastChannel('mcp-wasm-client:oauth');
+      for (const m of [null, 7, 'tokens', { type: 'tokens' }, { type: 'tokens', key: 5 },
+        { type: 'tokens', key: 'x'.repeat(5000) }, { type: 'tokens', key: 'mcp-wasm-client:oauth:tokens:nope' },
+        { type: 'other', key: 'k' }]) c.postMessage(m);
+      c.close();
+    });
+    assert.deepEqual(await echo(b, 'b-after-junk'), { ok: 'b-after-junk' });
+    assert.equal(auth.debug().mcp.at(-1).token, first, 'b still uses its token');
+    // A listener of the test in b, made after the client's: the channel delivers to b's
+    // client first, whose storage read is a microtask of that delivery.
+    await b.evaluate(() => {
+      window.notices = [];
+      new BroadcastChannel('mcp-wasm-client:oauth').onmessage = (e) => window.notices.push(e.data);
+    });
+    // The server drops the access token; tab a is refused, refreshes and announces.
+    auth.revoke(first);
+    assert.deepEqual(await echo(a, 'a2'), { ok: 'a2' });
+    const second = auth.debug().mcp.at(-1).token;
+    assert.notEqual(second, first);
+    // Tab b was told: its next request carries the new token, without a 401 first.
+    const before = auth.debug().mcp.length;
+    const notices = await until(async () => {
+      const n = await b.evaluate(() => window.notices);
+      return n.length ? n : null;
+    }, 'the notice in tab b');
+    assert.deepEqual(notices, [{ type: 'tokens', key: tokensKey(auth.issuer, auth.mcpUrl) }], 'a notice, no token');
+    assert.deepEqual(await echo(b, 'b2'), { ok: 'b2' });
+    const after = auth.debug().mcp.slice(before);
+    assert.equal(after[0].token, second, `b's first request after the refresh: ${JSON.stringify(after)}`);
+    assert.ok(after.every((c) => c.status !== 401), 'no 401 in tab b');
+    assert.equal(auth.debug().grants.filter((g) => g.grant_type === 'refresh_token').length, 2);
+    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(await b.evaluate(() => window.warnings), []);
+    for (const tab of [a, b]) await tab.evaluate(() => window.client.close());
+  } finally {
+    await context.close();
+    await auth.close();
+  }
+});
+
+test('7c. close() abandons a lock wait and releases a held lock (a sign-in pending in another tab)', async ({ browser, site, mcp }) => {
+  const auth = await oauthServer(mcp, { tokenDelayMs: 0 });
+  const context = await browser.newContext();
+  try {
+    const [a, b] = [await openTab(context, site), await openTab(context, site)];
+    // No stored tokens: tab a's flow reaches the person's step, which never ends, and
+    // holds the lock meanwhile.
+    await a.evaluate((mcpUrl) => {
+      window.signal = null;
+      window.client = new window.mcp.McpClient(mcpUrl, {
+        protocolVersion: '2026-07-28',
+        auth: {
+          clientId: 'lifecycle-tabs',
+          redirectUri: `${location.origin}/callback`,
+          onAuthorize: (_url, ctx) => { window.signal = ctx.signal; return new Promise(() => {}); },
+          storage: { get: (k) => localStorage.getItem(k), set: (k, v) => localStorage.setItem(k, v) },
+        },
+      });
+      window.call = window.client.callTool('echo', { text: 'a' }).then(() => 'ok', (e) => e.name);
+    }, auth.mcpUrl);
+    await until(() => a.evaluate(() => window.signal !== null), 'the person\'s step in tab a');
+    await makeClient(b, auth.mcpUrl);
+    await b.evaluate(() => {
+      window.call = window.client.callTool('echo', { text: 'b' }).then(() => 'ok', (e) => e.name);
+    });
+    const locks = (tab) => tab.evaluate(async () => {
+      const q = await navigator.locks.query();
+      return { held: q.held.map((l) => l.name), pending: q.pending.map((l) => l.name) };
+    });
+    await until(async () => (await locks(b)).pending.some((n) => n.startsWith('mcp-wasm-client:oauth:')), 'tab b waiting for the lock');
+    assert.equal((await locks(b)).held.filter((n) => n.startsWith('mcp-wasm-client:oauth:')).length, 1, 'tab a holds it');
+    // b closes while it waits: its call ends, its lock request is withdrawn.
+    await b.evaluate(() => window.client.close());
+    assert.equal(await b.evaluate(() => window.call), 'AbortError');
+    await until(async () => !(await locks(b)).pending.some((n) => n.startsWith('mcp-wasm-client:oauth:')), 'the wait withdrawn');
+    // a closes during the person's step: the step's signal fires, the lock is released.
+    await a.evaluate(() => window.client.close());
+    assert.equal(await a.evaluate(() => window.call), 'AbortError');
+    assert.equal(await a.evaluate(() => window.signal.aborted), true);
+    await until(async () => !(await locks(a)).held.some((n) => n.startsWith('mcp-wasm-client:oauth:')), 'the lock released');
+    assert.equal(auth.debug().grants.length, 0, 'no token request');
+  } finally {
+    await context.close();
+    await auth.close();
+  }
+});
+
+run(async () => {
+  const mcp = await tasksServer();
+  const site = await pages();
+  const browser = await launchBrowser();
+  return { mcp, site, browser };
+}, async ({ site, browser }) => {
+  await browser.close();
+  await site.close();
+});
