@@ -97,6 +97,14 @@ pub struct Config {
     /// OAuth authorization (`auth`): on a 401 or `403 insufficient_scope` the client runs
     /// the flow and retries with a Bearer token. `None`: a 401 is an `HttpError`.
     pub auth: Option<crate::auth::AuthConfig>,
+    /// Durable tasks (issue 13, `engine::task::store`): tasks created or waited on are
+    /// written to the host's task store (`Action::StoreTask`) so that they can be resumed
+    /// after a reload. False for `taskStore: 'none'`.
+    pub persist_tasks: bool,
+    /// `storeAnswers`: answers sent but not yet acknowledged are kept in the stored record
+    /// (re-sent after a reload). False: they are never written, and such a key is asked
+    /// again after a reload.
+    pub store_answers: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -203,6 +211,8 @@ impl Config {
             validate_output: ValidateOutput::Strict,
             limits: Limits::default(),
             auth: None,
+            persist_tasks: true,
+            store_answers: true,
         }
     }
 

@@ -17,6 +17,7 @@
 
 mod input;
 mod poll;
+pub(crate) mod store;
 
 use crate::engine::actions::{Action, AskId, OpId, TaskView, UrlFacts};
 use crate::engine::call::{Call, CallInput};
@@ -98,6 +99,13 @@ pub(crate) struct Driver {
     /// the `tasks/result` stream, and the outcome from `tasks/result`.
     legacy: bool,
     result_call: Option<Call>,
+    // ---- durable store (issue 13, `store.rs`) ----
+    /// The tool that created the task, for the stored record.
+    tool: Option<String>,
+    /// Kept in the task store: created by a tool call, handed to a wait, or restored.
+    durable: bool,
+    /// The record last written (nothing is written again while it is unchanged).
+    stored: Option<Value>,
 }
 
 /// All task drivers of a client.
@@ -162,6 +170,9 @@ impl Driver {
             transient_streak: 0,
             legacy: false,
             result_call: None,
+            tool: None,
+            durable: false,
+            stored: None,
         }
     }
 
@@ -285,8 +296,9 @@ impl TaskBook {
             return vec![Note::Final(vec![op], clone_result(done))];
         }
         d.waiters.push(Waiter { op, deadline });
-        // Rules 5 and 24: a wait joining a task already polled shares its polls (and
-        // their pollIntervalMs); only an idle driver polls at once.
+        d.durable = true; // a task handed to a wait is stored (`store.rs`)
+                          // Rules 5 and 24: a wait joining a task already polled shares its polls (and
+                          // their pollIntervalMs); only an idle driver polls at once.
         if d.poll.is_none() && d.next_poll.is_none() {
             d.start_poll(sh);
         }

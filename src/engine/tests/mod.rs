@@ -7,4 +7,5 @@ mod listen;
 mod mrtr;
 mod quiet;
 mod spine;
+mod task_store;
 mod tasks;
