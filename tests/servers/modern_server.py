@@ -215,6 +215,18 @@ async def task_lost_ack(task: TaskRun) -> str:
     return f"confirmed: {_accepted_field(answer['confirm'], 'ok')}"
 
 
+@tasks.tool(
+    hold_first_update_ms=6000,
+    structured_output=False,
+    required_capabilities={"elicitation": {"form": {}}},
+    description="Asks one input (key 'name'). The FIRST tasks/update for the task is held 6 s before it is "
+    "applied and answered; if the client goes away meanwhile it is dropped, never applied.",
+)
+async def task_held_update(task: TaskRun) -> str:
+    answer = await task.ask({"name": elicit_form("What is your name?", {"name": {"type": "string"}}, ["name"])})
+    return f"hello {_accepted_field(answer['name'], 'name')}"
+
+
 class Measurement(BaseModel):
     label: str
     value: float

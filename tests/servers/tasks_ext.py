@@ -253,6 +253,8 @@ class TaskStats:
     gets: int = 0
     cancels: int = 0
     dropped_update_responses: int = 0
+    held_updates: int = 0
+    dropped_held_updates: int = 0
     issued_keys: list[str] = field(default_factory=list)
     expired: bool = False
 
@@ -265,6 +267,8 @@ class TaskStats:
             "gets": self.gets,
             "cancels": self.cancels,
             "droppedUpdateResponses": self.dropped_update_responses,
+            "heldUpdates": self.held_updates,
+            "droppedHeldUpdates": self.dropped_held_updates,
             "issuedKeys": list(self.issued_keys),
         }
 
@@ -291,6 +295,7 @@ class TaskRecord:
         self.done = anyio.Event()
         self.input_arrived = anyio.Event()
         self.drop_next_update_response = tool.drop_first_update_response
+        self.hold_next_update_ms = tool.hold_first_update_ms
         self.stats = TaskStats(tool=tool.name)
 
     @property
@@ -401,6 +406,10 @@ class TaskTool:
     drop_first_update_response: bool = False
     """Test hook: the first `tasks/update` for each task is applied but its HTTP response is dropped
     (needs `TasksExtension.asgi_lost_ack_middleware`)."""
+    hold_first_update_ms: int = 0
+    """Test hook: the first `tasks/update` for each task is held this long before it is applied
+    and answered; dropped (never applied) if the client goes away meanwhile (needs
+    `TasksExtension.asgi_lost_ack_middleware`)."""
     structured_output: bool | None = None
     """As `MCPServer.tool(structured_output=...)`: None auto-detects from the return annotation."""
     stub: Callable[..., Any] = field(init=False)
@@ -477,6 +486,7 @@ class TasksExtension(Extension):
         poll_interval_ms: int | None = DEFAULT_POLL_INTERVAL_MS,
         required_capabilities: Mapping[str, Any] | None = None,
         drop_first_update_response: bool = False,
+        hold_first_update_ms: int = 0,
         structured_output: bool | None = None,
     ) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]]:
         """Decorator registering a task tool. Must run before the extension is given to `MCPServer`."""
@@ -493,6 +503,7 @@ class TasksExtension(Extension):
                     poll_interval_ms=poll_interval_ms,
                     required_capabilities=required_capabilities,
                     drop_first_update_response=drop_first_update_response,
+                    hold_first_update_ms=hold_first_update_ms,
                     structured_output=structured_output,
                 )
             )
@@ -750,6 +761,20 @@ class TasksExtension(Extension):
         record.stats.dropped_update_responses += 1
         return True
 
+    def take_held_update(self, task_id: str) -> int:
+        """How long (ms) to hold this `tasks/update` before applying it (once per task; 0: not held)."""
+        record = self._tasks.get(task_id)
+        if record is None or not record.hold_next_update_ms:
+            return 0
+        ms, record.hold_next_update_ms = record.hold_next_update_ms, 0
+        record.stats.held_updates += 1
+        return ms
+
+    def dropped_held_update(self, task_id: str) -> None:
+        record = self._tasks.get(task_id)
+        if record is not None:
+            record.stats.dropped_held_updates += 1
+
     def asgi_lost_ack_middleware(self, app: Any, path: str = "/mcp") -> Any:
         """ASGI wrapper: the first `tasks/update` of a task whose tool has `drop_first_update_response`
         is passed to `app` (so it is applied) but the client gets `502` with no JSON-RPC body."""
@@ -806,6 +831,8 @@ class _LostAckMiddleware:
             return await receive()
 
         drop = False
+        hold_ms = 0
+        task_id = None
         try:
             import json
 
@@ -814,8 +841,22 @@ class _LostAckMiddleware:
                 task_id = (decoded.get("params") or {}).get("taskId")
                 if isinstance(task_id, str):
                     drop = self.ext.take_dropped_update(task_id)
+                    hold_ms = 0 if drop else self.ext.take_held_update(task_id)
         except (ValueError, RecursionError, AttributeError):
             pass
+        if hold_ms and isinstance(task_id, str):
+            # Held: not applied yet; a client that goes away meanwhile never has it applied.
+            gone = False
+            with anyio.move_on_after(hold_ms / 1000):
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        gone = True
+                        break
+            if gone:
+                self.ext.dropped_held_update(task_id)
+                logger.info("dropped a held tasks/update: the client went away (held-update test hook)")
+                return
         if not drop:
             await self.app(scope, replay, send)
             return

@@ -128,8 +128,13 @@ impl Driver {
             view,
             server_url: sh.cfg.url.clone(),
         };
-        let mut acked: Vec<&String> = self.acked.iter().collect();
-        acked.sort();
+        // Sorted, so that an unchanged set writes an unchanged record (a few keys: an
+        // insertion sort, not the slice sort's code).
+        let mut acked: Vec<&str> = Vec::with_capacity(self.acked.len());
+        for k in &self.acked {
+            let i = acked.partition_point(|x| *x < k.as_str());
+            acked.insert(i, k);
+        }
         let mut m = Map::new();
         m.insert("v".into(), RECORD_VERSION.into());
         m.insert("task".into(), handle.to_value());
@@ -139,7 +144,7 @@ impl Driver {
         );
         m.insert(
             "acked".into(),
-            Value::Array(acked.into_iter().map(|k| Value::from(k.as_str())).collect()),
+            Value::Array(acked.into_iter().map(Value::from).collect()),
         );
         if sh.cfg.store_answers && !self.answered.is_empty() {
             m.insert("pending".into(), Value::Object(self.answered.clone()));
@@ -205,11 +210,16 @@ fn parse(rec: &Value) -> Result<Parsed, RestoreSkip> {
     };
     let acked = match m.get("acked") {
         None => Vec::new(),
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|k| k.as_str().map(str::to_string))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| corrupt("acked keys are not strings"))?,
+        Some(Value::Array(a)) => {
+            let mut keys = Vec::with_capacity(a.len());
+            for k in a {
+                let Value::String(k) = k else {
+                    return Err(corrupt("acked keys are not strings"));
+                };
+                keys.push(k.clone());
+            }
+            keys
+        }
         Some(_) => return Err(corrupt("acked is not an array")),
     };
     let pending = match m.get("pending") {

@@ -481,7 +481,6 @@ fn unusable_records_are_skipped_and_only_expired_or_ended_ones_removed() {
     let mut done = good.clone();
     done["task"]["status"] = json!("failed");
     assert_eq!(skip(done, &key), RestoreSkip::Finished("t1".into()));
-    drop(skip);
     h2.pump();
     assert_eq!(
         h2.store_log,
