@@ -163,6 +163,17 @@ async def task_two_inputs(task: TaskRun) -> str:
     return f"{name} is {age} years old"
 
 
+@tasks.tool(
+    stale_answered_keys=True,
+    structured_output=False,
+    required_capabilities={"elicitation": {"form": {}}},
+    description="task_two_inputs on an eventually consistent server: an answered key stays listed in "
+    "inputRequests while the task asks for the next one.",
+)
+async def task_two_inputs_stale(task: TaskRun) -> str:
+    return await task_two_inputs(task)
+
+
 @tasks.tool(structured_output=False, description="Fails with JSON-RPC error -32603 'deliberate failure' after ~200 ms.")
 async def task_fail(task: TaskRun) -> str:
     await anyio.sleep(0.2)

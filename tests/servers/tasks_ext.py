@@ -287,6 +287,8 @@ class TaskRecord:
         self.ttl_ms = ttl_ms
         self.poll_interval_ms = poll_interval_ms
         self.input_requests: dict[str, dict[str, Any]] = {}
+        self.stale_requests: dict[str, dict[str, Any]] = {}
+        """Answered requests still listed (`stale_answered_keys`)."""
         self.issued_keys: set[str] = set()
         self.answers: dict[str, dict[str, Any]] = {}
         self.result: dict[str, Any] | None = None
@@ -323,7 +325,7 @@ class TaskRecord:
         """A DetailedTask: `Task` plus `inputRequests` / `result` / `error` by status."""
         out = self.task_fields()
         if self.status == "input_required":
-            out["inputRequests"] = copy.deepcopy(self.input_requests)
+            out["inputRequests"] = copy.deepcopy({**self.stale_requests, **self.input_requests})
         elif self.status == "completed" and self.result is not None:
             out["result"] = copy.deepcopy(self.result)
         elif self.status == "failed" and self.error is not None:
@@ -406,6 +408,9 @@ class TaskTool:
     drop_first_update_response: bool = False
     """Test hook: the first `tasks/update` for each task is applied but its HTTP response is dropped
     (needs `TasksExtension.asgi_lost_ack_middleware`)."""
+    stale_answered_keys: bool = False
+    """Test hook: answered requests stay listed in `inputRequests` while the task asks for
+    others (the acknowledgement is eventually consistent, tasks.md "Task Update Requests")."""
     hold_first_update_ms: int = 0
     """Test hook: the first `tasks/update` for each task is held this long before it is applied
     and answered; dropped (never applied) if the client goes away meanwhile (needs
@@ -487,6 +492,7 @@ class TasksExtension(Extension):
         required_capabilities: Mapping[str, Any] | None = None,
         drop_first_update_response: bool = False,
         hold_first_update_ms: int = 0,
+        stale_answered_keys: bool = False,
         structured_output: bool | None = None,
     ) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]]:
         """Decorator registering a task tool. Must run before the extension is given to `MCPServer`."""
@@ -504,6 +510,7 @@ class TasksExtension(Extension):
                     required_capabilities=required_capabilities,
                     drop_first_update_response=drop_first_update_response,
                     hold_first_update_ms=hold_first_update_ms,
+                    stale_answered_keys=stale_answered_keys,
                     structured_output=structured_output,
                 )
             )
@@ -730,7 +737,9 @@ class TasksExtension(Extension):
                     ) from None
             accepted[key] = response
         for key, response in accepted.items():
-            record.input_requests.pop(key, None)
+            answered = record.input_requests.pop(key, None)
+            if record.tool.stale_answered_keys and answered is not None:
+                record.stale_requests[key] = answered
             record.answers[key] = response
         if accepted:
             if not record.input_requests:

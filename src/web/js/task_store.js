@@ -12,12 +12,7 @@ const DB_NAME = 'mcp-wasm-client';
 const STORE_NAME = 'tasks';
 
 function describe(e) {
-  if (e && typeof e === 'object') {
-    const name = typeof e.name === 'string' ? e.name : '';
-    const msg = typeof e.message === 'string' ? e.message : '';
-    return [name, msg].filter(Boolean).join(': ') || 'unknown error';
-  }
-  return String(e);
+  try { return e && e.name ? `${e.name}: ${e.message}` : String(e); } catch (_) { return 'unknown error'; }
 }
 
 class MemoryBackend {
@@ -67,7 +62,7 @@ class IdbBackend {
     }));
   }
 
-  get(key) { return this.tx('readonly', (s) => { const r = s.get(key); return () => r.result; }); }
+  // No get: list gives [key, value] pairs, so the store never reads one key.
   put(key, value) { return this.tx('readwrite', (s) => { s.put(value, key); }); }
   delete(key) { return this.tx('readwrite', (s) => { s.delete(key); }); }
   list(prefix) {
