@@ -131,6 +131,28 @@ test('1b. the same on an eventually consistent server that still lists name afte
   assert.deepEqual(Object.keys(rec.task.inputRequests).sort(), ['age', 'name']);
 });
 
+test('1c. waitForTask(Task.fromJSON(json)) stores a task this client did not create', async ({ browser, url, site }) => {
+  const ctx = await browser.newContext();
+  const tab = await openTab(ctx, site);
+  await makeClient(tab, url);
+  const r = await tab.evaluate(async (url) => {
+    const creator = new window.mcp.McpClient(url, { extensions: ['io.modelcontextprotocol/tasks'], taskStore: 'none' });
+    const json = (await creator.callToolAsTask('task_slow', { ms: 60_000 })).toJSON();
+    const err = await window.client.waitForTask(window.mcp.Task.fromJSON(json), { timeoutMs: 300 }).catch((e) => e.name);
+    return { id: json.taskId, err };
+  }, url);
+  assert.equal(r.err, 'TaskTimeoutError');
+  const dump = await until(async () => {
+    const d = await storeDump(tab);
+    return d.length === 1 ? d : null;
+  }, 'the handed task stored');
+  assert.equal(dump[0][1].task.taskId, r.id);
+  assert.equal(dump[0][1].tool, null);
+  await tab.evaluate((id) => window.client.cancelTask(id), r.id);
+  await until(async () => (await storeDump(tab)).length === 0, 'the cancelled task removed');
+  await ctx.close();
+});
+
 test('2. reload with an answer sent but not acknowledged: re-sent after the reload, never asked again, applied once', async ({ browser, url, site }) => {
   const ctx = await browser.newContext();
   const tab = await openTab(ctx, site);

@@ -257,6 +257,28 @@ fn a_task_handed_to_a_wait_is_stored_after_its_first_poll() {
 }
 
 #[test]
+fn a_stored_handle_handed_to_a_wait_is_stored_at_once() {
+    // `waitForTask(Task.fromJSON(json))` in a client that did not create the task.
+    let mut h = Harness::new(cfg());
+    let seed = crate::engine::handle::StoredTask::parse(&with(
+        task("t7", "input_required"),
+        json!({"serverUrl": URL}),
+    ))
+    .unwrap();
+    let t = TaskRef {
+        task_id: "t7".into(),
+        seed: Some(seed.view),
+    };
+    let w = h
+        .core
+        .wait_task(t, Want::Task, &OpOptions::default(), h.now);
+    let r = record(&mut h, "t7");
+    assert_eq!(r["task"]["status"], "input_required");
+    assert_eq!(r["tool"], Value::Null);
+    h.core.abort(w, crate::error::Error::abort("x"), h.now);
+}
+
+#[test]
 fn a_cancelled_task_is_forgotten_when_the_cancel_is_acknowledged() {
     let mut h = Harness::new(cfg());
     call(&mut h, "t1", true);
