@@ -13,7 +13,8 @@
 //!
 //! The [`Driver`] is split by concern: `poll` holds the `tasks/get` polling, the
 //! observations and the 2025 `tasks/result`; `input` holds the input requests, the
-//! host's answers and `tasks/update`.
+//! host's answers and `tasks/update`; `store` holds the durable-task record written to the
+//! host's task store and restored from it (issue 13).
 
 mod input;
 mod poll;
@@ -296,9 +297,10 @@ impl TaskBook {
             return vec![Note::Final(vec![op], clone_result(done))];
         }
         d.waiters.push(Waiter { op, deadline });
-        d.durable = true; // a task handed to a wait is stored (`store.rs`)
-                          // Rules 5 and 24: a wait joining a task already polled shares its polls (and
-                          // their pollIntervalMs); only an idle driver polls at once.
+        // Durable tasks: a task handed to a wait is stored (`store.rs`).
+        d.durable = true;
+        // Rules 5 and 24: a wait joining a task already polled shares its polls (and
+        // their pollIntervalMs); only an idle driver polls at once.
         if d.poll.is_none() && d.next_poll.is_none() {
             d.start_poll(sh);
         }
