@@ -201,6 +201,7 @@ impl Driver {
                 Action::Cancel(x) => self.open.retain(|e| e.xfer != x),
                 Action::Ask(Ask { id, .. }) => self.asks.push(id),
                 Action::CancelAsk(_) | Action::CancelAuth(_) => {}
+                Action::StoreTask { .. } | Action::ForgetTask { .. } => {}
                 // Never configured here (no `auth` option): the OAuth machine has its own
                 // unit tests and the conformance suite's auth scenarios.
                 Action::Auth(a) => panic!("OAuth action without an auth configuration: {a:?}"),

@@ -51,6 +51,12 @@ pub enum Action {
     Auth(AuthAction),
     /// The person's step of the OAuth flow is moot (the client closed): fire its signal.
     CancelAuth(AuthStepId),
+    /// Durable tasks (issue 13): write this record under `key` in the task store
+    /// (`engine::task::store`); nothing to answer, a failure is the shell's warning.
+    StoreTask { key: String, value: Value },
+    /// Durable tasks: remove the record under `key` (the task ended, was cancelled, is
+    /// gone, or its TTL passed).
+    ForgetTask { key: String },
 }
 
 /// OAuth work for the shell (`engine::core::auth`). Each `id` is answered once with

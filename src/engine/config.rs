@@ -101,6 +101,14 @@ pub struct Config {
     /// every `max(pollIntervalMs, this)`; `None` (`Infinity` in JS) pauses polling while
     /// hidden. Default 60 000.
     pub hidden_poll_interval_ms: Option<u64>,
+    /// Durable tasks (issue 13, `engine::task::store`): tasks created or waited on are
+    /// written to the host's task store (`Action::StoreTask`) so that they can be resumed
+    /// after a reload. False for `taskStore: 'none'`.
+    pub persist_tasks: bool,
+    /// `storeAnswers`: answers sent but not yet acknowledged are kept in the stored record
+    /// (re-sent after a reload). False: they are never written, and such a key is asked
+    /// again after a reload.
+    pub store_answers: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -208,6 +216,8 @@ impl Config {
             limits: Limits::default(),
             auth: None,
             hidden_poll_interval_ms: Some(60_000),
+            persist_tasks: true,
+            store_answers: true,
         }
     }
 

@@ -32,7 +32,7 @@ pub(crate) mod transport;
 
 pub use actions::{Action, Ask, AskId, AuthAction, OpId, OpOptions, Output, TaskView};
 pub use config::{Config, ElicitationModes, SamplingSupport, ValidateOutput, VersionChoice};
-pub use core::{Core, ResponseHead, TaskRef};
+pub use core::{Core, ResponseHead, RestoreSkip, TaskRef};
 pub use ops::{Listing, Purpose, Want};
 
 #[cfg(test)]

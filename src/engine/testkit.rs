@@ -68,6 +68,10 @@ pub struct Harness {
     pub warnings: Vec<String>,
     /// OAuth work asked of the host, oldest first.
     pub auth: Vec<AuthAction>,
+    /// Durable tasks: every `StoreTask` (`Some`) and `ForgetTask` (`None`), in order, and
+    /// the store they leave.
+    pub store_log: Vec<(String, Option<Value>)>,
+    pub store: std::collections::BTreeMap<String, Value>,
 }
 
 impl Harness {
@@ -92,6 +96,8 @@ impl Harness {
             subs: Vec::new(),
             warnings: Vec::new(),
             auth: Vec::new(),
+            store_log: Vec::new(),
+            store: std::collections::BTreeMap::new(),
         }
     }
 
@@ -143,6 +149,14 @@ impl Harness {
                 Action::Subscription { op, event } => self.subs.push((op, event)),
                 Action::Warn { message } => self.warnings.push(message),
                 Action::Auth(a) => self.auth.push(a),
+                Action::StoreTask { key, value } => {
+                    self.store_log.push((key.clone(), Some(value.clone())));
+                    self.store.insert(key, value);
+                }
+                Action::ForgetTask { key } => {
+                    self.store.remove(&key);
+                    self.store_log.push((key, None));
+                }
                 Action::Done { op, outcome } => {
                     if let Ok(Output::Raw(r)) = &outcome {
                         self.outputs.insert(op, r.get().to_string());

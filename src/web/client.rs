@@ -356,6 +356,15 @@ impl McpClient {
         }
     }
 
+    /// Durable tasks: this server's stored tasks that are not finished (after a reload,
+    /// say). `waitForTask(t)` continues each: it polls at the stored `pollIntervalMs`,
+    /// re-sends an answer the server had not acknowledged, and presents only input keys
+    /// never answered. A stored entry that cannot be used is an `onWarning`; never rejects.
+    #[wasm_bindgen(js_name = resumeTasks, unchecked_return_type = "Promise<Task[]>")]
+    pub fn resume_tasks(&self) -> Promise {
+        crate::web::store::resume(&self.h)
+    }
+
     /// Waits until the task completes (resolves with the completed Task) or fails,
     /// is cancelled or expires (rejects). A timed-out or aborted wait leaves the task running.
     #[wasm_bindgen(js_name = waitForTask, unchecked_return_type = "Promise<Task>")]

@@ -310,6 +310,8 @@ fn perform(h: &Handle, a: Action) {
         Action::Warn { message } => warn(h, &message),
         Action::Done { op, outcome } => done(h, op, outcome),
         Action::Auth(a) => crate::web::auth::perform(h, a),
+        Action::StoreTask { key, value } => crate::web::store::put(h, &key, &value),
+        Action::ForgetTask { key } => crate::web::store::forget(h, &key),
     }
 }
 

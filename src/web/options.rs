@@ -28,6 +28,8 @@ pub(super) struct Handlers {
     pub on_authorize: Option<Function>,
     /// `auth.storage`: `{ get(key), set(key, value) }` (sync or async).
     pub storage: Option<JsValue>,
+    /// Durable tasks: the `taskStore` (`None` for 'none'; `web::store`).
+    pub task_store: Option<crate::web::store::TaskStore>,
 }
 
 pub(super) fn get(obj: &JsValue, key: &str) -> JsValue {
@@ -172,6 +174,7 @@ pub(super) fn client_options(url: String, o: &JsValue) -> Result<(Config, Handle
     h.on_log = func(o, "onLog")?;
     h.on_notification = func(o, "onNotification")?;
     h.on_warning = func(o, "onWarning")?;
+    crate::web::store::read_options(o, &mut cfg, &mut h)?;
     h.on_elicitation = func(o, "onElicitation")?;
     h.on_sampling = func(o, "onSampling")?;
     // The engine decides what the handlers and the options they name declare; the

@@ -112,6 +112,37 @@ export interface McpClientOptions {
   /** OAuth 2.1 authorization: on a 401 (or 403 `insufficient_scope`) the client discovers the
    * authorization server, gets a token through your `onAuthorize`, and retries with it. */
   auth?: AuthOptions;
+  /** Durable tasks: where tasks are kept so that `resumeTasks()` finds them after a reload.
+   * Default `'indexeddb'` where IndexedDB exists, else `'memory'`; `'none'` stores nothing.
+   * A store that fails falls back to memory with one `onWarning`. */
+  taskStore?: 'indexeddb' | 'memory' | 'none' | TaskStore;
+  /** Keep answers sent but not yet acknowledged in the task store, to re-send them after a
+   * reload (default true). `false`: answers are never written; such a question is asked
+   * again after a reload. */
+  storeAnswers?: boolean;
+}
+
+/** A host task store (e.g. a KV binding). Each method may return a value or a promise.
+ * `list(prefix)` gives the entries whose key starts with `prefix`: `[key, value]` pairs,
+ * or keys only (each then read with `get`). A value may be the record or its JSON text. */
+export interface TaskStore {
+  get(key: string): unknown;
+  put(key: string, value: TaskRecord): unknown;
+  delete(key: string): unknown;
+  list(prefix: string): Array<[string, unknown] | string> | Promise<Array<[string, unknown] | string>>;
+}
+
+/** What the task store keeps of a task (format version `v`). */
+export interface TaskRecord {
+  v: 1;
+  /** The handle, as `Task#toJSON()` gives it (last status, `inputRequests`, `serverUrl`). */
+  task: TaskJSON;
+  /** The tool that created the task, when known. */
+  tool: string | null;
+  /** Input keys answered and acknowledged by the server (never asked again). */
+  acked: string[];
+  /** Answers sent but not yet acknowledged (only with `storeAnswers`). */
+  pending?: Record<string, unknown>;
 }
 
 /** The `auth` option: the authorization code grant (a person signs in; the default) or the

@@ -163,6 +163,17 @@ async def task_two_inputs(task: TaskRun) -> str:
     return f"{name} is {age} years old"
 
 
+@tasks.tool(
+    stale_answered_keys=True,
+    structured_output=False,
+    required_capabilities={"elicitation": {"form": {}}},
+    description="task_two_inputs on an eventually consistent server: an answered key stays listed in "
+    "inputRequests while the task asks for the next one.",
+)
+async def task_two_inputs_stale(task: TaskRun) -> str:
+    return await task_two_inputs(task)
+
+
 @tasks.tool(structured_output=False, description="Fails with JSON-RPC error -32603 'deliberate failure' after ~200 ms.")
 async def task_fail(task: TaskRun) -> str:
     await anyio.sleep(0.2)
@@ -213,6 +224,18 @@ async def task_lost_ack(task: TaskRun) -> str:
         {"confirm": elicit_form("Confirm?", {"ok": {"type": "boolean", "title": "OK"}}, ["ok"])}
     )
     return f"confirmed: {_accepted_field(answer['confirm'], 'ok')}"
+
+
+@tasks.tool(
+    hold_first_update_ms=6000,
+    structured_output=False,
+    required_capabilities={"elicitation": {"form": {}}},
+    description="Asks one input (key 'name'). The FIRST tasks/update for the task is held 6 s before it is "
+    "applied and answered; if the client goes away meanwhile it is dropped, never applied.",
+)
+async def task_held_update(task: TaskRun) -> str:
+    answer = await task.ask({"name": elicit_form("What is your name?", {"name": {"type": "string"}}, ["name"])})
+    return f"hello {_accepted_field(answer['name'], 'name')}"
 
 
 class Measurement(BaseModel):

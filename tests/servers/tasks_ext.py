@@ -253,6 +253,8 @@ class TaskStats:
     gets: int = 0
     cancels: int = 0
     dropped_update_responses: int = 0
+    held_updates: int = 0
+    dropped_held_updates: int = 0
     issued_keys: list[str] = field(default_factory=list)
     expired: bool = False
 
@@ -265,6 +267,8 @@ class TaskStats:
             "gets": self.gets,
             "cancels": self.cancels,
             "droppedUpdateResponses": self.dropped_update_responses,
+            "heldUpdates": self.held_updates,
+            "droppedHeldUpdates": self.dropped_held_updates,
             "issuedKeys": list(self.issued_keys),
         }
 
@@ -283,6 +287,8 @@ class TaskRecord:
         self.ttl_ms = ttl_ms
         self.poll_interval_ms = poll_interval_ms
         self.input_requests: dict[str, dict[str, Any]] = {}
+        self.stale_requests: dict[str, dict[str, Any]] = {}
+        """Answered requests still listed (`stale_answered_keys`)."""
         self.issued_keys: set[str] = set()
         self.answers: dict[str, dict[str, Any]] = {}
         self.result: dict[str, Any] | None = None
@@ -291,6 +297,7 @@ class TaskRecord:
         self.done = anyio.Event()
         self.input_arrived = anyio.Event()
         self.drop_next_update_response = tool.drop_first_update_response
+        self.hold_next_update_ms = tool.hold_first_update_ms
         self.stats = TaskStats(tool=tool.name)
 
     @property
@@ -318,7 +325,7 @@ class TaskRecord:
         """A DetailedTask: `Task` plus `inputRequests` / `result` / `error` by status."""
         out = self.task_fields()
         if self.status == "input_required":
-            out["inputRequests"] = copy.deepcopy(self.input_requests)
+            out["inputRequests"] = copy.deepcopy({**self.stale_requests, **self.input_requests})
         elif self.status == "completed" and self.result is not None:
             out["result"] = copy.deepcopy(self.result)
         elif self.status == "failed" and self.error is not None:
@@ -401,6 +408,13 @@ class TaskTool:
     drop_first_update_response: bool = False
     """Test hook: the first `tasks/update` for each task is applied but its HTTP response is dropped
     (needs `TasksExtension.asgi_lost_ack_middleware`)."""
+    stale_answered_keys: bool = False
+    """Test hook: answered requests stay listed in `inputRequests` while the task asks for
+    others (the acknowledgement is eventually consistent, tasks.md "Task Update Requests")."""
+    hold_first_update_ms: int = 0
+    """Test hook: the first `tasks/update` for each task is held this long before it is applied
+    and answered; dropped (never applied) if the client goes away meanwhile (needs
+    `TasksExtension.asgi_lost_ack_middleware`)."""
     structured_output: bool | None = None
     """As `MCPServer.tool(structured_output=...)`: None auto-detects from the return annotation."""
     stub: Callable[..., Any] = field(init=False)
@@ -477,6 +491,8 @@ class TasksExtension(Extension):
         poll_interval_ms: int | None = DEFAULT_POLL_INTERVAL_MS,
         required_capabilities: Mapping[str, Any] | None = None,
         drop_first_update_response: bool = False,
+        hold_first_update_ms: int = 0,
+        stale_answered_keys: bool = False,
         structured_output: bool | None = None,
     ) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]]:
         """Decorator registering a task tool. Must run before the extension is given to `MCPServer`."""
@@ -493,6 +509,8 @@ class TasksExtension(Extension):
                     poll_interval_ms=poll_interval_ms,
                     required_capabilities=required_capabilities,
                     drop_first_update_response=drop_first_update_response,
+                    hold_first_update_ms=hold_first_update_ms,
+                    stale_answered_keys=stale_answered_keys,
                     structured_output=structured_output,
                 )
             )
@@ -719,7 +737,9 @@ class TasksExtension(Extension):
                     ) from None
             accepted[key] = response
         for key, response in accepted.items():
-            record.input_requests.pop(key, None)
+            answered = record.input_requests.pop(key, None)
+            if record.tool.stale_answered_keys and answered is not None:
+                record.stale_requests[key] = answered
             record.answers[key] = response
         if accepted:
             if not record.input_requests:
@@ -749,6 +769,20 @@ class TasksExtension(Extension):
         record.drop_next_update_response = False
         record.stats.dropped_update_responses += 1
         return True
+
+    def take_held_update(self, task_id: str) -> int:
+        """How long (ms) to hold this `tasks/update` before applying it (once per task; 0: not held)."""
+        record = self._tasks.get(task_id)
+        if record is None or not record.hold_next_update_ms:
+            return 0
+        ms, record.hold_next_update_ms = record.hold_next_update_ms, 0
+        record.stats.held_updates += 1
+        return ms
+
+    def dropped_held_update(self, task_id: str) -> None:
+        record = self._tasks.get(task_id)
+        if record is not None:
+            record.stats.dropped_held_updates += 1
 
     def asgi_lost_ack_middleware(self, app: Any, path: str = "/mcp") -> Any:
         """ASGI wrapper: the first `tasks/update` of a task whose tool has `drop_first_update_response`
@@ -806,6 +840,8 @@ class _LostAckMiddleware:
             return await receive()
 
         drop = False
+        hold_ms = 0
+        task_id = None
         try:
             import json
 
@@ -814,8 +850,22 @@ class _LostAckMiddleware:
                 task_id = (decoded.get("params") or {}).get("taskId")
                 if isinstance(task_id, str):
                     drop = self.ext.take_dropped_update(task_id)
+                    hold_ms = 0 if drop else self.ext.take_held_update(task_id)
         except (ValueError, RecursionError, AttributeError):
             pass
+        if hold_ms and isinstance(task_id, str):
+            # Held: not applied yet; a client that goes away meanwhile never has it applied.
+            gone = False
+            with anyio.move_on_after(hold_ms / 1000):
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        gone = True
+                        break
+            if gone:
+                self.ext.dropped_held_update(task_id)
+                logger.info("dropped a held tasks/update: the client went away (held-update test hook)")
+                return
         if not drop:
             await self.app(scope, replay, send)
             return

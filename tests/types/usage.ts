@@ -62,6 +62,8 @@ import type {
   TaskJSON,
   TaskStatus,
   Tool,
+  TaskRecord,
+  TaskStore,
 } from 'mcp-wasm-client';
 import { showElicitationDialog } from 'mcp-wasm-client/dialog';
 import type { ElicitationDialogLabels, ElicitationDialogOptions } from 'mcp-wasm-client/dialog';
@@ -121,6 +123,22 @@ export async function everything(token: string, signal: AbortSignal): Promise<vo
     maxInputRounds: 5,
     limits: { maxBodyBytes: 1 << 20, listenMaxRetries: 3 },
   };
+  // Durable tasks: the built-in stores, and a host store (sync or async; pairs or keys).
+  const kv = new Map<string, string>();
+  const kvStore: TaskStore = {
+    get: async (key) => kv.get(key),
+    put: async (key, value: TaskRecord) => { kv.set(key, JSON.stringify(value)); },
+    delete: (key) => kv.delete(key),
+    list: async (prefix) => [...kv.keys()].filter((k) => k.startsWith(prefix)),
+  };
+  const stores: McpClientOptions[] = [
+    { taskStore: 'indexeddb', storeAnswers: false }, { taskStore: 'memory' }, { taskStore: 'none' },
+    { taskStore: kvStore, storeAnswers: true },
+  ];
+  void stores;
+  // @ts-expect-error taskStore is one of three names or a store object
+  const badStore: McpClientOptions = { taskStore: 'localStorage' };
+  void badStore;
   // @ts-expect-error requestTimeoutMs is a number
   const badOptions: McpClientOptions = { requestTimeoutMs: '30s' };
   void badOptions;
@@ -213,6 +231,8 @@ export async function everything(token: string, signal: AbortSignal): Promise<vo
   const now: Task = await client.getTask(resumed);
   await client.getTask(task.taskId, { signal });
   const done: Task = await client.waitForTask(stored, { signal, timeoutMs: 60_000, maxTotalTimeoutMs: 120_000, onStatus: (t) => console.log(t.status) });
+  const resumedTasks: Task[] = await client.resumeTasks();
+  for (const t of resumedTasks) void client.waitForTask(t, { onStatus: (s) => console.log(s.status) });
   const taskResult: CallToolResult = await client.getTaskResult(done.taskId, { timeoutMs: 1_000 });
   const responses: InputResponses = { name: { action: 'accept', content: { name: 'Ada' } } };
   const updated: void = await client.updateTask(task, responses);

@@ -14,6 +14,7 @@ mod auth;
 mod presence;
 mod routing;
 mod start;
+mod store;
 
 use crate::engine::actions::{Action, AskId, OpId, Output, TaskView};
 use crate::engine::call::CallInput;
@@ -35,6 +36,7 @@ use serde_json::Value;
 use crate::engine::listen::apply_notification;
 use crate::engine::ops::{OpInput, Operation};
 
+pub use crate::engine::task::store::RestoreSkip;
 pub use start::TaskRef;
 
 /// The response head, as much of it as the engine uses.
@@ -208,6 +210,8 @@ impl Core {
         self.refresh(&Owner::Task(id.to_string(), Part::Poll));
         self.refresh(&Owner::Task(id.to_string(), Part::Update));
         self.refresh(&Owner::Task(id.to_string(), Part::Result));
+        // Durable tasks: write or forget its record when it changed (`task::store`).
+        self.tasks.sync_store(&mut self.sh, id);
     }
 
     fn refresh_session(&mut self) {

@@ -116,7 +116,12 @@ pub(super) fn finish_rpc(
                 local: false,
             }))
         }
-        Purpose::TaskUpdate(_) | Purpose::TaskCancel(_) => Ok(Output::Empty),
+        Purpose::TaskUpdate(_) => Ok(Output::Empty),
+        Purpose::TaskCancel(id) => {
+            // Durable tasks: a cancelled task is removed from the task store.
+            tasks.forget(sh, id);
+            Ok(Output::Empty)
+        }
     }
 }
 
@@ -185,6 +190,10 @@ impl RpcOp {
             Err(e) => Err(match &self.purpose {
                 Purpose::TaskGet(id) | Purpose::TaskUpdate(id) | Purpose::TaskCancel(id) => {
                     let e = map_task_error(e, id, cx.tasks.last(id), cx.sh.now);
+                    if matches!(e.kind, ErrorKind::TaskNotFound | ErrorKind::TaskExpired) {
+                        // Durable tasks: the server no longer knows it.
+                        cx.tasks.forget(cx.sh, id);
+                    }
                     if e.code == Some(MISSING_REQUIRED_CLIENT_CAPABILITY) {
                         e.with_kind(ErrorKind::MissingRequiredClientCapability)
                     } else {

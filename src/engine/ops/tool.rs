@@ -276,6 +276,7 @@ impl ToolOp {
     fn on_task(&mut self, cx: &mut Ctx, op: OpId, task: Task) -> Step {
         let legacy = self.asked_task;
         cx.tasks.register(&task, self.check.clone(), legacy);
+        cx.tasks.created(cx.sh, &task.task_id, &self.name);
         if self.as_task {
             self.phase = ToolPhase::Over;
             return Step::Done(Ok(Output::Task(TaskView {

@@ -13,13 +13,15 @@
 //!
 //! The [`Driver`] is split by concern: `poll` holds the `tasks/get` polling, the
 //! observations and the 2025 `tasks/result`; `input` holds the input requests, the
-//! host's answers and `tasks/update`.
+//! host's answers and `tasks/update`; `store` holds the durable-task record written to the
+//! host's task store and restored from it (issue 13).
 
 mod input;
 mod poll;
 mod schedule;
 
 pub(crate) use schedule::Presence;
+pub(crate) mod store;
 
 use crate::engine::actions::{Action, AskId, OpId, TaskView, UrlFacts};
 use crate::engine::call::{Call, CallInput};
@@ -106,6 +108,13 @@ pub(crate) struct Driver {
     last_poll_at: Option<Millis>,
     /// When the next poll is due by `pollIntervalMs`, the back-off and the TTL alone.
     poll_due: Option<Millis>,
+    // ---- durable store (issue 13, `store.rs`) ----
+    /// The tool that created the task, for the stored record.
+    tool: Option<String>,
+    /// Kept in the task store: created by a tool call, handed to a wait, or restored.
+    durable: bool,
+    /// The record last written (nothing is written again while it is unchanged).
+    stored: Option<Value>,
 }
 
 /// All task drivers of a client.
@@ -172,6 +181,9 @@ impl Driver {
             result_call: None,
             last_poll_at: None,
             poll_due: None,
+            tool: None,
+            durable: false,
+            stored: None,
         }
     }
 
@@ -295,6 +307,8 @@ impl TaskBook {
             return vec![Note::Final(vec![op], clone_result(done))];
         }
         d.waiters.push(Waiter { op, deadline });
+        // Durable tasks: a task handed to a wait is stored (`store.rs`).
+        d.durable = true;
         // Rules 5 and 24: a wait joining a task already polled shares its polls (and
         // their pollIntervalMs); only an idle driver polls at once.
         if d.poll.is_none() && d.next_poll.is_none() {

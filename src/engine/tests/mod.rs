@@ -8,5 +8,6 @@ mod listen;
 mod mrtr;
 mod quiet;
 mod spine;
+mod task_store;
 mod tasks;
 mod visibility;

@@ -1,0 +1,136 @@
+//! Durable tasks (issue 13) in the shell: the `taskStore` and `storeAnswers` options, the
+//! engine's `StoreTask` / `ForgetTask` actions performed on the store (fire and forget:
+//! failures become one warning and a fallback to memory, in `js/task_store.js`), and
+//! `resumeTasks()`. What is stored and when is the engine's (`engine::task::store`).
+
+use crate::engine::config::Config;
+use crate::engine::RestoreSkip;
+use crate::error::Error;
+use crate::web::convert::{from_js, task_to_js, to_js};
+use crate::web::driver::{now, pump, warn, Handle};
+use crate::web::options::{get, Handlers};
+use js_sys::{Array, Function, Promise};
+use serde_json::Value;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+
+#[wasm_bindgen(module = "/src/web/js/task_store.js")]
+extern "C" {
+    /// The store behind `taskStore` (`js/task_store.js`).
+    #[derive(Clone)]
+    pub(super) type TaskStore;
+    #[wasm_bindgen(js_name = openTaskStore)]
+    fn open_task_store(option: &JsValue, on_warning: &JsValue) -> TaskStore;
+    #[wasm_bindgen(method)]
+    fn put(this: &TaskStore, key: &str, value: JsValue);
+    #[wasm_bindgen(method)]
+    fn remove(this: &TaskStore, key: &str);
+    /// Resolves to `[key, value]` pairs; never rejects.
+    #[wasm_bindgen(method)]
+    fn list(this: &TaskStore, prefix: &str) -> Promise;
+}
+
+/// Reads `taskStore` ('indexeddb' where IndexedDB exists, else 'memory'; 'none'; or an
+/// object `{ get, put, delete, list }`) and `storeAnswers` (default true).
+pub(super) fn read_options(o: &JsValue, cfg: &mut Config, h: &mut Handlers) -> Result<(), Error> {
+    let v = get(o, "taskStore");
+    let option = match v.as_string().as_deref() {
+        Some("none") => None,
+        Some("indexeddb" | "memory") => Some(v.clone()),
+        Some(_) => {
+            return Err(Error::config(
+                "taskStore must be 'indexeddb', 'memory', 'none' or a store object",
+            ))
+        }
+        None if v.is_undefined() || v.is_null() => Some(JsValue::UNDEFINED),
+        None => {
+            let ok = v.is_object()
+                && ["get", "put", "delete", "list"]
+                    .iter()
+                    .all(|m| get(&v, m).is_instance_of::<Function>());
+            if !ok {
+                return Err(Error::config(
+                    "a taskStore object must have get, put, delete and list functions",
+                ));
+            }
+            Some(v.clone())
+        }
+    };
+    cfg.persist_tasks = option.is_some();
+    let on_warning = h.on_warning.clone().map(JsValue::from).unwrap_or_default();
+    h.task_store = option.map(|o| open_task_store(&o, &on_warning));
+    let sa = get(o, "storeAnswers");
+    if !sa.is_undefined() && !sa.is_null() {
+        cfg.store_answers = sa
+            .as_bool()
+            .ok_or_else(|| Error::config("storeAnswers must be a boolean"))?;
+    }
+    Ok(())
+}
+
+fn store_of(h: &Handle) -> Option<TaskStore> {
+    h.borrow().handlers.task_store.clone()
+}
+
+/// `Action::StoreTask`.
+pub(super) fn put(h: &Handle, key: &str, value: &Value) {
+    if let Some(s) = store_of(h) {
+        s.put(key, to_js(value));
+    }
+}
+
+/// `Action::ForgetTask`.
+pub(super) fn forget(h: &Handle, key: &str) {
+    if let Some(s) = store_of(h) {
+        s.remove(key);
+    }
+}
+
+/// `client.resumeTasks()`: this server's stored tasks that are not finished, each restored
+/// in the engine so that a `waitForTask` continues it. A record that cannot be used is
+/// an `onWarning`; the promise never rejects.
+pub(super) fn resume(h: &Handle) -> Promise {
+    let (store, prefix) = {
+        let d = h.borrow();
+        (d.handlers.task_store.clone(), d.core.task_store_prefix())
+    };
+    let Some(store) = store.filter(|_| !h.borrow().closed) else {
+        let empty: JsValue = Array::new().into();
+        return Promise::resolve(&empty);
+    };
+    let weak = Rc::downgrade(h);
+    future_to_promise(async move {
+        let entries = JsFuture::from(store.list(&prefix))
+            .await
+            .unwrap_or_else(|_| Array::new().into());
+        let out = Array::new();
+        let Some(h) = weak.upgrade() else {
+            return Ok(out.into());
+        };
+        for e in Array::from(&entries).iter() {
+            let pair = Array::from(&e);
+            let Some(key) = pair.get(0).as_string() else {
+                continue;
+            };
+            let record = from_js(&pair.get(1)).map(|v| v.unwrap_or(Value::Null));
+            let r = match record {
+                Ok(v) => {
+                    let mut d = h.borrow_mut();
+                    let url = d.url.clone();
+                    d.core.restore_task(&key, &v, now()).map(|view| (view, url))
+                }
+                Err(e) => Err(RestoreSkip::Corrupt(e.message)),
+            };
+            match r {
+                Ok((view, url)) => {
+                    out.push(&task_to_js(view, &url));
+                }
+                Err(skip) => warn(&h, &skip.to_string()),
+            }
+        }
+        // Expired and ended records are removed now.
+        pump(&h);
+        Ok(out.into())
+    })
+}
