@@ -8,6 +8,7 @@ import { h } from './lib/dom.js';
 import { inTurn, onWaitingChange } from './lib/queue.js';
 import { errorWords } from './lib/render.js';
 import { SamplingDeclinedError, showSamplingDialog } from './lib/sampling-dialog.js';
+import { SignIn, canSignIn, takeReturn } from './lib/signin.js';
 
 const $ = (id) => document.getElementById(id);
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -18,9 +19,10 @@ let serverName = '';
 const taskCards = new Map();
 const cards = new Set();
 
-function status(text, kind = 'info') {
+function status(text, kind = 'info', err = null) {
   $('status').textContent = text;
   $('status').dataset.kind = kind;
+  $('status').dataset.error = err && err.name ? err.name : '';
 }
 
 // ------------------------------------------------------------------------------ questions
@@ -75,7 +77,8 @@ function checkUrl(text) {
   return null;
 }
 
-async function connect(text) {
+/** `returned`: the URL a redirect sign-in came back with (lib/signin.js). */
+async function connect(text, returned = null) {
   const problem = checkUrl(text);
   if (problem) {
     status(problem, 'error');
@@ -89,9 +92,15 @@ async function connect(text) {
   $('server').hidden = true;
   $('tools').hidden = true;
   status(`Connecting to ${url}…`);
+  // A static Authorization header (API-key servers), else the OAuth sign-in.
+  const header = $('auth-header').value.trim();
+  const signin = !header && canSignIn() ? new SignIn($('signin'), url, { returned, onSignOut: () => connect(url) }) : null;
+  if (!signin) $('signin').hidden = true;
   let next;
   try {
     next = new McpClient(url, {
+      ...(header ? { headers: { Authorization: header } } : {}),
+      ...(signin ? { auth: signin.auth } : {}),
       clientInfo: { name: 'mcp-wasm-client-console', version: version(), title: 'MCP agent console' },
       extensions: [TASKS],
       elicitation: { form: true, url: true },
@@ -101,7 +110,7 @@ async function connect(text) {
     });
   } catch (err) {
     client = null;
-    status(`Could not connect. ${errorWords(err, { url })}`, 'error');
+    status(`Could not connect. ${errorWords(err, { url })}`, 'error', err);
     return;
   }
   client = next;
@@ -117,7 +126,7 @@ async function connect(text) {
     status(`Connected to ${serverName}: ${tools.length} tool${tools.length === 1 ? '' : 's'}.`, 'ok');
   } catch (err) {
     if (client !== next) return;
-    status(`Could not connect. ${errorWords(err, { url })}`, 'error');
+    status(`Could not connect. ${errorWords(err, { url })}`, 'error', err);
   }
 }
 
@@ -225,6 +234,8 @@ try {
 } catch {
   // No config: the person types a URL.
 }
-$('server-url').value = defaultUrl;
-if (defaultUrl) connect(defaultUrl);
+const back = takeReturn(); // back from a redirect sign-in: finish it on that server
+$('server-url').value = back ? back.serverUrl : defaultUrl;
+if (back) connect(back.serverUrl, back.callbackUrl);
+else if (defaultUrl) connect(defaultUrl);
 else status('Enter the URL of an MCP server and connect.');

@@ -26,6 +26,8 @@ struct Fake {
     loads: Vec<String>,
     /// Builds the callback URL from the request and its `state`.
     person: Person,
+    /// The byte the fake platform's random bytes are made of.
+    seed: u8,
 }
 
 /// The person approves: the AS redirects with a code, the state and its issuer.
@@ -46,6 +48,7 @@ impl Fake {
             store: HashMap::new(),
             loads: Vec::new(),
             person: Box::new(approve),
+            seed: 7,
         }
     }
 
@@ -130,7 +133,7 @@ impl Fake {
                     self.fetched.push(r);
                     q.extend(a.on_fetch(st, body.as_bytes(), 1_000));
                 }
-                Effect::Random(n) => q.extend(a.on_random(&vec![7u8; n])),
+                Effect::Random(n) => q.extend(a.on_random(&vec![self.seed; n])),
                 Effect::Authorize(r) => {
                     let state = query_params(&r.url)
                         .into_iter()
@@ -733,6 +736,55 @@ fn storage_keeps_registrations_and_tokens_by_issuer() {
     assert!(f.fetched[before..]
         .iter()
         .all(|r| r.method == HttpMethod::Get));
+}
+
+#[test]
+fn a_stored_request_is_finished_by_the_next_client() {
+    // The redirect pattern: the page's client sends the person to the authorization server
+    // and is gone with the page; the page's next client is handed the URL it came back to.
+    let mut f = Fake::new();
+    f.standard(json!({}));
+    let mut c = cfg();
+    c.storage = true;
+    let mut a = Authorizer::new(c.clone(), MCP);
+    let away = std::rc::Rc::new(std::cell::RefCell::new(String::new()));
+    let keep = away.clone();
+    f.person = Box::new(move |r, state| {
+        *keep.borrow_mut() = approve(r, state)?;
+        Err(Error::new(ErrorKind::Abort, "the page navigated away"))
+    });
+    assert!(f.run(&mut a, on401("Bearer scope=\"mcp:basic\"")).is_err());
+    let first = crate::auth::pkce::new(&[7u8; 48]).unwrap();
+    let kept = pending_key(AS, MCP, &first.state);
+    assert_eq!(f.store[&kept], format!("{} mcp:basic", first.verifier));
+    // The next page: its own request has another state; the callback names the first one.
+    f.seed = 9;
+    let back = away.borrow().clone();
+    f.person = Box::new(move |_, _| Ok(back.clone()));
+    let mut a = Authorizer::new(c.clone(), MCP);
+    assert_eq!(f.run(&mut a, on401("Bearer")).unwrap(), "tok-1");
+    // The stored request's scope, not the one the second client asked for.
+    assert_eq!(a.token_for(AS).unwrap().scope.as_deref(), Some("mcp:basic"));
+    assert_eq!(f.authorizes.len(), 2);
+    assert_ne!(query_of(&f.authorizes[1])["state"], first.state);
+    assert_eq!(
+        form_of(f.posted("/token").unwrap())["code_verifier"],
+        first.verifier
+    );
+    assert_eq!(f.store[&kept], "", "used once");
+    // A state that names no stored request is refused, as without storage.
+    f.person = Box::new(|r, _| approve(r, "forged"));
+    let mut c2 = c;
+    c2.scope = Some("other".into()); // no stored token is usable for a 403 step-up either
+    let mut a = Authorizer::new(c2, MCP);
+    let t = Trigger {
+        status: 403,
+        challenge: bearer("Bearer error=\"insufficient_scope\", scope=\"more\""),
+        ..Default::default()
+    };
+    let e = f.run(&mut a, t).unwrap_err();
+    assert_eq!(reason(&e), "state-mismatch");
+    assert_eq!(f.loads.last().unwrap(), &pending_key(AS, MCP, "forged"));
 }
 
 #[test]

@@ -173,7 +173,9 @@ export interface AuthorizationCodeOptions {
   /** DCR `application_type` (default: `native` for a localhost redirect, else `web`). */
   applicationType?: 'web' | 'native';
   /** Keeps registrations and tokens (refresh tokens included) across page loads, keyed by
-   * authorization server. Values are strings; `get` resolves to `null`/`undefined` when absent. */
+   * authorization server, and each pending authorization request until its code is exchanged
+   * (so a page that navigated away can finish it: README "Sign in from a browser app"; `set(key, '')`
+   * clears one). Values are strings; `get` resolves to `null`/`undefined` when absent. */
   storage?: AuthStorage;
 }
 

@@ -3,7 +3,8 @@
 # installed tools (scripts/setup.sh): starts the test MCP server and the example server on
 # free ports, runs the package-contents check, the environment tests, the type checks, the
 # dialog tests (its checks against the client's vectors, then the dialog in Chromium), the
-# console e2e and the framework entries (React hooks, AI SDK adapter), stops the servers by
+# console e2e, the console's sign-in against a real authorization server (tests/auth-server/)
+# and the framework entries (React hooks, AI SDK adapter), stops the servers by
 # PID, and exits non-zero when anything failed.
 # Screenshots and build output go to test-output/. NODE= picks the Node binary (default
 # /usr/bin/node, Node 20).
@@ -66,6 +67,7 @@ step "types (tests/types/check.mjs)" "$NODE" tests/types/check.mjs
 step "dialog checks (tests/e2e/dialog-checks.mjs)" "$NODE" tests/e2e/dialog-checks.mjs
 step "dialog (tests/e2e/dialog.mjs)" "$NODE" tests/e2e/dialog.mjs
 step "console e2e (tests/e2e/console.mjs)" "$NODE" tests/e2e/console.mjs
+step "console sign-in e2e, real authorization server (tests/e2e/signin.mjs)" "$NODE" tests/e2e/signin.mjs
 step "React hooks (tests/frameworks/react.mjs)" "$NODE" tests/frameworks/react.mjs
 step "AI SDK adapter (tests/frameworks/ai.mjs)" "$NODE" tests/frameworks/ai.mjs
 

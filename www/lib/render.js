@@ -2,6 +2,7 @@
 // tree, and errors in plain words (chosen by error.name). All peer strings are text.
 
 import { h } from './dom.js';
+import { authorizationWords } from './signin.js';
 
 const IMAGE_TYPES = /^image\/(png|jpeg|gif|webp|avif)$/;
 const AUDIO_TYPES = /^audio\/(mpeg|mp3|wav|x-wav|ogg|webm)$/;
@@ -79,7 +80,10 @@ export function errorWords(e, { task = false, url = '' } = {}) {
     case 'AbortError': return 'Cancelled: the call was stopped before it finished.';
     case 'TaskCancelledError': return 'The task was cancelled.';
     case 'NetworkError': return `Could not reach the server${url ? ` at ${url}` : ''}. Is it running, and is the address right? (${msg})`;
-    case 'CorsError': return `The browser blocked the exchange (CORS): the server must allow this page's origin. (${msg})`;
+    case 'CorsError': return e.data && e.data.url
+      ? `The browser blocked the request to ${e.data.url} (CORS): that server must send ${(e.data.required || []).join('; ')}. (${msg})`
+      : `The browser blocked the exchange (CORS): the server must allow this page's origin. (${msg})`;
+    case 'AuthorizationError': return authorizationWords(e, msg);
     case 'HttpError': return `The server answered with HTTP status ${e.status ?? '?'}. (${msg})`;
     case 'TimeoutError': return `The server took too long; the call was stopped. (${msg})`;
     case 'McpError': return task ? `The task failed: ${msg}` : `The server answered with an error${e.code !== undefined ? ` (code ${e.code})` : ''}: ${msg}`;

@@ -1,11 +1,26 @@
 //! The authorization code grant with PKCE (spec "Authorization Code Protection", OAuth 2.1
 //! §4.1): the authorization request the host shows the person, and the checks of the
 //! response (RFC 9207 `iss`, `state`, `error`) before the code goes to the token endpoint.
+//!
+//! With a host storage, each request's secrets (the PKCE verifier, the scope) are kept
+//! under its authorization server, resource and `state` until its code is exchanged, so that a page which navigated to the
+//! authorization server (the redirect pattern: no popup) finishes the flow after it comes
+//! back: its new client's `onAuthorize` answers with the URL the page returned to, whose
+//! `state` names the stored request (`resume`).
 
-use super::{fail, AuthorizeReq, Authorizer, Effect, Stage};
+use super::storage::pending_key;
+use super::{fail, AuthorizeReq, Authorizer, Effect, Flow, Stage};
+use crate::auth::pkce::Pkce;
 use crate::auth::{pkce, url};
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
+
+fn state_mismatch() -> Error {
+    fail(
+        "state-mismatch",
+        "the authorization response's state does not match the request's: refused".into(),
+    )
+}
 
 impl Authorizer {
     /// Random bytes arrived: the authorization request goes to the host.
@@ -45,10 +60,20 @@ impl Authorizer {
             scope: scope.clone(),
             redirect_uri: self.cfg.redirect_uri.clone(),
         };
+        let mut effects = Vec::new();
+        if self.cfg.storage {
+            // `verifier scope` (a verifier has no space).
+            let rec = format!("{} {}", p.verifier, scope.as_deref().unwrap_or(""));
+            effects.push(Effect::Save(
+                pending_key(&meta.issuer, &f.resource, &p.state),
+                rec,
+            ));
+        }
+        effects.push(Effect::Authorize(req));
         f.pkce = Some(p);
         f.scope = scope;
         f.stage = Stage::Authorize;
-        self.cont(f, vec![Effect::Authorize(req)])
+        self.cont(f, effects)
     }
 
     /// The host's answer to the person's step: the URL the authorization server redirected
@@ -91,11 +116,14 @@ impl Authorizer {
             }
             _ => {}
         }
-        if param("state") != Some(p.state.as_str()) {
-            return self.done(Err(fail(
-                "state-mismatch",
-                "the authorization response's state does not match the request's: refused".into(),
-            )));
+        let state = param("state").unwrap_or_default();
+        if state != p.state {
+            if self.cfg.storage && !state.is_empty() {
+                let key = pending_key(&meta.issuer, &f.resource, state);
+                f.stage = Stage::LoadPending(callback.clone(), state.to_string());
+                return self.cont(f, vec![Effect::Load(key)]);
+            }
+            return self.done(Err(state_mismatch()));
         }
         if let Some(e) = param("error") {
             let mut msg = format!("the authorization server refused: {}", sanitize(e, 80));
@@ -128,6 +156,37 @@ impl Authorizer {
             return self.done(Err(fail("discovery", "no client".into())));
         };
         f.stage = Stage::Token;
-        self.cont(f, vec![req])
+        let mut effects = vec![req];
+        if self.cfg.storage {
+            let key = pending_key(&meta.issuer, &f.resource, &p.state);
+            effects.insert(0, Effect::Save(key, String::new()));
+        }
+        self.cont(f, effects)
+    }
+
+    /// The stored request named by a callback's `state` (for this authorization server and
+    /// resource: its key says) was read: the flow takes its secrets and checks the callback
+    /// again; without one, the `state` is not one of this client's.
+    pub(super) fn resume(
+        &mut self,
+        mut f: Flow,
+        callback: String,
+        state: String,
+        stored: Option<String>,
+    ) -> Vec<Effect> {
+        match stored.as_deref().and_then(|r| r.split_once(' ')) {
+            Some((verifier, scope)) if !verifier.is_empty() => {
+                f.pkce = Some(Pkce {
+                    challenge: String::new(), // sent already, by the page that left
+                    verifier: verifier.to_string(),
+                    state,
+                });
+                f.scope = Some(scope.to_string()).filter(|s| !s.is_empty());
+                f.stage = Stage::Authorize;
+                self.flow = Some(f);
+                self.on_callback(Ok(callback))
+            }
+            _ => self.done(Err(state_mismatch())),
+        }
     }
 }

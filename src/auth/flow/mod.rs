@@ -35,7 +35,7 @@ mod storage;
 mod token_endpoint;
 
 #[cfg(test)]
-pub(crate) use storage::{client_key, tokens_key};
+pub(crate) use storage::{client_key, pending_key, tokens_key};
 
 use crate::auth::challenge::Bearer;
 use crate::auth::client::Client;
@@ -148,6 +148,9 @@ enum Stage {
     Lock,
     LoadClient,
     LoadTokens,
+    /// A callback (and its `state`) that is not this flow's: the stored request it may
+    /// answer (`authorize::resume`) is being read.
+    LoadPending(String, String),
     Register,
     Refresh,
     Random,

@@ -14,6 +14,11 @@ pub(crate) fn tokens_key(issuer: &str, resource: &str) -> String {
     format!("mcp-wasm-client:oauth:tokens:{issuer}:{resource}")
 }
 
+/// An authorization request sent to the person, by its `state` (`authorize::resume`).
+pub(crate) fn pending_key(issuer: &str, resource: &str, state: &str) -> String {
+    format!("mcp-wasm-client:oauth:pending:{issuer}:{resource}:{state}")
+}
+
 impl Authorizer {
     pub(super) fn after_meta(&mut self, f: Flow) -> Vec<Effect> {
         if self.locking() {
@@ -73,6 +78,10 @@ impl Authorizer {
                     self.loaded.push(issuer);
                 }
                 self.choose_token(f)
+            }
+            Stage::LoadPending(ref mut callback, ref mut state) => {
+                let (callback, state) = (std::mem::take(callback), std::mem::take(state));
+                self.resume(f, callback, state, value)
             }
             _ => self.cont(f, Vec::new()),
         }

@@ -30,7 +30,7 @@ use crate::engine::exchange::Exchange;
 use crate::engine::ids::ExchangeId;
 use crate::engine::ops::{AuthOp, Op, OpInput, Operation, Step};
 use crate::engine::shared::Era;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::http::request::HttpRequest;
 use crate::time::Millis;
 
@@ -119,8 +119,9 @@ impl Core {
         true
     }
 
-    /// The flow's exchange ended (`failed`: without a response). True when it was the flow's.
-    pub(super) fn auth_on_end(&mut self, xfer: u64, failed: bool) -> bool {
+    /// The flow's exchange ended (`failed`: without a response, and why). True when it was
+    /// the flow's.
+    pub(super) fn auth_on_end(&mut self, xfer: u64, failed: Option<Error>) -> bool {
         if !self.auth_owns(xfer) {
             return false;
         }
@@ -129,9 +130,23 @@ impl Core {
             return false;
         };
         l.xfer = None;
-        let status = if failed || l.overflow { 0 } else { l.status };
+        let status = if failed.is_some() || l.overflow {
+            0
+        } else {
+            l.status
+        };
         let body = std::mem::take(&mut l.body);
-        let effects = l.machine.on_fetch(status, &body, now);
+        let mut effects = l.machine.on_fetch(status, &body, now);
+        // A browser's CORS refusal of the flow's own request (the shell's `CorsError`, which
+        // names the endpoint and what it must send) is what the host must see when the flow
+        // ends there.
+        if let Some(cors) = failed.filter(|e| e.kind == ErrorKind::Cors) {
+            for e in &mut effects {
+                if let Effect::Done(Err(err)) = e {
+                    *err = cors.clone();
+                }
+            }
+        }
         self.auth_apply(effects);
         true
     }

@@ -91,7 +91,7 @@ impl Core {
     /// Exchange `xfer`'s body ended.
     pub fn on_end(&mut self, wire: u64, now: Millis) {
         self.sh.now = self.sh.now.max(now);
-        if self.auth_on_end(wire, false) {
+        if self.auth_on_end(wire, None) {
             return;
         }
         let Some(xfer) = self.sh.xs.by_wire(wire) else {
@@ -109,7 +109,7 @@ impl Core {
     /// Exchange `xfer` failed (network error, CORS, aborted by the platform).
     pub fn on_fail(&mut self, wire: u64, err: Error, now: Millis) {
         self.sh.now = self.sh.now.max(now);
-        if self.auth_on_end(wire, true) {
+        if self.auth_on_end(wire, Some(err.clone())) {
             return;
         }
         let Some(xfer) = self.sh.xs.by_wire(wire) else {

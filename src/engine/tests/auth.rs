@@ -36,6 +36,8 @@ pub(super) struct AuthServer {
     tokens_issued: u32,
     /// Scope of each authorization request.
     scopes: Vec<Option<String>>,
+    /// How the token endpoint's requests fail (as the shell reports it), if they do.
+    token_fails: Option<Error>,
 }
 
 impl AuthServer {
@@ -60,6 +62,7 @@ impl AuthServer {
             authorizations: Vec::new(),
             tokens_issued: 0,
             scopes: Vec::new(),
+            token_fails: None,
         }
     }
 
@@ -72,7 +75,13 @@ impl AuthServer {
             if let Some(i) = h.outbox.iter().position(|s| s.req.url != MCP) {
                 let s = h.outbox.remove(i).unwrap();
                 progressed = true;
-                if s.req.url.ends_with("/token") {
+                if let Some(e) = self
+                    .token_fails
+                    .as_ref()
+                    .filter(|_| s.req.url.ends_with("/token"))
+                {
+                    h.core.on_fail(s.xfer(), e.clone(), h.now);
+                } else if s.req.url.ends_with("/token") {
                     self.tokens_issued += 1;
                     let t = format!("tok-{}", self.tokens_issued);
                     h.reply(&s, 200, json!({"access_token": t, "token_type": "Bearer"}));
@@ -308,6 +317,35 @@ fn failed_flow_fails_every_held_request_with_its_reason() {
     assert!(srv.authorizations.is_empty());
     // Nothing of the authorization server was fetched.
     assert!(h.history.iter().all(|s| !s.req.url.starts_with(AS)));
+}
+
+#[test]
+fn a_cors_refusal_of_a_flow_request_is_the_hosts_error() {
+    // The shell says why the flow's own request failed (a browser's CORS refusal): the
+    // held request gets that CorsError (its data names the endpoint).
+    let cors = Error::new(ErrorKind::Cors, "blocked by CORS: the server must send X")
+        .with_data(json!({"reason": "origin-not-allowed", "url": format!("{AS}/token")}));
+    for (fails, kind) in [
+        (cors, ErrorKind::Cors),
+        (Error::network("down"), ErrorKind::Auth),
+    ] {
+        let mut h = Harness::new(cfg("2026-07-28"));
+        let mut srv = AuthServer::new();
+        srv.token_fails = Some(fails);
+        let a = read(&mut h, "a");
+        let sa = h.take();
+        refuse(&mut h, &sa, 401, &www401());
+        srv.serve(&mut h);
+        let e = h.err(a);
+        assert_eq!(e.kind, kind);
+        if kind == ErrorKind::Cors {
+            assert_eq!(e.message, "blocked by CORS: the server must send X");
+            assert_eq!(e.data.unwrap()["url"], format!("{AS}/token"));
+        } else {
+            // Any other failure stays the flow's own error.
+            assert_eq!(e.data.unwrap()["reason"], "token");
+        }
+    }
 }
 
 #[test]

@@ -89,9 +89,9 @@ export function corsFacts(reason, page, url, method, headers, status) {
     required.push(`Access-Control-Allow-Origin: ${page}`);
     if (allowHeaders.length) required.push(`Access-Control-Allow-Headers: ${allowHeaders.join(', ')}`);
     if (allowMethods.length) required.push(`Access-Control-Allow-Methods: ${allowMethods.join(', ')}`);
-    what = `${server} ${reason === 'preflight-refused' ? 'allows' : 'does not allow'} ${page}${reason === 'preflight-refused' ? ' but its preflight refused the request headers' : ''}`;
+    what = `${server} ${reason === 'preflight-refused' ? 'allows' : 'does not allow'} ${page}${reason === 'preflight-refused' ? ' but its preflight refused the request headers' : ''} (${method} ${url})`;
   }
-  const data = { reason, origin: page, serverOrigin: server, allowHeaders, allowMethods, exposeHeaders, required };
+  const data = { reason, origin: page, serverOrigin: server, url, allowHeaders, allowMethods, exposeHeaders, required };
   if (status) data.status = status;
   return { message: `blocked by CORS: ${what}; the server must send ${required.join('; ')}`, data };
 }

@@ -32,6 +32,8 @@ export interface CorsErrorData {
   reason: 'origin-not-allowed' | 'preflight-refused' | 'www-authenticate-not-exposed';
   /** The page's origin (the one the server must allow) and the server's. */
   origin: string; serverOrigin: string;
+  /** The URL of the refused request (for an OAuth flow's own request: the endpoint). */
+  url: string;
   /** The request's headers that are not CORS-safelisted, a method other than GET/HEAD/POST, headers to expose. */
   allowHeaders: string[]; allowMethods: string[]; exposeHeaders: string[];
   /** The response headers the server must send, one `Name: value` line each. */

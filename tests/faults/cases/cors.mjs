@@ -75,7 +75,7 @@ test('CORS diagnosis wording (src/web/js/cors.js): safelisted headers, required 
   eq(needingPermission([['Content-Type', 'text/plain; charset=utf-8'], ['Accept-Language', 'en']]), [], 'safelisted headers');
   const f = corsFacts('origin-not-allowed', 'http://page.test:5000', 'http://api.test/mcp', 'DELETE', [['Mcp-Method', 'x']], 0);
   eq(f.data.required, ['Access-Control-Allow-Origin: http://page.test:5000', 'Access-Control-Allow-Headers: Mcp-Method', 'Access-Control-Allow-Methods: DELETE'], 'required');
-  eq([f.data.serverOrigin, f.data.status], ['http://api.test', undefined], 'serverOrigin, status');
+  eq([f.data.serverOrigin, f.data.url, f.data.status], ['http://api.test', 'http://api.test/mcp', undefined], 'serverOrigin, url, status');
   ok(f.message.includes('Access-Control-Allow-Origin: http://page.test:5000'), f.message);
   const g = corsFacts('www-authenticate-not-exposed', 'http://p', 'http://s/mcp', 'POST', [], 401);
   eq([g.data.required, g.data.exposeHeaders, g.data.status], [['Access-Control-Expose-Headers: WWW-Authenticate'], ['WWW-Authenticate'], 401], '401 facts');
