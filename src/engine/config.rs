@@ -97,6 +97,10 @@ pub struct Config {
     /// OAuth authorization (`auth`): on a 401 or `403 insufficient_scope` the client runs
     /// the flow and retries with a Bearer token. `None`: a 401 is an `HttpError`.
     pub auth: Option<crate::auth::AuthConfig>,
+    /// Issue 13, coordination across contexts (`coordination: 'auto'` where Web Locks and
+    /// BroadcastChannel exist): one poller and one dialog per question per task across
+    /// the contexts of an origin (`engine::task::peers`). Off: every driver polls itself.
+    pub coordinated: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -203,6 +207,7 @@ impl Config {
             validate_output: ValidateOutput::Strict,
             limits: Limits::default(),
             auth: None,
+            coordinated: false,
         }
     }
 

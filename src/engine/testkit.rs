@@ -3,7 +3,8 @@
 //! No sockets, no sleeping.
 
 use crate::engine::actions::{
-    Action, Ask, AskId, AuthAction, AuthStepId, OpId, Output, SubscriptionEvent, TaskView,
+    Action, Ask, AskId, AuthAction, AuthStepId, OpId, Output, PeerAction, SubscriptionEvent,
+    TaskView,
 };
 use crate::engine::config::Config;
 use crate::engine::core::{Core, ResponseHead};
@@ -68,6 +69,8 @@ pub struct Harness {
     pub warnings: Vec<String>,
     /// OAuth work asked of the host, oldest first.
     pub auth: Vec<AuthAction>,
+    /// Coordination asked of the host (Web Locks, messages to other contexts), oldest first.
+    pub peer: Vec<PeerAction>,
 }
 
 impl Harness {
@@ -92,6 +95,7 @@ impl Harness {
             subs: Vec::new(),
             warnings: Vec::new(),
             auth: Vec::new(),
+            peer: Vec::new(),
         }
     }
 
@@ -143,6 +147,7 @@ impl Harness {
                 Action::Subscription { op, event } => self.subs.push((op, event)),
                 Action::Warn { message } => self.warnings.push(message),
                 Action::Auth(a) => self.auth.push(a),
+                Action::Peer(a) => self.peer.push(a),
                 Action::Done { op, outcome } => {
                     if let Ok(Output::Raw(r)) = &outcome {
                         self.outputs.insert(op, r.get().to_string());

@@ -5,6 +5,7 @@ mod legacy;
 mod lifecycle;
 mod listen;
 mod mrtr;
+mod peers;
 mod quiet;
 mod spine;
 mod tasks;

@@ -1,0 +1,747 @@
+//! One poller and one dialog per question across contexts (issue 13, "One poller across
+//! contexts" and "One dialog per question across contexts").
+//!
+//! With `Config::coordinated`, the contexts of an origin (tabs, workers) that wait on one
+//! task share it. The shell performs two primitives only ([`PeerAction`]): exclusive Web
+//! Locks, and a BroadcastChannel per server URL carrying JSON texts. The protocol is here:
+//!
+//! - **Leader.** A driver that gains its first waiter asks for the task's lock
+//!   ([`task_lock`]); until it is granted the driver is a *follower*: it sends no
+//!   `tasks/get` and no `tasks/update` of its own, applies the observations the leader
+//!   posts (as if its own poll had answered: `onTaskStatus`, the outcome, input) and keeps
+//!   only its wait deadlines and the TTL backstop (rule 10) as timers. The lock holder is
+//!   the *leader*: it polls and posts every observation (`obs`). When it goes away (closed
+//!   tab, crash, `client.close()`, its last waiter left) the lock passes to the next
+//!   waiting context, which polls at `max(now, last observation + pollIntervalMs)`: the
+//!   poll rate stays one context's, with no gap beyond the interval.
+//! - **Newcomers.** BroadcastChannel queues nothing, so a follower says `hello` (with its
+//!   visibility) when it joins and whenever it hears a leader it has not greeted; the
+//!   leader answers with its last observation and the key assignment.
+//! - **Dialogs.** The leader assigns each outstanding input key to one *presenter* among
+//!   the waiting contexts: the current one while it still waits and is visible (or none
+//!   is), else itself when visible, else a visible follower, else itself (`keys`). A
+//!   context presents only the keys assigned to it and withdraws (`CancelAsk`: the
+//!   handler's `ctx.signal` fires) those assigned elsewhere or answered anywhere.
+//! - **Answers** go out once, from the leader: a follower's answer is handed to the leader
+//!   (`answer`), which sends `tasks/update` and lists the key as answered, so every
+//!   context withdraws it and never presents it again. The leader alone keeps rule 8's
+//!   bookkeeping (one update in flight, re-sends decided by its polls): two contexts
+//!   sending updates would each keep half of it. A follower keeps its answer until the
+//!   leader reports it acknowledged, and hands it to a new leader, so an answer survives a
+//!   leader that went away before sending it.
+//! - **Liveness.** Each context holds a lock of its own for its whole life
+//!   ([`context_lock`]); the leader waits for the lock of each follower it knows, and
+//!   getting it means that follower is gone (closed without a `bye`, or crashed).
+//!
+//! Messages carry the protocol version (`v`), the sender (`from`) and the task. A message
+//! that is malformed, of another version, about a task not waited on here, or otherwise
+//! out of place is ignored: other contexts are peers, and peer input never panics.
+
+use super::{map_task_error, Driver, Note, TaskBook, DEFAULT_POLL_MS, MIN_POLL_MS};
+use crate::engine::actions::{Action, PeerAction};
+use crate::engine::call::{check_answer, check_declared};
+use crate::engine::shared::Shared;
+use crate::error::{Error, ErrorKind};
+use crate::protocol::codes::INVALID_PARAMS;
+use crate::protocol::tasks::decode_detailed_task;
+use crate::time::Millis;
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// The version of the messages between contexts; messages of another version are ignored.
+pub(crate) const PROTOCOL: u64 = 1;
+const PREFIX: &str = "mcp-wasm-client/peers/1";
+/// Longest context id and input key a message may carry.
+const MAX_ID: usize = 200;
+const MAX_KEY: usize = 1000;
+
+/// The BroadcastChannel of the clients of one server.
+pub(crate) fn channel_name(url: &str) -> String {
+    format!("{PREFIX} channel {url}")
+}
+
+/// The Web Lock of one task of one server: its holder polls it.
+fn task_lock(url: &str, task: &str) -> String {
+    format!("{PREFIX} task {} {url} {task}", url.len())
+}
+
+/// The Web Lock a context holds while it lives.
+fn context_lock(ctx: &str) -> String {
+    format!("{PREFIX} context {ctx}")
+}
+
+fn lock(sh: &mut Shared, name: String) {
+    sh.push(Action::Peer(PeerAction::Lock { name }));
+}
+
+fn unlock(sh: &mut Shared, name: String) {
+    sh.push(Action::Peer(PeerAction::Unlock { name }));
+}
+
+/// This context, as the others know it.
+#[derive(Default)]
+pub(crate) struct Peers {
+    /// Set by [`TaskBook::peer_setup`]; coordination is off until then.
+    me: Option<String>,
+    visible: bool,
+    /// Contexts whose lock this context waits for (followers of the tasks it leads).
+    watched: FxHashSet<String>,
+}
+
+/// One task's coordination, kept by its driver.
+pub(super) struct PeerTask {
+    me: String,
+    visible: bool,
+    /// A waiter is here: the task's lock is requested or held.
+    joined: bool,
+    /// The task's lock is held: this context polls.
+    leader: bool,
+    /// Follower: the context whose messages it last applied (greeted with `hello`).
+    heard: Option<String>,
+    /// Leader: the other waiting contexts and whether each is visible (sorted: the choice
+    /// of a presenter is the same in every run).
+    others: BTreeMap<String, bool>,
+    /// Who presents each outstanding key.
+    presenters: FxHashMap<String, String>,
+    /// Keys answered in another context and not yet acknowledged: never presented here.
+    elsewhere: FxHashSet<String>,
+    /// Follower: the keys the leader holds an answer for (not handed to it again).
+    leader_has: FxHashSet<String>,
+    /// When the task was last observed, by any context.
+    last_obs_at: Option<Millis>,
+    /// Leader: the last observation (for newcomers) and the last `keys` message sent.
+    last_obs: Option<Value>,
+    last_keys: Option<Value>,
+}
+
+impl PeerTask {
+    fn new(me: String, visible: bool) -> PeerTask {
+        PeerTask {
+            me,
+            visible,
+            joined: false,
+            leader: false,
+            heard: None,
+            others: BTreeMap::new(),
+            presenters: FxHashMap::default(),
+            elsewhere: FxHashSet::default(),
+            leader_has: FxHashSet::default(),
+            last_obs_at: None,
+            last_obs: None,
+            last_keys: None,
+        }
+    }
+
+    fn mine(&self, key: &str) -> bool {
+        self.presenters.get(key).is_some_and(|c| *c == self.me) && !self.elsewhere.contains(key)
+    }
+
+    fn visible_of(&self, ctx: &str) -> Option<bool> {
+        if ctx == self.me {
+            Some(self.visible)
+        } else {
+            self.others.get(ctx).copied()
+        }
+    }
+
+    /// Leader: the presenter of a key, keeping the current one while it still waits and
+    /// is visible, or while no waiting context is visible.
+    fn choose(&self, current: Option<&String>) -> String {
+        let any_visible = self.visible || self.others.values().any(|v| *v);
+        if let Some(c) = current {
+            if let Some(vis) = self.visible_of(c) {
+                if vis || !any_visible {
+                    return c.clone();
+                }
+            }
+        }
+        if self.visible {
+            return self.me.clone();
+        }
+        self.others
+            .iter()
+            .find(|(_, v)| **v)
+            .map(|(c, _)| c.clone())
+            .unwrap_or_else(|| self.me.clone())
+    }
+}
+
+/// A message's common part: `(type, from, task)`, when it is one of ours.
+fn header<'a>(m: &'a Value, me: &str) -> Option<(&'a str, &'a str, &'a str)> {
+    if m.get("v").and_then(Value::as_u64) != Some(PROTOCOL) {
+        return None;
+    }
+    let t = m.get("t").and_then(Value::as_str)?;
+    let from = m.get("from").and_then(Value::as_str)?;
+    if from.is_empty() || from.len() > MAX_ID || from == me {
+        return None;
+    }
+    let task = m.get("task").and_then(Value::as_str).unwrap_or("");
+    Some((t, from, task))
+}
+
+fn strings(v: Option<&Value>) -> impl Iterator<Item = &str> {
+    v.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|k| k.len() <= MAX_KEY)
+}
+
+impl Driver {
+    fn interval(&self) -> u64 {
+        self.last
+            .as_ref()
+            .and_then(|t| t.poll_interval_ms)
+            .unwrap_or(DEFAULT_POLL_MS)
+            .max(MIN_POLL_MS)
+    }
+
+    fn post(&self, sh: &mut Shared, t: &str, mut body: Map<String, Value>) {
+        let Some(p) = &self.peer else { return };
+        body.insert("v".into(), PROTOCOL.into());
+        body.insert("t".into(), t.into());
+        body.insert("from".into(), p.me.as_str().into());
+        body.insert("task".into(), self.id.as_str().into());
+        sh.push(Action::Peer(PeerAction::Post {
+            text: Value::Object(body).to_string(),
+        }));
+    }
+
+    fn hello(&self, sh: &mut Shared) {
+        let visible = self.peer.as_ref().is_some_and(|p| p.visible);
+        let mut m = Map::new();
+        m.insert("visible".into(), visible.into());
+        self.post(sh, "hello", m);
+    }
+
+    /// A wait joins (rule 24's shared driver, across contexts). True when coordinated:
+    /// the driver then polls only once it holds the task's lock.
+    pub(super) fn peer_join(&mut self, sh: &mut Shared, peers: &Peers) -> bool {
+        let Some(me) = peers
+            .me
+            .as_ref()
+            .filter(|_| sh.cfg.coordinated && !self.legacy)
+        else {
+            return false;
+        };
+        let p = self
+            .peer
+            .get_or_insert_with(|| Box::new(PeerTask::new(me.clone(), peers.visible)));
+        if p.joined {
+            return true;
+        }
+        p.joined = true;
+        p.leader = false;
+        p.heard = None;
+        p.visible = peers.visible;
+        lock(sh, task_lock(&sh.cfg.url, &self.id));
+        self.hello(sh);
+        self.next_poll = self.peer_ttl(sh);
+        true
+    }
+
+    /// The last waiter left (or the waits ended): the lock goes to another waiting context.
+    pub(super) fn peer_leave(&mut self, sh: &mut Shared) {
+        let Some(p) = self.peer.as_mut().filter(|p| p.joined) else {
+            return;
+        };
+        p.joined = false;
+        p.leader = false;
+        p.others.clear();
+        p.last_keys = None;
+        unlock(sh, task_lock(&sh.cfg.url, &self.id));
+        self.post(sh, "bye", Map::new());
+    }
+
+    /// A follower: coordinated and not holding the lock (polls and updates are the leader's).
+    pub(super) fn peer_follows(&self) -> bool {
+        self.peer.as_ref().is_some_and(|p| p.joined && !p.leader)
+    }
+
+    /// A follower's only timer: the TTL backstop (rule 10).
+    pub(super) fn peer_ttl(&self, sh: &Shared) -> Option<Millis> {
+        let exp = self.last.as_ref().and_then(|t| t.expires_at_ms())?;
+        (exp > sh.now as i64).then_some(exp as Millis)
+    }
+
+    /// A follower's timer: past the TTL without a terminal status, the wait ends (rule 10).
+    pub(super) fn peer_timer(&mut self, sh: &mut Shared, notes: &mut Vec<Note>) {
+        self.next_poll = self.peer_ttl(sh);
+        if self.next_poll.is_none() && !self.waiters.is_empty() {
+            if let Some(t) = self.last.clone() {
+                let e = super::poll::ttl_expired(&self.id, &t);
+                self.finish(sh, Err(e), true, notes);
+            }
+        }
+    }
+
+    /// The leader's poll answered: every context gets the observation.
+    pub(super) fn peer_observed(&mut self, sh: &mut Shared, raw: &str) {
+        let Some(p) = self.peer.as_mut().filter(|p| p.joined && p.leader) else {
+            return;
+        };
+        p.last_obs_at = Some(sh.now);
+        // Answers a former leader held were handed over by now (their contexts answer a
+        // new leader's first message at once): the keys left are asked again.
+        p.elsewhere.clear();
+        let Ok(obs) = serde_json::from_str::<Value>(raw) else {
+            return;
+        };
+        let mut m = Map::new();
+        m.insert("at".into(), sh.now.into());
+        m.insert("obs".into(), obs.clone());
+        p.last_obs = Some(obs);
+        self.post(sh, "obs", m);
+    }
+
+    /// The leader's poll ended in "not found" (rule 14): the other contexts end too.
+    pub(super) fn peer_failed(&mut self, sh: &mut Shared, e: &Error) {
+        if !self.peer.as_ref().is_some_and(|p| p.joined && p.leader)
+            || e.kind != ErrorKind::Mcp
+            || e.code != Some(INVALID_PARAMS)
+        {
+            return;
+        }
+        let mut m = Map::new();
+        m.insert("code".into(), INVALID_PARAMS.into());
+        m.insert("message".into(), e.message.as_str().into());
+        if let Some(d) = &e.data {
+            m.insert("data".into(), d.clone());
+        }
+        self.post(sh, "gone", m);
+    }
+
+    /// True when `key` may be presented here (always, when not coordinated).
+    pub(super) fn peer_mine(&self, key: &str) -> bool {
+        self.peer.as_ref().is_none_or(|p| !p.joined || p.mine(key))
+    }
+
+    /// Keys answered in another context are never presented here (rule 7 across contexts).
+    pub(super) fn peer_blocked(&self, key: &str) -> bool {
+        self.peer
+            .as_ref()
+            .is_some_and(|p| p.joined && p.elsewhere.contains(key))
+    }
+
+    /// Before presenting: the leader assigns the outstanding keys; asks for keys assigned
+    /// elsewhere, or answered elsewhere, are withdrawn (their `ctx.signal` fires).
+    pub(super) fn peer_prepare(&mut self, sh: &mut Shared) {
+        let Some(p) = self.peer.as_mut().filter(|p| p.joined) else {
+            return;
+        };
+        if p.leader {
+            let open: Vec<&String> = self
+                .outstanding
+                .keys()
+                .filter(|k| {
+                    !self.answered.contains_key(*k)
+                        && !self.acked.contains(*k)
+                        && !p.elsewhere.contains(*k)
+                })
+                .collect();
+            let mut next = FxHashMap::default();
+            for k in open {
+                let c = p.choose(p.presenters.get(k));
+                next.insert(k.clone(), c);
+            }
+            p.presenters = next;
+        }
+        let moved: Vec<_> = self
+            .asking
+            .iter()
+            .filter(|(_, k)| !p.mine(k))
+            .map(|(a, k)| (*a, k.clone()))
+            .collect();
+        for (ask, key) in moved {
+            self.asking.remove(&ask);
+            sh.forget_ask(&ask);
+            sh.push(Action::CancelAsk(ask));
+            let done = p.elsewhere.contains(&key)
+                || self.acked.contains(&key)
+                || self.answered.contains_key(&key);
+            // Assigned to another context: it waits here, should it come back.
+            match (done, self.outstanding.get(&key)) {
+                (false, Some(req)) => {
+                    if let Ok(url) = check_declared(&sh.cfg, req) {
+                        self.queued.push_front((req.clone(), url));
+                    }
+                }
+                // Answered elsewhere (or gone): not presented here, unless that answer
+                // is lost with its context (the key is then asked again).
+                _ => {
+                    self.presented.remove(&key);
+                }
+            }
+        }
+        let blocked = &p.elsewhere;
+        let presented = &mut self.presented;
+        self.queued.retain(|(r, _)| {
+            let keep = !blocked.contains(&r.key);
+            if !keep {
+                presented.remove(&r.key);
+            }
+            keep
+        });
+    }
+
+    /// A follower hands its answers to the leader instead of sending `tasks/update`.
+    /// True when it did (the caller sends nothing).
+    pub(super) fn peer_forward(&mut self, sh: &mut Shared) -> bool {
+        let Some(p) = self.peer.as_ref().filter(|p| p.joined && !p.leader) else {
+            return false;
+        };
+        let out: Vec<(String, Value)> = self
+            .answered
+            .iter()
+            .filter(|(k, _)| !p.leader_has.contains(*k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (key, value) in out {
+            let mut m = Map::new();
+            m.insert("key".into(), key.into());
+            m.insert("value".into(), value);
+            self.post(sh, "answer", m);
+        }
+        true
+    }
+
+    /// Leader: posts the key assignment when it changed (or was asked for).
+    pub(super) fn peer_flush(&mut self, sh: &mut Shared) {
+        if !self.peer.as_ref().is_some_and(|p| p.joined && p.leader) {
+            return;
+        }
+        self.present(sh); // assigns the keys first (`peer_prepare`)
+        let Some(p) = self.peer.as_ref() else { return };
+        let mut pending: Vec<&String> = self.answered.keys().chain(p.elsewhere.iter()).collect();
+        pending.sort();
+        let mut acked: Vec<&String> = self.acked.iter().collect();
+        acked.sort();
+        let presenters: Map<String, Value> = p
+            .presenters
+            .iter()
+            .map(|(k, c)| (k.clone(), Value::from(c.as_str())))
+            .collect();
+        let keys = json!({"presenters": presenters, "pending": pending, "acked": acked});
+        if p.last_keys.as_ref() == Some(&keys) {
+            return;
+        }
+        let Value::Object(m) = keys.clone() else {
+            return;
+        };
+        if let Some(p) = self.peer.as_mut() {
+            p.last_keys = Some(keys);
+        }
+        self.post(sh, "keys", m);
+    }
+
+    /// The task's lock was granted: this context polls from now on, at the interval
+    /// after the last observation any context made (issue 13: takeover within one interval).
+    fn peer_promote(&mut self, sh: &mut Shared) {
+        let Some(p) = self.peer.as_mut() else { return };
+        if !p.joined || p.leader {
+            if !p.joined {
+                unlock(sh, task_lock(&sh.cfg.url, &self.id));
+            }
+            return;
+        }
+        p.leader = true;
+        p.heard = None;
+        p.last_keys = None;
+        // Answers the former leader held: whether they reached the server is unknown
+        // (rule 8): the first poll of this leader decides, as after a lost update.
+        let held: Vec<String> = self
+            .answered
+            .keys()
+            .filter(|k| p.leader_has.contains(*k))
+            .cloned()
+            .collect();
+        if !held.is_empty() {
+            self.unsettled.extend(held);
+            self.unsettled_before = self.polls_started;
+        }
+        // The contexts that presented keys probably still wait; a gone one is dropped
+        // when its lock is granted, a living one's `hello` corrects its visibility.
+        let seen: Vec<String> = p
+            .presenters
+            .values()
+            .filter(|c| **c != p.me)
+            .cloned()
+            .collect();
+        for c in seen {
+            p.others.entry(c).or_insert(true);
+        }
+        let last = p.last_obs_at;
+        let at = last.map_or(sh.now, |t| t.saturating_add(self.interval()).max(sh.now));
+        self.next_poll = None;
+        if self.poll.is_none() && !self.waiters.is_empty() {
+            if at <= sh.now {
+                self.start_poll(sh);
+            } else {
+                self.next_poll = Some(at);
+            }
+        }
+    }
+
+    /// A message from another context about this task.
+    fn peer_message(
+        &mut self,
+        sh: &mut Shared,
+        t: &str,
+        from: &str,
+        m: &Value,
+        notes: &mut Vec<Note>,
+    ) {
+        let Some(p) = self.peer.as_mut().filter(|p| p.joined) else {
+            return;
+        };
+        match (t, p.leader) {
+            ("hello", true) => {
+                let visible = m.get("visible").and_then(Value::as_bool).unwrap_or(false);
+                p.others.insert(from.to_string(), visible);
+                p.last_keys = None;
+                if let Some(obs) = p.last_obs.clone() {
+                    let mut o = Map::new();
+                    o.insert("at".into(), p.last_obs_at.unwrap_or(sh.now).into());
+                    o.insert("obs".into(), obs);
+                    self.post(sh, "obs", o);
+                }
+            }
+            ("bye", true) => {
+                p.others.remove(from);
+            }
+            ("bye", false) if p.heard.as_deref() == Some(from) => p.heard = None,
+            ("answer", true) => self.peer_answer(sh, m),
+            ("obs" | "keys" | "gone", false) => {
+                if p.heard.as_deref() != Some(from) {
+                    p.heard = Some(from.to_string());
+                    self.hello(sh);
+                }
+                match t {
+                    "obs" => self.peer_apply_obs(sh, m, notes),
+                    "keys" => self.peer_apply_keys(sh, m),
+                    _ => {
+                        let msg = m.get("message").and_then(Value::as_str).unwrap_or("");
+                        let e = Error::rpc(INVALID_PARAMS, msg, m.get("data").cloned());
+                        let e = map_task_error(e, &self.id, self.last.as_ref(), sh.now);
+                        self.finish(sh, Err(e), true, notes);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn peer_apply_obs(&mut self, sh: &mut Shared, m: &Value, notes: &mut Vec<Note>) {
+        let Some(obs) = m.get("obs") else { return };
+        let Ok(raw) = serde_json::value::to_raw_value(obs) else {
+            return;
+        };
+        let Ok(dt) = decode_detailed_task(&raw, Some(&self.id), false) else {
+            sh.push(Action::Warn {
+                message: "another context sent a task state that does not decode; ignored".into(),
+            });
+            return;
+        };
+        let at = m.get("at").and_then(Value::as_u64).unwrap_or(sh.now);
+        if let Some(p) = self.peer.as_mut() {
+            p.last_obs_at = Some(at.min(sh.now));
+        }
+        self.observe(sh, dt, notes, true);
+    }
+
+    fn peer_apply_keys(&mut self, sh: &mut Shared, m: &Value) {
+        let Some(p) = self.peer.as_mut() else { return };
+        for k in strings(m.get("acked")) {
+            self.answered.remove(k);
+            p.elsewhere.remove(k);
+            p.leader_has.remove(k);
+            self.acked.insert(k.to_string());
+        }
+        p.leader_has.clear();
+        p.elsewhere.clear();
+        for k in strings(m.get("pending")) {
+            p.leader_has.insert(k.to_string());
+            if !self.answered.contains_key(k) && self.outstanding.contains_key(k) {
+                p.elsewhere.insert(k.to_string());
+            }
+        }
+        p.presenters.clear();
+        if let Some(pr) = m.get("presenters").and_then(Value::as_object) {
+            for (k, c) in pr {
+                if let (true, Some(c)) = (self.outstanding.contains_key(k), c.as_str()) {
+                    p.presenters.insert(k.clone(), c.to_string());
+                }
+            }
+        }
+        self.present(sh);
+        if !self.answered.is_empty() {
+            self.peer_forward(sh);
+        }
+    }
+
+    /// Leader: a follower's answer, checked again (it is peer input), sent once.
+    fn peer_answer(&mut self, sh: &mut Shared, m: &Value) {
+        let (Some(key), Some(value)) = (m.get("key").and_then(Value::as_str), m.get("value"))
+        else {
+            return;
+        };
+        if self.answered.contains_key(key) || self.acked.contains(key) {
+            return;
+        }
+        let Some(Ok(v)) = self.outstanding.get(key).map(|r| check_answer(r, value)) else {
+            return;
+        };
+        self.answered.insert(key.to_string(), v);
+        if self.peer.as_mut().is_some_and(|p| p.elsewhere.remove(key)) {
+            // Held by a former leader: maybe sent already; the next poll decides (rule 8).
+            self.unsettled.insert(key.to_string());
+            self.unsettled_before = self.polls_started;
+        }
+        if self.update.is_none() {
+            self.send_update(sh);
+        }
+    }
+}
+
+impl TaskBook {
+    /// Coordination starts: this context's id (unique among the origin's contexts) and
+    /// whether it is visible. Its own lock is taken, so others learn when it is gone.
+    pub(crate) fn peer_setup(&mut self, sh: &mut Shared, me: &str, visible: bool) {
+        if !sh.cfg.coordinated || me.is_empty() || me.len() > MAX_ID || self.peers.me.is_some() {
+            return;
+        }
+        self.peers.me = Some(me.to_string());
+        self.peers.visible = visible;
+        lock(sh, context_lock(me));
+    }
+
+    /// After any input touching task `id`: the leader's assignment goes out when it
+    /// changed, and the locks of the contexts it leads are watched.
+    pub(super) fn peer_after(&mut self, sh: &mut Shared, id: &str) {
+        if self.peers.me.is_none() {
+            return;
+        }
+        if let Some(d) = self.drivers.get_mut(id) {
+            d.peer_flush(sh);
+        }
+        let mut want = FxHashSet::default();
+        for d in self.drivers.values() {
+            if let Some(p) = d.peer.as_ref().filter(|p| p.joined && p.leader) {
+                want.extend(p.others.keys().cloned());
+            }
+        }
+        let gone: Vec<String> = self.peers.watched.difference(&want).cloned().collect();
+        for c in gone {
+            self.peers.watched.remove(&c);
+            unlock(sh, context_lock(&c));
+        }
+        for c in want {
+            if self.peers.watched.insert(c.clone()) {
+                lock(sh, context_lock(&c));
+            }
+        }
+    }
+
+    /// A Web Lock was granted: a task's (this context leads it now), or another context's
+    /// (that context is gone). Returns the tasks touched (their timers move).
+    pub(crate) fn on_peer_lock(&mut self, sh: &mut Shared, name: &str) -> Vec<String> {
+        let mut touched = Vec::new();
+        if self.peers.me.is_none() {
+            return touched;
+        }
+        let ctx_prefix = context_lock("");
+        if let Some(ctx) = name.strip_prefix(&ctx_prefix) {
+            if self.peers.me.as_deref() == Some(ctx) {
+                return touched;
+            }
+            unlock(sh, name.to_string());
+            self.peers.watched.remove(ctx);
+            for d in self.drivers.values_mut() {
+                if let Some(p) = d.peer.as_mut() {
+                    if p.others.remove(ctx).is_some() || p.heard.as_deref() == Some(ctx) {
+                        if p.heard.as_deref() == Some(ctx) {
+                            p.heard = None;
+                        }
+                        touched.push(d.id.clone());
+                    }
+                }
+            }
+        } else {
+            let url = sh.cfg.url.clone();
+            let id = self
+                .drivers
+                .keys()
+                .find(|id| task_lock(&url, id) == name)
+                .cloned();
+            match id {
+                Some(id) => {
+                    if let Some(d) = self.drivers.get_mut(&id) {
+                        d.peer_promote(sh);
+                    }
+                    touched.push(id);
+                }
+                // A lock for a task this client no longer knows: nobody here needs it.
+                None => unlock(sh, name.to_string()),
+            }
+        }
+        for id in &touched {
+            self.peer_after(sh, id);
+        }
+        touched
+    }
+
+    /// A message from another context (JSON text). Anything that is not a well-formed
+    /// message of this protocol about a task waited on here is ignored.
+    pub(crate) fn on_peer_message(
+        &mut self,
+        sh: &mut Shared,
+        text: &str,
+    ) -> (Vec<Note>, Option<String>) {
+        let mut notes = Vec::new();
+        let Some(me) = self.peers.me.clone() else {
+            return (notes, None);
+        };
+        if text.len() > sh.cfg.limits.max_body_bytes {
+            return (notes, None);
+        }
+        let Ok(m) = serde_json::from_str::<Value>(text) else {
+            return (notes, None);
+        };
+        let Some((t, from, task)) = header(&m, &me) else {
+            return (notes, None);
+        };
+        let Some(d) = self.drivers.get_mut(task) else {
+            return (notes, None);
+        };
+        d.peer_message(sh, t, from, &m, &mut notes);
+        let task = task.to_string();
+        self.peer_after(sh, &task);
+        (notes, Some(task))
+    }
+
+    /// This context became visible or hidden: the leaders reassign, followers tell theirs.
+    /// Returns the tasks touched.
+    pub(crate) fn set_peer_visible(&mut self, sh: &mut Shared, visible: bool) -> Vec<String> {
+        if self.peers.me.is_none() || self.peers.visible == visible {
+            return Vec::new();
+        }
+        self.peers.visible = visible;
+        let mut touched = Vec::new();
+        for d in self.drivers.values_mut() {
+            let Some(p) = d.peer.as_mut().filter(|p| p.joined) else {
+                continue;
+            };
+            p.visible = visible;
+            if !p.leader {
+                d.hello(sh);
+            }
+            touched.push(d.id.clone());
+        }
+        for id in &touched {
+            self.peer_after(sh, id);
+        }
+        touched
+    }
+}
