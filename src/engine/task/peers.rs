@@ -41,13 +41,13 @@ use super::{map_task_error, Driver, Note, TaskBook, DEFAULT_POLL_MS, MIN_POLL_MS
 use crate::engine::actions::{Action, PeerAction};
 use crate::engine::call::{check_answer, check_declared};
 use crate::engine::shared::Shared;
-use crate::error::{Error, ErrorKind};
+use crate::error::{json_text, Error, ErrorKind};
 use crate::protocol::codes::INVALID_PARAMS;
 use crate::protocol::tasks::decode_detailed_task;
 use crate::time::Millis;
-use rustc_hash::{FxHashMap, FxHashSet};
-use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
+use rustc_hash::FxHashSet;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
 /// The version of the messages between contexts; messages of another version are ignored.
 pub(crate) const PROTOCOL: u64 = 1;
@@ -79,6 +79,33 @@ fn unlock(sh: &mut Shared, name: String) {
     sh.push(Action::Peer(PeerAction::Unlock { name }));
 }
 
+/// A small map kept as a list: a handful of contexts or keys (and no new map code in
+/// the wasm build).
+pub(super) struct List<V>(Vec<(String, V)>);
+
+impl<V> List<V> {
+    fn new() -> List<V> {
+        List(Vec::new())
+    }
+
+    fn get(&self, k: &str) -> Option<&V> {
+        self.0.iter().find(|(x, _)| x == k).map(|(_, v)| v)
+    }
+
+    fn insert(&mut self, k: String, v: V) {
+        match self.0.iter_mut().find(|(x, _)| *x == k) {
+            Some(e) => e.1 = v,
+            None => self.0.push((k, v)),
+        }
+    }
+
+    fn remove(&mut self, k: &str) -> bool {
+        let n = self.0.len();
+        self.0.retain(|(x, _)| x != k);
+        n != self.0.len()
+    }
+}
+
 /// This context, as the others know it.
 #[derive(Default)]
 pub(crate) struct Peers {
@@ -99,20 +126,20 @@ pub(super) struct PeerTask {
     leader: bool,
     /// Follower: the context whose messages it last applied (greeted with `hello`).
     heard: Option<String>,
-    /// Leader: the other waiting contexts and whether each is visible (sorted: the choice
-    /// of a presenter is the same in every run).
-    others: BTreeMap<String, bool>,
+    /// Leader: the other waiting contexts and whether each is visible.
+    others: List<bool>,
     /// Who presents each outstanding key.
-    presenters: FxHashMap<String, String>,
+    presenters: List<String>,
     /// Keys answered in another context and not yet acknowledged: never presented here.
     elsewhere: FxHashSet<String>,
     /// Follower: the keys the leader holds an answer for (not handed to it again).
     leader_has: FxHashSet<String>,
     /// When the task was last observed, by any context.
     last_obs_at: Option<Millis>,
-    /// Leader: the last observation (for newcomers) and the last `keys` message sent.
-    last_obs: Option<Value>,
-    last_keys: Option<Value>,
+    /// Leader: the last observation (its JSON text, for newcomers) and the last `keys`
+    /// message sent (its text).
+    last_obs: Option<String>,
+    last_keys: Option<String>,
 }
 
 impl PeerTask {
@@ -123,8 +150,8 @@ impl PeerTask {
             joined: false,
             leader: false,
             heard: None,
-            others: BTreeMap::new(),
-            presenters: FxHashMap::default(),
+            others: List::new(),
+            presenters: List::new(),
             elsewhere: FxHashSet::default(),
             leader_has: FxHashSet::default(),
             last_obs_at: None,
@@ -148,7 +175,7 @@ impl PeerTask {
     /// Leader: the presenter of a key, keeping the current one while it still waits and
     /// is visible, or while no waiting context is visible.
     fn choose(&self, current: Option<&String>) -> String {
-        let any_visible = self.visible || self.others.values().any(|v| *v);
+        let any_visible = self.visible || self.others.0.iter().any(|(_, v)| *v);
         if let Some(c) = current {
             if let Some(vis) = self.visible_of(c) {
                 if vis || !any_visible {
@@ -159,10 +186,14 @@ impl PeerTask {
         if self.visible {
             return self.me.clone();
         }
+        // The smallest id: the same choice whatever the order contexts arrived in.
         self.others
+            .0
             .iter()
-            .find(|(_, v)| **v)
-            .map(|(c, _)| c.clone())
+            .filter(|(_, v)| *v)
+            .map(|(c, _)| c)
+            .min()
+            .cloned()
             .unwrap_or_else(|| self.me.clone())
     }
 }
@@ -205,7 +236,7 @@ impl Driver {
         body.insert("from".into(), p.me.as_str().into());
         body.insert("task".into(), self.id.as_str().into());
         sh.push(Action::Peer(PeerAction::Post {
-            text: Value::Object(body).to_string(),
+            text: json_text(&Value::Object(body)),
         }));
     }
 
@@ -249,7 +280,7 @@ impl Driver {
         };
         p.joined = false;
         p.leader = false;
-        p.others.clear();
+        p.others.0.clear();
         p.last_keys = None;
         unlock(sh, task_lock(&sh.cfg.url, &self.id));
         self.post(sh, "bye", Map::new());
@@ -286,13 +317,17 @@ impl Driver {
         // Answers a former leader held were handed over by now (their contexts answer a
         // new leader's first message at once): the keys left are asked again.
         p.elsewhere.clear();
-        let Ok(obs) = serde_json::from_str::<Value>(raw) else {
-            return;
-        };
+        p.last_obs = Some(raw.to_string());
+        self.post_obs(sh);
+    }
+
+    /// Posts the last observation: the poll's answer as its JSON text, and when it came.
+    fn post_obs(&self, sh: &mut Shared) {
+        let Some(p) = &self.peer else { return };
+        let Some(obs) = &p.last_obs else { return };
         let mut m = Map::new();
-        m.insert("at".into(), sh.now.into());
-        m.insert("obs".into(), obs.clone());
-        p.last_obs = Some(obs);
+        m.insert("at".into(), p.last_obs_at.unwrap_or(sh.now).into());
+        m.insert("obs".into(), obs.as_str().into());
         self.post(sh, "obs", m);
     }
 
@@ -341,10 +376,10 @@ impl Driver {
                         && !p.elsewhere.contains(*k)
                 })
                 .collect();
-            let mut next = FxHashMap::default();
+            let mut next = List::new();
             for k in open {
                 let c = p.choose(p.presenters.get(k));
-                next.insert(k.clone(), c);
+                next.0.push((k.clone(), c));
             }
             p.presenters = next;
         }
@@ -415,23 +450,29 @@ impl Driver {
         self.present(sh); // assigns the keys first (`peer_prepare`)
         let Some(p) = self.peer.as_ref() else { return };
         let mut pending: Vec<&String> = self.answered.keys().chain(p.elsewhere.iter()).collect();
-        pending.sort();
+        pending.sort_unstable();
         let mut acked: Vec<&String> = self.acked.iter().collect();
-        acked.sort();
+        acked.sort_unstable();
+        let list =
+            |v: Vec<&String>| Value::Array(v.into_iter().map(|k| k.as_str().into()).collect());
+        let mut m = Map::new();
         let presenters: Map<String, Value> = p
             .presenters
+            .0
             .iter()
             .map(|(k, c)| (k.clone(), Value::from(c.as_str())))
             .collect();
-        let keys = json!({"presenters": presenters, "pending": pending, "acked": acked});
-        if p.last_keys.as_ref() == Some(&keys) {
+        m.insert("presenters".into(), Value::Object(presenters));
+        m.insert("pending".into(), list(pending));
+        m.insert("acked".into(), list(acked));
+        // Sent when it changed (the text of the same content is the same: sorted lists,
+        // keys in the leader's order of the server's inputRequests).
+        let text = json_text(&Value::Object(m.clone()));
+        if p.last_keys.as_ref() == Some(&text) {
             return;
         }
-        let Value::Object(m) = keys.clone() else {
-            return;
-        };
         if let Some(p) = self.peer.as_mut() {
-            p.last_keys = Some(keys);
+            p.last_keys = Some(text);
         }
         self.post(sh, "keys", m);
     }
@@ -465,12 +506,15 @@ impl Driver {
         // when its lock is granted, a living one's `hello` corrects its visibility.
         let seen: Vec<String> = p
             .presenters
-            .values()
-            .filter(|c| **c != p.me)
-            .cloned()
+            .0
+            .iter()
+            .filter(|(_, c)| *c != p.me)
+            .map(|(_, c)| c.clone())
             .collect();
         for c in seen {
-            p.others.entry(c).or_insert(true);
+            if p.others.get(&c).is_none() {
+                p.others.insert(c, true);
+            }
         }
         let last = p.last_obs_at;
         let at = last.map_or(sh.now, |t| t.saturating_add(self.interval()).max(sh.now));
@@ -501,12 +545,7 @@ impl Driver {
                 let visible = m.get("visible").and_then(Value::as_bool).unwrap_or(false);
                 p.others.insert(from.to_string(), visible);
                 p.last_keys = None;
-                if let Some(obs) = p.last_obs.clone() {
-                    let mut o = Map::new();
-                    o.insert("at".into(), p.last_obs_at.unwrap_or(sh.now).into());
-                    o.insert("obs".into(), obs);
-                    self.post(sh, "obs", o);
-                }
+                self.post_obs(sh);
             }
             ("bye", true) => {
                 p.others.remove(from);
@@ -534,8 +573,10 @@ impl Driver {
     }
 
     fn peer_apply_obs(&mut self, sh: &mut Shared, m: &Value, notes: &mut Vec<Note>) {
-        let Some(obs) = m.get("obs") else { return };
-        let Ok(raw) = serde_json::value::to_raw_value(obs) else {
+        let Some(obs) = m.get("obs").and_then(Value::as_str) else {
+            return;
+        };
+        let Ok(raw) = RawValue::from_string(obs.to_string()) else {
             return;
         };
         let Ok(dt) = decode_detailed_task(&raw, Some(&self.id), false) else {
@@ -567,11 +608,11 @@ impl Driver {
                 p.elsewhere.insert(k.to_string());
             }
         }
-        p.presenters.clear();
+        p.presenters.0.clear();
         if let Some(pr) = m.get("presenters").and_then(Value::as_object) {
             for (k, c) in pr {
                 if let (true, Some(c)) = (self.outstanding.contains_key(k), c.as_str()) {
-                    p.presenters.insert(k.clone(), c.to_string());
+                    p.presenters.0.push((k.clone(), c.to_string()));
                 }
             }
         }
@@ -629,7 +670,7 @@ impl TaskBook {
         let mut want = FxHashSet::default();
         for d in self.drivers.values() {
             if let Some(p) = d.peer.as_ref().filter(|p| p.joined && p.leader) {
-                want.extend(p.others.keys().cloned());
+                want.extend(p.others.0.iter().map(|(c, _)| c.clone()));
             }
         }
         let gone: Vec<String> = self.peers.watched.difference(&want).cloned().collect();
@@ -660,7 +701,7 @@ impl TaskBook {
             self.peers.watched.remove(ctx);
             for d in self.drivers.values_mut() {
                 if let Some(p) = d.peer.as_mut() {
-                    if p.others.remove(ctx).is_some() || p.heard.as_deref() == Some(ctx) {
+                    if p.others.remove(ctx) || p.heard.as_deref() == Some(ctx) {
                         if p.heard.as_deref() == Some(ctx) {
                             p.heard = None;
                         }
