@@ -133,9 +133,9 @@ impl McpClient {
         let (cfg, handlers) = client_options(url.clone(), &options)
             .map_err(|e| error_to_js(&e, JsValue::UNDEFINED))?;
         let core = Core::new(cfg, now()).map_err(|e| error_to_js(&e, JsValue::UNDEFINED))?;
-        Ok(McpClient {
-            h: Rc::new(RefCell::new(Driver::new(core, handlers, url))),
-        })
+        let h = Rc::new(RefCell::new(Driver::new(core, handlers, url)));
+        crate::web::peers::setup(&h);
+        Ok(McpClient { h })
     }
 
     #[wasm_bindgen(getter)]
@@ -532,6 +532,7 @@ impl McpClient {
             d.core.close(t);
         }
         pump(&self.h);
+        crate::web::peers::close(&self.h);
     }
 }
 

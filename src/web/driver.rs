@@ -71,6 +71,8 @@ pub(super) struct Driver {
     pub event_sources: FxHashMap<u64, web_sys::EventSource>,
     /// How the 2024-11-05 stream was read: `EventSource` or `fetch`.
     pub sse_transport: Option<SseReader>,
+    /// Web Locks and the BroadcastChannel of coordination across contexts (issue 13).
+    pub peers: Option<crate::web::peers::Peers>,
 }
 
 impl Driver {
@@ -89,6 +91,7 @@ impl Driver {
             closed: false,
             event_sources: FxHashMap::default(),
             sse_transport: None,
+            peers: None,
         }
     }
 
@@ -304,6 +307,7 @@ fn perform(h: &Handle, a: Action) {
         Action::Warn { message } => warn(h, &message),
         Action::Done { op, outcome } => done(h, op, outcome),
         Action::Auth(a) => crate::web::auth::perform(h, a),
+        Action::Peer(a) => crate::web::peers::perform(h, a),
     }
 }
 

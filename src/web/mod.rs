@@ -13,6 +13,7 @@ mod event_source;
 mod fetch;
 mod js;
 mod options;
+mod peers;
 mod task;
 mod types;
 
