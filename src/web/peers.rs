@@ -19,12 +19,7 @@ extern "C" {
     #[derive(Clone)]
     pub type Peers;
     #[wasm_bindgen(js_name = openPeers)]
-    fn open_peers(
-        channel: &str,
-        on_message: &Function,
-        on_lock: &Function,
-        on_visible: &Function,
-    ) -> Option<Peers>;
+    fn open_peers(channel: &str, on_event: &Function) -> Option<Peers>;
     #[wasm_bindgen(method, getter)]
     fn id(this: &Peers) -> String;
     #[wasm_bindgen(method)]
@@ -39,25 +34,27 @@ extern "C" {
     fn close_all(this: &Peers);
 }
 
-/// A JS callback that feeds one value to the engine, then pumps (never called while the
-/// engine is borrowed: grants, messages and visibility events all arrive asynchronously).
-fn feed<T: wasm_bindgen::convert::FromWasmAbi + 'static>(
-    h: &Handle,
-    f: impl Fn(&mut crate::engine::core::Core, T) + 'static,
-) -> Function {
+/// The one JS callback of `peers.js` (`onEvent(kind, text)`): a message from another
+/// context (0), a lock granted (1), this context became visible or hidden (2). Never
+/// called while the engine is borrowed: these events all arrive asynchronously.
+fn on_event(h: &Handle) -> Function {
     let weak = Rc::downgrade(h);
-    let c = Closure::wrap(Box::new(move |v: T| {
-        if let Some(h) = weak.upgrade() {
-            {
-                let mut d = h.borrow_mut();
-                if d.closed {
-                    return;
-                }
-                f(&mut d.core, v);
+    let c = Closure::wrap(Box::new(move |kind: u32, text: String| {
+        let Some(h) = weak.upgrade() else { return };
+        {
+            let mut d = h.borrow_mut();
+            if d.closed {
+                return;
             }
-            pump(&h);
+            let t = now();
+            match kind {
+                0 => d.core.on_peer_message(&text, t),
+                1 => d.core.on_peer_lock(&text, t),
+                _ => d.core.set_peer_visible(!text.is_empty(), t),
+            }
         }
-    }) as Box<dyn Fn(T)>);
+        pump(&h);
+    }) as Box<dyn Fn(u32, String)>);
     c.into_js_value().unchecked_into()
 }
 
@@ -71,10 +68,7 @@ pub(super) fn setup(h: &Handle) {
         }
         d.core.config().url.clone()
     };
-    let on_message = feed(h, |core, text: String| core.on_peer_message(&text, now()));
-    let on_lock = feed(h, |core, name: String| core.on_peer_lock(&name, now()));
-    let on_visible = feed(h, |core, v: bool| core.set_peer_visible(v, now()));
-    let Some(p) = open_peers(&channel_name(&url), &on_message, &on_lock, &on_visible) else {
+    let Some(p) = open_peers(&channel_name(&url), &on_event(h)) else {
         return;
     };
     {

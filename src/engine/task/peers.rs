@@ -55,6 +55,8 @@ const PREFIX: &str = "mcp-wasm-client/peers/1";
 /// Longest context id and input key a message may carry.
 const MAX_ID: usize = 200;
 const MAX_KEY: usize = 1000;
+/// Most other contexts a leader keeps track of for one task.
+const MAX_OTHERS: usize = 64;
 
 /// The BroadcastChannel of the clients of one server.
 pub(crate) fn channel_name(url: &str) -> String {
@@ -284,6 +286,17 @@ impl Driver {
         p.last_keys = None;
         unlock(sh, task_lock(&sh.cfg.url, &self.id));
         self.post(sh, "bye", Map::new());
+    }
+
+    /// The leader knows another waiting context that is visible. For the visibility rule
+    /// ("while every context waiting on a task is hidden"): `Driver::hidden` (the visible
+    /// work) is "this context is hidden and not `peer_visible_elsewhere`"; a follower does
+    /// not poll, so only the leader's answer matters.
+    #[allow(dead_code)] // joined with `Driver::hidden` at the merge of the visibility work
+    pub(super) fn peer_visible_elsewhere(&self) -> bool {
+        self.peer
+            .as_ref()
+            .is_some_and(|p| p.joined && p.leader && p.others.0.iter().any(|(_, v)| *v))
     }
 
     /// A follower: coordinated and not holding the lock (polls and updates are the leader's).
@@ -543,6 +556,9 @@ impl Driver {
         match (t, p.leader) {
             ("hello", true) => {
                 let visible = m.get("visible").and_then(Value::as_bool).unwrap_or(false);
+                if p.others.0.len() >= MAX_OTHERS && p.others.get(from).is_none() {
+                    return; // a flood of made-up contexts
+                }
                 p.others.insert(from.to_string(), visible);
                 p.last_keys = None;
                 self.post_obs(sh);
@@ -594,7 +610,11 @@ impl Driver {
 
     fn peer_apply_keys(&mut self, sh: &mut Shared, m: &Value) {
         let Some(p) = self.peer.as_mut() else { return };
+        // Only keys this context knows are recorded: a message cannot grow the sets.
         for k in strings(m.get("acked")) {
+            if !self.outstanding.contains_key(k) && !self.answered.contains_key(k) {
+                continue;
+            }
             self.answered.remove(k);
             p.elsewhere.remove(k);
             p.leader_has.remove(k);
@@ -603,8 +623,9 @@ impl Driver {
         p.leader_has.clear();
         p.elsewhere.clear();
         for k in strings(m.get("pending")) {
-            p.leader_has.insert(k.to_string());
-            if !self.answered.contains_key(k) && self.outstanding.contains_key(k) {
+            if self.answered.contains_key(k) {
+                p.leader_has.insert(k.to_string());
+            } else if self.outstanding.contains_key(k) {
                 p.elsewhere.insert(k.to_string());
             }
         }

@@ -674,6 +674,21 @@ fn garbage_messages_are_ignored() {
     assert_eq!(net.sent_all("tasks/update"), 0);
     assert_eq!(open_keys(&net, 0), ["k1"]);
     assert!(open_keys(&net, 1).is_empty());
+    // A flood of made-up contexts: the leader keeps track of a bounded number.
+    for n in 0..500 {
+        let hello =
+            json!({"v":1,"t":"hello","from":format!("fake-{n}"),"task":"t1","visible":true});
+        let now = net.now();
+        net.h(0).core.on_peer_message(&hello.to_string(), now);
+    }
+    net.h(0).pump();
+    let watched = net
+        .h(0)
+        .peer
+        .iter()
+        .filter(|a| matches!(a, PeerAction::Lock { name } if name.contains("fake-")))
+        .count();
+    assert!(watched <= 64, "{watched} contexts watched");
     // The leader still leads and polls.
     net.advance(1000);
     assert_eq!(net.polls_pending().len(), 1);

@@ -24,26 +24,27 @@ function isVisible() {
   return !!d && d.visibilityState !== 'hidden';
 }
 
-/** `onMessage(text)`, `onLock(name)`, `onVisible(bool)`; null when unavailable. */
-export function openPeers(channelName, onMessage, onLock, onVisible) {
+/** `onEvent(0, text)`: a message; `onEvent(1, name)`: a lock granted; `onEvent(2, '1' | '')`:
+ * this context became visible or hidden. Null when unavailable. */
+export function openPeers(channelName, onEvent) {
   if (!peersAvailable()) return null;
-  return new Peers(channelName, onMessage, onLock, onVisible);
+  return new Peers(channelName, onEvent);
 }
 
 class Peers {
-  constructor(channelName, onMessage, onLock, onVisible) {
+  constructor(channelName, onEvent) {
     this.id = newId();
-    this._onLock = onLock;
+    this._onLock = (name) => onEvent(1, name);
     this._held = new Map(); // name -> { abort: AbortController, release?: () => void }
     this._closed = false;
     this._channel = new BroadcastChannel(channelName);
     this._channel.onmessage = (e) => {
       // Only texts: anything else another script posts on this channel is ignored.
-      if (!this._closed && typeof e.data === 'string') onMessage(e.data);
+      if (!this._closed && typeof e.data === 'string') onEvent(0, e.data);
     };
     const d = globalThis.document;
     if (d && typeof d.addEventListener === 'function') {
-      this._onVisibility = () => { if (!this._closed) onVisible(isVisible()); };
+      this._onVisibility = () => { if (!this._closed) onEvent(2, isVisible() ? '1' : ''); };
       d.addEventListener('visibilitychange', this._onVisibility);
     }
   }
