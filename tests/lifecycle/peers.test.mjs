@@ -140,6 +140,60 @@ test('3: one dialog per key across both tabs, answered once, the outcome in both
   }
 });
 
+test('3: a question shown in a tab that is hidden moves to the visible tab (its signal fires in the first)', async (env) => {
+  const context = await env.browser.newContext();
+  try {
+    const a = await openTab(context, env.site);
+    const b = await openTab(context, env.site);
+    a.mcpUrl = b.mcpUrl = env.mcpUrl;
+    await client(a, 'A', { answerMs: 1500 });
+    await client(b, 'B', { answerMs: 1500 });
+    const json = await startTask(a, 'task_two_inputs', {});
+    await waitIn(a, json);
+    await waitIn(b, json);
+    // A waits first, so it polls and, being visible, shows the question.
+    await until(() => a.evaluate(() => window.dialogs.length === 1), 'the question in tab A');
+    assert.equal(await b.evaluate(() => window.dialogs.length), 0);
+    await a.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    const o = await b.evaluate(() => window.outcome);
+    assert.deepEqual(o, { ok: true, status: 'completed', text: 'Ada from B is 36 years old' });
+    const da = await a.evaluate(() => window.dialogs);
+    const db = await b.evaluate(() => window.dialogs);
+    assert.deepEqual(da.map((d) => [d.key, d.withdrawn, d.answered]), [['name', true, false]], 'withdrawn in A');
+    assert.deepEqual(db.map((d) => [d.key, d.answered]), [['name', true], ['age', true]], 'shown in B');
+    assert.deepEqual((await debugTasks(env.mcpUrl))[json.taskId].answers, { name: 1, age: 1 });
+  } finally {
+    await context.close();
+  }
+});
+
+test('3: a question shown in a tab that closes moves to the other tab', async (env) => {
+  const context = await env.browser.newContext();
+  try {
+    const a = await openTab(context, env.site);
+    const b = await openTab(context, env.site);
+    a.mcpUrl = b.mcpUrl = env.mcpUrl;
+    await client(a, 'A', { answerMs: 60_000 });
+    await client(b, 'B', { answerMs: 300 });
+    const json = await startTask(a, 'task_two_inputs', {});
+    await waitIn(a, json);
+    await waitIn(b, json);
+    await until(() => a.evaluate(() => window.dialogs.length === 1), 'the question in tab A');
+    await a.close();
+    const o = await b.evaluate(() => window.outcome);
+    assert.deepEqual(o, { ok: true, status: 'completed', text: 'Ada from B is 36 years old' });
+    const db = await b.evaluate(() => window.dialogs);
+    assert.deepEqual(db.map((d) => [d.key, d.answered]), [['name', true], ['age', true]]);
+    assert.deepEqual((await debugTasks(env.mcpUrl))[json.taskId].answers, { name: 1, age: 1 });
+  } finally {
+    await context.close();
+  }
+});
+
 test('4: the polling tab closes: the other takes over within 1.5 x pollIntervalMs, no gap over 2 x', async (env) => {
   const context = await env.browser.newContext();
   try {
