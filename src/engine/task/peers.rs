@@ -730,19 +730,11 @@ impl TaskBook {
                     }
                 }
             }
-        } else {
-            let url = sh.cfg.url.clone();
-            let id = self
-                .drivers
-                .keys()
-                .find(|id| task_lock(&url, id) == name)
-                .cloned();
-            match id {
-                Some(id) => {
-                    if let Some(d) = self.drivers.get_mut(&id) {
-                        d.peer_promote(sh);
-                    }
-                    touched.push(id);
+        } else if let Some(id) = name.strip_prefix(&task_lock(&sh.cfg.url, "")) {
+            match self.drivers.get_mut(id) {
+                Some(d) => {
+                    d.peer_promote(sh);
+                    touched.push(id.to_string());
                 }
                 // A lock for a task this client no longer knows: nobody here needs it.
                 None => unlock(sh, name.to_string()),
