@@ -313,7 +313,8 @@ impl Driver {
     /// A follower's timer: past the TTL without a terminal status, the wait ends (rule 10).
     pub(super) fn peer_timer(&mut self, sh: &mut Shared, notes: &mut Vec<Note>) {
         self.next_poll = self.peer_ttl(sh);
-        if self.next_poll.is_none() && !self.waiters.is_empty() {
+        let expired = self.last.as_ref().and_then(|t| t.expires_at_ms());
+        if expired.is_some_and(|t| sh.now as i64 >= t) && !self.waiters.is_empty() {
             if let Some(t) = self.last.clone() {
                 let e = super::poll::ttl_expired(&self.id, &t);
                 self.finish(sh, Err(e), true, notes);
@@ -559,6 +560,8 @@ impl Driver {
                 if p.others.0.len() >= MAX_OTHERS && p.others.get(from).is_none() {
                     return; // a flood of made-up contexts
                 }
+                // (With the visibility work: a follower that became visible makes the task
+                // visible (`peer_visible_elsewhere`), and the next poll is planned again.)
                 p.others.insert(from.to_string(), visible);
                 p.last_keys = None;
                 self.post_obs(sh);
