@@ -95,6 +95,9 @@ test('3: two tabs waiting on one task: the server sees one tab\'s polling rate',
   assert.ok(perInterval <= 1.25, `one tab's rate is 1 poll per interval, got ${perInterval.toFixed(2)}`);
   assert.ok(perInterval >= 0.6, `the task is still polled (${perInterval.toFixed(2)} per interval)`);
   assert.equal(new Set(polls.map(tabOf)).size, 1, 'one tab polls');
+  // Per interval: never two polls in one interval (two tabs would interleave theirs).
+  const gaps = polls.slice(1).map((p, i) => seconds(p) - seconds(polls[i]));
+  assert.ok(Math.min(...gaps) >= 0.8 * PACED_MS, `polls ${gaps.map((g) => g.toFixed(0))} ms apart`);
   for (const o of [oa, ob]) {
     assert.deepEqual(o, { ok: true, status: 'completed', text: 'paced task done after 4000 ms' });
   }
