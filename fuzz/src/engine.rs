@@ -205,6 +205,8 @@ impl Driver {
                 // Never configured here (no `auth` option): the OAuth machine has its own
                 // unit tests and the conformance suite's auth scenarios.
                 Action::Auth(a) => panic!("OAuth action without an auth configuration: {a:?}"),
+                // Never configured here (`coordinated` is off): src/engine/tests/peers.rs.
+                Action::Peer(a) => panic!("peer action without coordination: {a:?}"),
                 Action::Progress { .. } | Action::Log { .. } | Action::Notify { .. } => {}
                 Action::TaskStatus { task, .. } => check_view(&task),
                 Action::Subscription { .. } => {}

@@ -57,6 +57,22 @@ pub enum Action {
     /// Durable tasks: remove the record under `key` (the task ended, was cancelled, is
     /// gone, or its TTL passed).
     ForgetTask { key: String },
+    /// Coordination with the other contexts of the origin (issue 13; `engine::task::peers`).
+    Peer(PeerAction),
+}
+
+/// What coordination across contexts asks of the shell (issue 13, "One poller across
+/// contexts"). Lock names and message texts come from the engine; the shell only performs.
+#[derive(Debug, PartialEq)]
+pub enum PeerAction {
+    /// Request the Web Lock `name` (exclusive) and hold it until `Unlock`; report the
+    /// grant with `Core::on_peer_lock(name)`. A pending request is withdrawn by `Unlock`.
+    Lock { name: String },
+    /// Release (or stop waiting for) the Web Lock `name`.
+    Unlock { name: String },
+    /// Post `text` (a JSON message) on the client's BroadcastChannel
+    /// (`engine::task::peers::channel_name`); the others hand it to `Core::on_peer_message`.
+    Post { text: String },
 }
 
 /// OAuth work for the shell (`engine::core::auth`). Each `id` is answered once with

@@ -109,6 +109,10 @@ pub struct Config {
     /// (re-sent after a reload). False: they are never written, and such a key is asked
     /// again after a reload.
     pub store_answers: bool,
+    /// Issue 13, coordination across contexts (`coordination: 'auto'` where Web Locks and
+    /// BroadcastChannel exist): one poller and one dialog per question per task across
+    /// the contexts of an origin (`engine::task::peers`). Off: every driver polls itself.
+    pub coordinated: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -218,6 +222,7 @@ impl Config {
             hidden_poll_interval_ms: Some(60_000),
             persist_tasks: true,
             store_answers: true,
+            coordinated: false,
         }
     }
 

@@ -30,7 +30,7 @@ pub(crate) mod timers;
 pub mod tools;
 pub(crate) mod transport;
 
-pub use actions::{Action, Ask, AskId, AuthAction, OpId, OpOptions, Output, TaskView};
+pub use actions::{Action, Ask, AskId, AuthAction, OpId, OpOptions, Output, PeerAction, TaskView};
 pub use config::{Config, ElicitationModes, SamplingSupport, ValidateOutput, VersionChoice};
 pub use core::{Core, ResponseHead, RestoreSkip, TaskRef};
 pub use ops::{Listing, Purpose, Want};

@@ -3,7 +3,8 @@
 //! No sockets, no sleeping.
 
 use crate::engine::actions::{
-    Action, Ask, AskId, AuthAction, AuthStepId, OpId, Output, SubscriptionEvent, TaskView,
+    Action, Ask, AskId, AuthAction, AuthStepId, OpId, Output, PeerAction, SubscriptionEvent,
+    TaskView,
 };
 use crate::engine::config::Config;
 use crate::engine::core::{Core, ResponseHead};
@@ -72,6 +73,8 @@ pub struct Harness {
     /// the store they leave.
     pub store_log: Vec<(String, Option<Value>)>,
     pub store: std::collections::BTreeMap<String, Value>,
+    /// Coordination asked of the host (Web Locks, messages to other contexts), oldest first.
+    pub peer: Vec<PeerAction>,
 }
 
 impl Harness {
@@ -98,6 +101,7 @@ impl Harness {
             auth: Vec::new(),
             store_log: Vec::new(),
             store: std::collections::BTreeMap::new(),
+            peer: Vec::new(),
         }
     }
 
@@ -157,6 +161,7 @@ impl Harness {
                     self.store.remove(&key);
                     self.store_log.push((key, None));
                 }
+                Action::Peer(a) => self.peer.push(a),
                 Action::Done { op, outcome } => {
                     if let Ok(Output::Raw(r)) = &outcome {
                         self.outputs.insert(op, r.get().to_string());

@@ -135,6 +135,7 @@ impl McpClient {
         let core = Core::new(cfg, now()).map_err(|e| error_to_js(&e, JsValue::UNDEFINED))?;
         let h = Rc::new(RefCell::new(Driver::new(core, handlers, url)));
         crate::web::visibility::watch(&h);
+        crate::web::peers::setup(&h);
         Ok(McpClient { h })
     }
 
@@ -543,6 +544,7 @@ impl McpClient {
         crate::web::visibility::unwatch(&self.h);
         pump(&self.h);
         crate::web::auth_lock::close(&self.h);
+        crate::web::peers::close(&self.h);
     }
 }
 

@@ -75,6 +75,8 @@ pub(super) struct Driver {
     pub presence: Option<crate::web::visibility::PresenceWatch>,
     /// OAuth across contexts (issue 13): Web Locks and the channel, made at the first lock.
     pub auth_peers: Option<crate::web::auth_lock::OAuthPeers>,
+    /// Web Locks and the BroadcastChannel of coordination across contexts (issue 13).
+    pub peers: Option<crate::web::peers::Peers>,
 }
 
 impl Driver {
@@ -95,6 +97,7 @@ impl Driver {
             sse_transport: None,
             presence: None,
             auth_peers: None,
+            peers: None,
         }
     }
 
@@ -312,6 +315,7 @@ fn perform(h: &Handle, a: Action) {
         Action::Auth(a) => crate::web::auth::perform(h, a),
         Action::StoreTask { key, value } => crate::web::store::put(h, &key, &value),
         Action::ForgetTask { key } => crate::web::store::forget(h, &key),
+        Action::Peer(a) => crate::web::peers::perform(h, a),
     }
 }
 

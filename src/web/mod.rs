@@ -14,6 +14,7 @@ mod event_source;
 mod fetch;
 mod js;
 mod options;
+mod peers;
 mod store;
 mod task;
 mod types;

@@ -247,6 +247,12 @@ pub(super) fn client_options(url: String, o: &JsValue) -> Result<(Config, Handle
         h.on_authorize = on_authorize;
         h.storage = storage;
     }
+    // Issue 13: one poller and one dialog per task across the origin's contexts.
+    cfg.coordinated = match string(o, "coordination")?.as_deref() {
+        None | Some("auto") => crate::web::peers::available(),
+        Some("none") => false,
+        Some(_) => return Err(Error::config("coordination must be 'auto' or 'none'")),
+    };
     let _ = TASKS_EXTENSION;
     cfg.validate()?;
     Ok((cfg, h))

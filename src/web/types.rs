@@ -92,6 +92,10 @@ export interface McpClientOptions {
   roots?: Root[] | ((ctx: InputContext) => Root[] | Promise<Root[]>);
   /** MRTR rounds per call and input rounds per task (over: InputRequiredError). Default 10. */
   maxInputRounds?: number;
+  /** Tasks shared by the origin's tabs and workers: `'auto'` (default; where Web Locks and
+   * BroadcastChannel exist) polls each task from one context and shows each question in one
+   * (a visible one preferred); `'none'`: every client polls and asks on its own. */
+  coordination?: 'auto' | 'none';
   /** Bounds on what a server can make the client hold or do (README "Limits"). */
   limits?: {
     /** Data of one SSE event (over: ProtocolError). Default 16 MiB. */

@@ -190,6 +190,17 @@ async def task_slow(task: TaskRun, ms: int = 10_000) -> str:
 
 
 @tasks.tool(
+    poll_interval_ms=500,
+    structured_output=False,
+    description="pollIntervalMs 500; works for `ms` milliseconds (default 10000), then completes (poll rates and "
+    "takeover gaps across tabs, issue 13).",
+)
+async def task_paced(task: TaskRun, ms: int = 10_000) -> str:
+    await anyio.sleep(ms / 1000)
+    return f"paced task done after {ms} ms"
+
+
+@tasks.tool(
     poll_interval_ms=200,
     structured_output=False,
     description="pollIntervalMs is 200, changes to 100 after ~400 ms; completes after ~900 ms.",

@@ -11,6 +11,7 @@
 //! session is ready: detection or initialization runs first ([`crate::engine::session`]).
 
 mod auth;
+mod peers;
 mod presence;
 mod routing;
 mod start;

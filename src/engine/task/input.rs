@@ -70,6 +70,7 @@ impl Driver {
                 !self.presented.contains(&r.key)
                     && !self.acked.contains(&r.key)
                     && !self.answered.contains_key(&r.key)
+                    && !self.peer_blocked(&r.key)
             })
             .collect();
         if !new.is_empty() {
@@ -121,13 +122,18 @@ impl Driver {
         }
     }
 
-    fn present(&mut self, sh: &mut Shared) {
+    pub(super) fn present(&mut self, sh: &mut Shared) {
         if self.waiters.is_empty() {
             return;
         }
+        self.peer_prepare(sh);
         let cap = sh.cfg.limits.max_concurrent_inputs;
         while self.asking.len() < cap {
-            let Some((req, url)) = self.queued.pop_front() else {
+            // Coordinated, only the keys assigned to this context (`peers`).
+            let Some(i) = self.queued.iter().position(|(r, _)| self.peer_mine(&r.key)) else {
+                break;
+            };
+            let Some((req, url)) = self.queued.remove(i) else {
                 break;
             };
             let id = sh.next_ask_id();
@@ -148,7 +154,11 @@ impl Driver {
 
     /// Rule 6: answers go out in `tasks/update {taskId, inputResponses}` (never a requestState).
     /// Offline, nothing goes out: the answers wait in `answered` for `online` (issue 13).
+    /// A follower's answers go out from the leader (`peers`), over the channel.
     pub(super) fn send_update(&mut self, sh: &mut Shared) {
+        if self.peer_forward(sh) {
+            return;
+        }
         if !sh.presence.online {
             return;
         }

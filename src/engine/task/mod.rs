@@ -17,6 +17,7 @@
 //! host's task store and restored from it (issue 13).
 
 mod input;
+pub(crate) mod peers;
 mod poll;
 mod schedule;
 
@@ -115,12 +116,17 @@ pub(crate) struct Driver {
     durable: bool,
     /// The record last written (nothing is written again while it is unchanged).
     stored: Option<Value>,
+    // ---- coordination across contexts (issue 13; `peers`) ----
+    /// This task's coordination with the other contexts; `None` when not coordinated.
+    peer: Option<Box<peers::PeerTask>>,
 }
 
 /// All task drivers of a client.
 #[derive(Default)]
 pub(crate) struct TaskBook {
     drivers: FxHashMap<String, Driver>,
+    /// This context among the others (issue 13; `peers`).
+    peers: peers::Peers,
 }
 
 fn owner(id: &str, part: Part) -> Owner {
@@ -184,6 +190,7 @@ impl Driver {
             tool: None,
             durable: false,
             stored: None,
+            peer: None,
         }
     }
 
@@ -238,6 +245,9 @@ impl Driver {
         }
         for (req, _) in self.queued.drain(..) {
             self.presented.remove(&req.key);
+        }
+        if self.waiters.is_empty() {
+            self.peer_leave(sh);
         }
     }
 
@@ -310,10 +320,12 @@ impl TaskBook {
         // Durable tasks: a task handed to a wait is stored (`store.rs`).
         d.durable = true;
         // Rules 5 and 24: a wait joining a task already polled shares its polls (and
-        // their pollIntervalMs); only an idle driver polls at once.
-        if d.poll.is_none() && d.next_poll.is_none() {
+        // their pollIntervalMs); only an idle driver polls at once. Coordinated, it polls
+        // once it holds the task's lock (`peers`).
+        if !d.peer_join(sh, &self.peers) && d.poll.is_none() && d.next_poll.is_none() {
             d.poll_now(sh);
         }
+        self.peer_after(sh, id);
         // Inputs withdrawn when the last wait left are presented again by the next poll.
         Vec::new()
     }
@@ -327,6 +339,7 @@ impl TaskBook {
         if d.waiters.is_empty() {
             d.stop_activity(sh);
         }
+        self.peer_after(sh, id);
     }
 
     /// An exchange event of a driver.
@@ -372,11 +385,13 @@ impl TaskBook {
         part: Part,
         input: CallInput,
     ) -> Vec<Note> {
-        match input {
+        let notes = match input {
             CallInput::Timer => self.on_timer(sh, id, part),
             CallInput::Answer(ask, answer) => self.on_answer(sh, id, ask, answer),
             other => self.on_call(sh, id, part, other),
-        }
+        };
+        self.peer_after(sh, id);
+        notes
     }
 
     /// A timer event: a scheduled poll, or a poll/update timeout.
@@ -389,6 +404,8 @@ impl TaskBook {
             Part::Poll => {
                 if d.poll.is_some() {
                     d.on_poll(sh, CallInput::Timer, &mut notes);
+                } else if d.peer_follows() {
+                    d.peer_timer(sh, &mut notes);
                 } else if d.next_poll.is_some_and(|t| t <= sh.now) && !d.waiters.is_empty() {
                     d.on_poll_due(sh, &mut notes);
                 }

@@ -45,6 +45,11 @@ impl Driver {
     /// Schedules the next poll at the latest `pollIntervalMs` (rule 5), backing off after
     /// transient failures, never past the TTL backstop.
     fn schedule_poll(&mut self, sh: &Shared, retry_after: Option<u64>) {
+        if self.peer_follows() {
+            // The leader polls; a follower keeps the TTL backstop only (`peers`).
+            self.next_poll = self.peer_ttl(sh);
+            return;
+        }
         if self.waiters.is_empty() || self.poll.is_some() || self.done.is_some() {
             self.next_poll = None;
             return;
@@ -288,6 +293,7 @@ impl Driver {
                 };
                 match decoded {
                     Ok(dt) => {
+                        self.peer_observed(sh, raw.get());
                         self.transient_streak = 0;
                         let fresh = self.poll_number > self.unsettled_before;
                         self.observe(sh, dt, notes, fresh);
@@ -336,6 +342,7 @@ impl Driver {
             return;
         }
         let terminal = e.code == Some(INVALID_PARAMS) && e.kind == ErrorKind::Mcp;
+        self.peer_failed(sh, &e);
         let e = map_task_error(e, &self.id, self.last.as_ref(), sh.now);
         let e = if e.code == Some(MISSING_REQUIRED_CLIENT_CAPABILITY) {
             e.with_kind(ErrorKind::MissingRequiredClientCapability)

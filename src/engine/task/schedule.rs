@@ -43,10 +43,11 @@ impl Default for Presence {
 }
 
 impl Driver {
-    /// Whether this task counts as hidden: the context is hidden. (With coordination
-    /// across contexts: and no visible peer waits on it.)
+    /// Whether this task counts as hidden: the context is hidden and, with coordination
+    /// across contexts, no visible context waits on it (`peers`: "while every context
+    /// waiting on a task is hidden").
     pub(super) fn hidden(&self, sh: &Shared) -> bool {
-        sh.presence.hidden
+        sh.presence.hidden && !self.peer_visible_elsewhere()
     }
 
     /// Whether a poll may start now: online, and not paused while hidden.
@@ -126,7 +127,8 @@ impl Driver {
                 self.send_update(sh);
             }
         }
-        if self.waiters.is_empty() || self.poll.is_some() {
+        // A follower does not poll (`peers`): the leader's context decides.
+        if self.waiters.is_empty() || self.poll.is_some() || self.peer_follows() {
             return;
         }
         let stale = self
@@ -137,6 +139,33 @@ impl Driver {
         let due = self.next_poll.is_some_and(|t| t <= sh.now);
         if self.may_poll(sh)
             && (now_online || due || (now_visible && stale && self.transient_streak == 0))
+        {
+            self.start_poll(sh);
+        }
+    }
+}
+
+impl Driver {
+    /// Whether the task counts as hidden may have changed (a waiting context elsewhere
+    /// showed or hid itself, `peers`): the next poll follows, and a task that became
+    /// visible is polled at once when its last poll is older than `pollIntervalMs`.
+    pub(super) fn replan(&mut self, sh: &mut Shared, was_hidden: bool) {
+        if self.waiters.is_empty()
+            || self.poll.is_some()
+            || self.peer_follows()
+            || self.poll_due.is_none()
+        {
+            return;
+        }
+        let stale = self
+            .last_poll_at
+            .is_none_or(|t| sh.now.saturating_sub(t) > self.interval());
+        self.next_poll = self.next_for(sh);
+        if was_hidden
+            && !self.hidden(sh)
+            && stale
+            && self.transient_streak == 0
+            && self.may_poll(sh)
         {
             self.start_poll(sh);
         }

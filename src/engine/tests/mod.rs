@@ -6,6 +6,7 @@ mod legacy;
 mod lifecycle;
 mod listen;
 mod mrtr;
+mod peers;
 mod quiet;
 mod spine;
 mod task_store;

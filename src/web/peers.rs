@@ -1,0 +1,100 @@
+//! Coordination across contexts (issue 13, `engine::task::peers`): performs the engine's
+//! `PeerAction`s with Web Locks and a BroadcastChannel (`src/web/js/peers.js`) and feeds
+//! lock grants, other contexts' messages and this context's visibility back to it. No
+//! decisions here: which lock, which message and what they mean are the engine's.
+
+use crate::engine::actions::PeerAction;
+use crate::engine::task::peers::channel_name;
+use crate::web::driver::{now, pump, Handle};
+use js_sys::Function;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/src/web/js/peers.js")]
+extern "C" {
+    /// True in a window or worker with Web Locks and BroadcastChannel.
+    #[wasm_bindgen(js_name = peersAvailable)]
+    pub fn available() -> bool;
+
+    #[derive(Clone)]
+    pub type Peers;
+    #[wasm_bindgen(js_name = openPeers)]
+    fn open_peers(channel: &str, on_event: &Function) -> Option<Peers>;
+    #[wasm_bindgen(method, getter)]
+    fn id(this: &Peers) -> String;
+    #[wasm_bindgen(method)]
+    fn visible(this: &Peers) -> bool;
+    #[wasm_bindgen(method)]
+    fn lock(this: &Peers, name: &str);
+    #[wasm_bindgen(method)]
+    fn unlock(this: &Peers, name: &str);
+    #[wasm_bindgen(method)]
+    fn post(this: &Peers, text: &str);
+    #[wasm_bindgen(method, js_name = close)]
+    fn close_all(this: &Peers);
+}
+
+/// The one JS callback of `peers.js` (`onEvent(kind, text)`): a message from another
+/// context (0), a lock granted (1), this context became visible or hidden (2). Never
+/// called while the engine is borrowed: these events all arrive asynchronously.
+fn on_event(h: &Handle) -> Function {
+    let weak = Rc::downgrade(h);
+    let c = Closure::wrap(Box::new(move |kind: u32, text: String| {
+        let Some(h) = weak.upgrade() else { return };
+        {
+            let mut d = h.borrow_mut();
+            if d.closed {
+                return;
+            }
+            let t = now();
+            match kind {
+                0 => d.core.on_peer_message(&text, t),
+                1 => d.core.on_peer_lock(&text, t),
+                _ => d.core.set_peer_visible(!text.is_empty(), t),
+            }
+        }
+        pump(&h);
+    }) as Box<dyn Fn(u32, String)>);
+    c.into_js_value().unchecked_into()
+}
+
+/// Starts coordination when the configuration asks for it (`coordination: 'auto'` where
+/// the APIs exist).
+pub(super) fn setup(h: &Handle) {
+    let url = {
+        let d = h.borrow();
+        if !d.core.config().coordinated {
+            return;
+        }
+        d.core.config().url.clone()
+    };
+    let Some(p) = open_peers(&channel_name(&url), &on_event(h)) else {
+        return;
+    };
+    {
+        let mut d = h.borrow_mut();
+        d.core.peer_setup(&p.id(), p.visible());
+        d.peers = Some(p);
+    }
+    pump(h);
+}
+
+pub(super) fn perform(h: &Handle, a: PeerAction) {
+    let Some(p) = h.borrow().peers.clone() else {
+        return;
+    };
+    match a {
+        PeerAction::Lock { name } => p.lock(&name),
+        PeerAction::Unlock { name } => p.unlock(&name),
+        PeerAction::Post { text } => p.post(&text),
+    }
+}
+
+/// `client.close()`: every lock is released and the channel closed (a closed tab's go
+/// by themselves).
+pub(super) fn close(h: &Handle) {
+    let p = h.borrow_mut().peers.take();
+    if let Some(p) = p {
+        p.close_all();
+    }
+}
