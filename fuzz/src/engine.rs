@@ -845,6 +845,8 @@ fn config(r: &mut Reader) -> (Config, bool) {
                 across_contexts: true,
                 ..Default::default()
             });
+            // With auth the client sends its own token (a configured one is refused).
+            cfg.headers.clear();
         }
     }
     (cfg, ext)
