@@ -486,32 +486,32 @@ def engine13_seeds(s, done, needs):
     """Issue 13: the task store's records, visibility, network, OAuth across contexts."""
     created = result_msg(dict(task(), resultType="task"))
     working = result_msg(dict(task(), resultType="complete"))
+    octocat = answer(0, 9, {"action": "accept", "content": {"name": "octocat"}})
     # A task created (StoreTask), its record restored as written, with a byte changed,
     # under another task's key; hidden and visible; offline and online; then it ends.
     for c in (cfg13(tasks=True, form=True), cfg13(tasks=True, form=True, hidden=1),
               cfg13(tasks=True, form=True, hidden=3, store_answers=False)):
         s.add(c + call_tool(1) + reply(created)
               + bytes([RESTORE, 0, 0, RESTORE, 4, 0, 9, 0, 0x20, RESTORE, 0x08, 0, 1])
-              + bytes([HIDDEN, 1, DEADLINE]) + reply(working)
-              + bytes([ADVANCE, 7, DEADLINE, HIDDEN, 0])
-              + bytes([ONLINE, 0, DEADLINE, ADVANCE, 6, DEADLINE, ONLINE, 1])
-              + reply(result_msg(needs)) + answer(0, 3)
+              + bytes([HIDDEN, 1]) + reply(working) + bytes([DEADLINE]) + reply(working)
+              + bytes([HIDDEN, 0, ONLINE, 0, ADVANCE, 6, ONLINE, 1])
+              + reply(result_msg(needs)) + octocat
               + bytes([ONLINE, 0]) + reply(result_msg({"resultType": "complete"}))
-              + bytes([ONLINE, 1, DEADLINE]) + reply(result_msg(done)) + bytes([CLOSE]))
+              + bytes([ONLINE, 1]) + reply(result_msg(done)) + bytes([CLOSE]))
     # Answers given offline wait; the record keeps them unless storeAnswers is off.
     for sa in (True, False):
         s.add(cfg13(tasks=True, form=True, store_answers=sa) + call_tool(1)
-              + reply(created) + bytes([DEADLINE]) + reply(result_msg(needs))
-              + bytes([ONLINE, 0]) + answer(0, 3) + bytes([RESTORE, 0, 0])
-              + bytes([ADVANCE, 7, ONLINE, 1]) + reply(result_msg({"resultType": "complete"}))
-              + bytes([DEADLINE]) + reply(result_msg(done)))
+              + reply(created) + reply(result_msg(needs))
+              + bytes([ONLINE, 0]) + octocat + bytes([RESTORE, 0, 0])
+              + bytes([ADVANCE, 6, ONLINE, 1]) + reply(result_msg({"resultType": "complete"}))
+              + reply(result_msg(done)) + bytes([DEADLINE]) + reply(result_msg(done)))
     # Records from templates (resumed after a reload), then a wait continues the task:
     # working, with input requests and a pending answer, expired, ended, newer, another
     # server's, any JSON.
     for t, u in ((0, 0), (0x49, 0), (0x41, 2), (0, 0x10), (2, 0), (0x20, 0), (0, 0x40),
                  (0x30, 0), (0x80, 0), (0, 0x80)):
         s.add(cfg13(tasks=True, form=True) + bytes([RESTORE, 3, t, u, 0])
-              + bytes([START, WAIT, 0, 0, 0]) + reply(result_msg(needs))
+              + bytes([START, WAIT, 0, 0, 0]) + reply(result_msg(needs)) + octocat
               + reply(result_msg({"resultType": "complete"})) + bytes([DEADLINE])
               + reply(result_msg(done)))
     s.add(cfg13(tasks=True) + bytes([RESTORE, 7]) + blob({"v": 1, "task": task()})
