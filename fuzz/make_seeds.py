@@ -277,12 +277,14 @@ def result_msg(result):
 
 # opcodes
 START, HEAD, CHUNK, END, FAIL, REPLY, SSE, ANSWER, ADVANCE, DEADLINE, ABORT, CLOSE = range(12)
+# issue 13 opcodes (only with cfg13: config2 & 3 == 3, then a third config byte)
+RESTORE, HIDDEN, ONLINE, NOTICE, AUTH_ANSWER = range(12, 17)
 # start kinds
 DISCOVER, REQUEST, LIST_ALL, CALL_TOOL, _, GET_TASK, UPDATE_TASK, CANCEL_TASK, LIST_TASKS, WAIT, _, LISTEN = range(12)
 METHODS = ["tools/list", "prompts/list", "resources/list", "resources/templates/list",
            "resources/read", "prompts/get", "completion/complete", "bogus/method"]
 CT_JSON, CT_SSE = 0, 1
-ST = {200: 0, 202: 3, 400: 5, 404: 7, 405: 8, 500: 11, 503: 13}
+ST = {200: 0, 202: 3, 400: 5, 401: 6, 404: 7, 405: 8, 500: 11, 503: 13}
 
 
 def cfg(version=0, tasks=False, form=False, url=False, sampling=False, roots=False,
@@ -290,6 +292,16 @@ def cfg(version=0, tasks=False, form=False, url=False, sampling=False, roots=Fal
     a = version | (4 if tasks else 0) | (8 if form else 0) | (0x10 if url else 0) \
         | (0x20 if sampling else 0) | (0x40 if roots else 0) | (0x80 if tight else 0)
     return bytes([a, b])
+
+
+def cfg13(version=0, tasks=False, form=False, persist=True, store_answers=True,
+          hidden=0, auth=False, client_credentials=False):
+    """A configuration with the issue-13 opcodes on: config2 & 3 == 3 (strict output
+    validation, as 0), then the third byte. `hidden`: 0 60 s, 1 Infinity, 2 0, 3 1 s."""
+    a = cfg(version, tasks=tasks, form=form)[0]
+    c = (0 if persist else 4) | (0 if store_answers else 8) | (hidden << 4) \
+        | (0x40 if auth else 0) | (0x80 if client_credentials else 0)
+    return bytes([a, 3, c])
 
 
 def head(status=200, ct=CT_JSON, pick=0, sid=False):
@@ -465,7 +477,75 @@ def engine_seeds():
     s.add(cfg(b=0x04) + call_tool() + bytes([ADVANCE, 3, DEADLINE, CLOSE]))
     s.add(cfg(tight=True, form=True) + call_tool(1) + sse([result_msg(ir)] * 3, end=False)
           + answer(0, 9, {"action": "accept", "content": {"name": "n"}}))
+    engine13_seeds(s, done, needs)
     return s.n
+
+
+
+def engine13_seeds(s, done, needs):
+    """Issue 13: the task store's records, visibility, network, OAuth across contexts."""
+    created = result_msg(dict(task(), resultType="task"))
+    working = result_msg(dict(task(), resultType="complete"))
+    octocat = answer(0, 9, {"action": "accept", "content": {"name": "octocat"}})
+    # A task created (StoreTask), its record restored as written, with a byte changed,
+    # under another task's key; hidden and visible; offline and online; then it ends.
+    for c in (cfg13(tasks=True, form=True), cfg13(tasks=True, form=True, hidden=1),
+              cfg13(tasks=True, form=True, hidden=3, store_answers=False)):
+        s.add(c + call_tool(1) + reply(created)
+              + bytes([RESTORE, 0, 0, RESTORE, 4, 0, 9, 0, 0x20, RESTORE, 0x08, 0, 1])
+              + bytes([HIDDEN, 1]) + reply(working) + bytes([DEADLINE]) + reply(working)
+              + bytes([HIDDEN, 0, ONLINE, 0, ADVANCE, 6, ONLINE, 1])
+              + reply(result_msg(needs)) + octocat
+              + bytes([ONLINE, 0]) + reply(result_msg({"resultType": "complete"}))
+              + bytes([ONLINE, 1]) + reply(result_msg(done)) + bytes([CLOSE]))
+    # Answers given offline wait; the record keeps them unless storeAnswers is off.
+    for sa in (True, False):
+        s.add(cfg13(tasks=True, form=True, store_answers=sa) + call_tool(1)
+              + reply(created) + reply(result_msg(needs))
+              + bytes([ONLINE, 0]) + octocat + bytes([RESTORE, 0, 0])
+              + bytes([ADVANCE, 6, ONLINE, 1]) + reply(result_msg({"resultType": "complete"}))
+              + reply(result_msg(done)) + bytes([DEADLINE]) + reply(result_msg(done)))
+    # Records from templates (resumed after a reload), then a wait continues the task:
+    # working, with input requests and a pending answer, expired, ended, newer, another
+    # server's, any JSON.
+    for t, u in ((0, 0), (0x49, 0), (0x41, 2), (0, 0x10), (2, 0), (0x20, 0), (0, 0x40),
+                 (0x30, 0), (0x80, 0), (0, 0x80)):
+        s.add(cfg13(tasks=True, form=True) + bytes([RESTORE, 3, t, u, 0])
+              + bytes([START, WAIT, 0, 0, 0]) + reply(result_msg(needs)) + octocat
+              + reply(result_msg({"resultType": "complete"})) + bytes([DEADLINE])
+              + reply(result_msg(done)))
+    s.add(cfg13(tasks=True) + bytes([RESTORE, 7]) + blob({"v": 1, "task": task()})
+          + bytes([RESTORE, 0x17]) + blob([1, 2]) + blob("mcp-tasks/x")
+          + bytes([START, WAIT, 0, 0, 0, ONLINE, 0, DEADLINE, ADVANCE, 10, DEADLINE]))
+    # OAuth across contexts: a 401, discovery, the lock granted, storage read under it
+    # (a stored token: no request), the call replayed; a notice reads the tokens again.
+    prm = {"resource": "http://mcp.test/mcp", "authorization_servers": ["https://as.test"]}
+    asm = {"issuer": "https://as.test", "authorization_endpoint": "https://as.test/authorize",
+           "token_endpoint": "https://as.test/token", "response_types_supported": ["code"],
+           "code_challenge_methods_supported": ["S256"]}
+    tok = {"access_token": "at-new", "token_type": "Bearer", "expires_in": 3600,
+           "refresh_token": "rt-new"}
+    unauthorized = head(401)  # held: the engine cancels it and replays it later
+    discovery = reply(prm) + reply(asm)
+    for load in (1, 2, 0):
+        # 1: a stored token is used; 2: an expired one is refreshed (token endpoint, save,
+        # announce); 0: nothing stored: the person's step (random, authorize, callback).
+        flow = unauthorized + discovery + bytes([AUTH_ANSWER, 0, AUTH_ANSWER, 0, 0])
+        flow += bytes([AUTH_ANSWER, 0, load])
+        if load == 2:
+            flow += reply(tok)
+        if load == 0:
+            flow += bytes([AUTH_ANSWER, 0]) + bytes(range(48)) + bytes([AUTH_ANSWER, 0, 0])
+            flow += reply(tok)
+        s.add(cfg13(auth=True) + call_tool(0, listed=False) + flow
+              + reply(result_msg(TOOLS_LIST)) + reply(result_msg(ex("CallToolResult", 3)))
+              + bytes([NOTICE, 0, AUTH_ANSWER, 0, 1, NOTICE, 1]) + blob("k") + bytes([CLOSE]))
+    # The lock never granted: abandoned at close(); client credentials.
+    s.add(cfg13(auth=True) + call_tool(0, listed=False) + unauthorized + discovery
+          + bytes([CLOSE]))
+    s.add(cfg13(auth=True, client_credentials=True) + call_tool(0, listed=False)
+          + unauthorized + discovery + bytes([AUTH_ANSWER, 0, AUTH_ANSWER, 0, 0])
+          + bytes([AUTH_ANSWER, 0, 0]) + reply(tok) + reply(result_msg(TOOLS_LIST)))
 
 
 def main():

@@ -12,8 +12,18 @@
 //! fuzzer reaches deep states (MRTR rounds, tasks, subscriptions, legacy sessions)
 //! instead of stopping at "unknown id".
 //!
-//! Script: `[config] [config2] (opcode args...)*`; see [`run`]. Steps are capped at
-//! [`MAX_STEPS`].
+//! Script: `[config] [config2] [config3 when config2 & 3 == 3] (opcode args...)*`; see
+//! [`run`]. Steps are capped at [`MAX_STEPS`].
+//!
+//! The inputs of issue 13 (the task store's records, visibility, network, OAuth across
+//! contexts) came after inputs had been saved (seeds, regressions, corpora), whose opcode
+//! is `byte % 12`: new opcodes in that mapping would change what every saved input does.
+//! So they are behind a configuration value no saved input used for anything of its own:
+//! `config2 & 3 == 3` meant strict output validation, exactly like `0`. With it, a third
+//! configuration byte follows (output validation, `persist_tasks`, `store_answers`,
+//! `hidden_poll_interval_ms`, OAuth across contexts) and opcodes are `byte % 17`: 0–11 as
+//! before, 12–16 the new ones. Every committed seed and regression input has
+//! `config2 & 3 != 3` and runs exactly as before.
 //!
 //! Properties:
 //! - never panics, never loops (libFuzzer `-timeout`), bounded work per event;
@@ -27,12 +37,25 @@
 //! - after `close()`: every operation the host started has ended, and the engine winds
 //!   down (no timers left, nothing in flight, nothing sent but the session's `DELETE`,
 //!   `tasks/cancel` for aborted task calls and legacy `notifications/cancelled`) once
-//!   its last requests fail, and nothing is left in its books (`Core::busy` is empty).
+//!   its last requests fail, and nothing is left in its books (`Core::busy` is empty);
+//! - task store (issue 13): every `StoreTask` is a JSON object with `"v": 1` under
+//!   `Core::task_store_prefix()`, carries no `pending` answers without `store_answers`,
+//!   none at all without `persist_tasks`, and restored into a fresh client it is taken (or
+//!   skipped only as expired or finished); a `ForgetTask` key is under the prefix; a
+//!   skipped restore's reason is sanitized;
+//! - offline (issue 13): no `tasks/get` or `tasks/update` is sent unless the host's own
+//!   `get_task`/`update_task` operation is open;
+//! - OAuth across contexts (issue 13): at most one lock asked for or held at a time (Web
+//!   Locks are not reentrant); every `Lock` gets exactly one `Unlock` with its id, whether
+//!   it was granted or still awaited (a lock never granted is abandoned by that `Unlock`,
+//!   never by `CancelAuth`), at the latest at `close()`; no `Unlock` of anything else; an
+//!   `Announce` names a key saved before.
 
 use crate::util::{check_error, is_json_text, is_unsafe_char, Reader};
 use mcp_wasm_client::engine::{
-    Action, Ask, AskId, Config, Core, ElicitationModes, Listing, OpId, OpOptions, Output, Purpose,
-    ResponseHead, SamplingSupport, TaskRef, TaskView, ValidateOutput, VersionChoice, Want,
+    Action, Ask, AskId, AuthAction, AuthConfig, AuthInput, AuthStepId, Config, Core,
+    ElicitationModes, Listing, OpId, OpOptions, Output, Purpose, ResponseHead, RestoreSkip,
+    SamplingSupport, TaskRef, TaskView, ValidateOutput, VersionChoice, Want,
 };
 use mcp_wasm_client::error::Error;
 use mcp_wasm_client::http::encoding::is_token;
@@ -126,7 +149,40 @@ struct Driver {
     closed: bool,
     /// Sends after `close()`, by JSON-RPC method (HTTP method when there is no body).
     sent_after_close: Vec<String>,
+    /// The configuration, for the fresh `Core` a written record is restored into.
+    cfg: Config,
+    /// `Core::task_store_prefix()`.
+    prefix: String,
+    /// The latest records the engine wrote (`StoreTask`), by key (at most [`MAX_RECORDS`]).
+    records: Vec<(String, Value)>,
+    /// What `set_online` last said.
+    online: bool,
+    /// `get_task` / `update_task` operations the host started (they send `tasks/get` and
+    /// `tasks/update` on the host's word, offline or not).
+    host_task_ops: HashSet<OpId>,
+    /// The host steps of the OAuth flow waiting for an answer.
+    auth_steps: Vec<(AuthStepId, AuthStep)>,
+    /// The lock asked for (`AuthAction::Lock`) and not yet released.
+    lock: Option<AuthStepId>,
+    /// Every lock asked for, and every lock released.
+    locks: HashSet<AuthStepId>,
+    unlocks: HashSet<AuthStepId>,
+    /// Storage keys the flow read or wrote (what a notice may name).
+    auth_keys: Vec<String>,
+    /// Keys saved, for `Announce`.
+    saved: HashSet<String>,
 }
+
+/// A host step of the OAuth flow (`AuthAction`) the script may answer.
+enum AuthStep {
+    Random(usize),
+    Authorize { url: String, redirect: String },
+    Load,
+    Lock,
+}
+
+/// Records of the engine kept for the script to restore.
+const MAX_RECORDS: usize = 8;
 
 /// `MCP_FUZZ_TRACE=1`: print what the engine does (to see where a seed or a crash goes).
 fn trace() -> bool {
@@ -169,10 +225,29 @@ impl Driver {
                         assert!(header_value_ok(value), "bad header {name}: {value:?}");
                     }
                     assert!(!req.url.chars().any(|c| c.is_control() || c == ' '));
-                    let body: Option<Value> = req.body.as_deref().map(|b| {
+                    // The OAuth flow's token and registration requests are forms or JSON
+                    // sent to other servers; every other body is JSON.
+                    let form = req.headers.iter().any(|(n, v)| {
+                        n.eq_ignore_ascii_case("content-type")
+                            && v.starts_with("application/x-www-form-urlencoded")
+                    });
+                    assert!(!form || self.cfg.auth.is_some(), "a form without OAuth");
+                    let body: Option<Value> = req.body.as_deref().filter(|_| !form).map(|b| {
                         serde_json::from_str(b)
                             .unwrap_or_else(|e| panic!("body not JSON: {e}: {b}"))
                     });
+                    let method = body
+                        .as_ref()
+                        .and_then(|b| b.get("method"))
+                        .and_then(Value::as_str);
+                    // Offline nothing is polled and no answer goes out (issue 13): only an
+                    // operation of the host's own may send these.
+                    if !self.online && matches!(method, Some("tasks/get" | "tasks/update")) {
+                        assert!(
+                            self.host_task_ops.iter().any(|op| !self.done.contains(op)),
+                            "{method:?} sent while offline"
+                        );
+                    }
                     if self.closed {
                         let what = body
                             .as_ref()
@@ -200,11 +275,17 @@ impl Driver {
                 }
                 Action::Cancel(x) => self.open.retain(|e| e.xfer != x),
                 Action::Ask(Ask { id, .. }) => self.asks.push(id),
-                Action::CancelAsk(_) | Action::CancelAuth(_) => {}
-                Action::StoreTask { .. } | Action::ForgetTask { .. } => {}
-                // Never configured here (no `auth` option): the OAuth machine has its own
-                // unit tests and the conformance suite's auth scenarios.
-                Action::Auth(a) => panic!("OAuth action without an auth configuration: {a:?}"),
+                Action::CancelAsk(_) => {}
+                Action::CancelAuth(id) => {
+                    // A lock still awaited is abandoned with `Unlock`, never withdrawn.
+                    assert_ne!(Some(id), self.lock, "CancelAuth of the lock {id}");
+                    self.auth_steps.retain(|(s, _)| *s != id);
+                }
+                Action::StoreTask { key, value } => self.stored(key, value),
+                Action::ForgetTask { key } => {
+                    assert!(key.starts_with(&self.prefix), "ForgetTask {key:?}");
+                }
+                Action::Auth(a) => self.auth_action(a),
                 // Never configured here (`coordinated` is off): src/engine/tests/peers.rs.
                 Action::Peer(a) => panic!("peer action without coordination: {a:?}"),
                 Action::Progress { .. } | Action::Log { .. } | Action::Notify { .. } => {}
@@ -410,6 +491,10 @@ impl Driver {
             self.sent_after_close
         );
         assert_eq!(self.core.ops_in_flight(), 0);
+        // Every lock asked for was released (granted or still awaited: `Unlock` abandons
+        // a lock request), exactly once (`unlocks` is checked as they come).
+        assert_eq!(self.lock, None, "lock never released");
+        assert_eq!(self.locks, self.unlocks, "locks and unlocks");
         // Every exchange, JSON-RPC id, resumption, held request, ask, progress token and
         // timer is gone.
         assert_eq!(
@@ -420,6 +505,252 @@ impl Driver {
     }
 }
 
+impl Driver {
+    /// `StoreTask`: a JSON object of format version 1 under this server's prefix, with no
+    /// answer in it unless `store_answers`; restored into a fresh client (a reload), it is
+    /// taken, or skipped only because it expired or the task ended.
+    fn stored(&mut self, key: String, value: Value) {
+        assert!(self.cfg.persist_tasks, "StoreTask without persist_tasks");
+        assert!(key.starts_with(&self.prefix), "StoreTask key {key:?}");
+        let Value::Object(m) = &value else {
+            panic!("StoreTask value not an object: {value}")
+        };
+        assert_eq!(m.get("v"), Some(&json!(1)), "StoreTask version: {value}");
+        if !self.cfg.store_answers {
+            let p = m.get("pending");
+            assert!(
+                p.is_none_or(|p| p.as_object().is_some_and(Map::is_empty)),
+                "an answer stored without store_answers: {value}"
+            );
+        }
+        if let Ok(mut fresh) = Core::new(self.cfg.clone(), self.now) {
+            match fresh.restore_task(&key, &value, self.now) {
+                Ok(v) => {
+                    check_view(&v);
+                    assert_eq!(
+                        Some(v.task.task_id.as_str()),
+                        value.pointer("/task/taskId").and_then(Value::as_str)
+                    );
+                }
+                Err(RestoreSkip::Expired(_) | RestoreSkip::Finished(_)) => {}
+                Err(e) => panic!("a record the engine wrote is refused ({e}): {key} {value}"),
+            }
+            while fresh.poll_action().is_some() {}
+        }
+        self.records.retain(|(k, _)| *k != key);
+        if self.records.len() >= MAX_RECORDS {
+            self.records.remove(0);
+        }
+        self.records.push((key, value));
+    }
+
+    fn auth_action(&mut self, a: AuthAction) {
+        assert!(
+            self.cfg.auth.is_some(),
+            "OAuth action without an auth configuration: {a:?}"
+        );
+        match a {
+            AuthAction::Random { id, len } => self.auth_steps.push((id, AuthStep::Random(len))),
+            AuthAction::Authorize { id, req } => self.auth_steps.push((
+                id,
+                AuthStep::Authorize {
+                    url: req.url,
+                    redirect: req.redirect_uri,
+                },
+            )),
+            AuthAction::Load { id, key } => {
+                self.auth_steps.push((id, AuthStep::Load));
+                if !self.auth_keys.contains(&key) {
+                    self.auth_keys.push(key);
+                }
+            }
+            AuthAction::Save { key, .. } => {
+                self.saved.insert(key.clone());
+                if !self.auth_keys.contains(&key) {
+                    self.auth_keys.push(key);
+                }
+            }
+            AuthAction::Lock { id, .. } => {
+                // A second lock of the same name while one is held would wait for ever
+                // (Web Locks are not reentrant).
+                assert_eq!(self.lock, None, "Lock {id} while a lock is held or awaited");
+                assert!(self.locks.insert(id), "Lock id {id} reused");
+                self.lock = Some(id);
+                self.auth_steps.push((id, AuthStep::Lock));
+            }
+            AuthAction::Unlock { id } => {
+                assert_eq!(self.lock, Some(id), "Unlock {id} of no lock asked for");
+                assert!(self.unlocks.insert(id), "lock {id} released twice");
+                self.lock = None;
+                self.auth_steps.retain(|(s, _)| *s != id);
+            }
+            AuthAction::Announce { key } => {
+                assert!(
+                    self.saved.contains(&key),
+                    "Announce of {key:?}, never saved"
+                );
+            }
+        }
+    }
+
+    /// Restores a record: one the engine wrote (as is or with a byte changed), one built
+    /// from a template, or any JSON; under its own key, a task id's or any.
+    fn restore(&mut self, r: &mut Reader) {
+        let k = r.u8();
+        let written = (!self.records.is_empty() && k & 1 == 0)
+            .then(|| self.records[r.u8() as usize % self.records.len()].clone());
+        let (own_key, record) = match (written, (k >> 1) & 3) {
+            (Some((key, v)), 0 | 1) => (Some(key), v),
+            (Some((key, v)), 2) => {
+                // One byte of its text changed (a corrupt store).
+                let mut text = v.to_string().into_bytes();
+                let i = r.u16() as usize % text.len().max(1);
+                let x = r.u8() | 1;
+                if let Some(b) = text.get_mut(i) {
+                    *b ^= x;
+                }
+                let text = String::from_utf8_lossy(&text).into_owned();
+                let v = serde_json::from_str(&text).unwrap_or(Value::String(text));
+                (Some(key), v)
+            }
+            (_, 3) => (None, json_blob(r).unwrap_or(Value::Null)),
+            _ => (None, record_template(r, &self.cfg.url)),
+        };
+        let id = record
+            .pointer("/task/taskId")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let key = match (k >> 3) & 3 {
+            0 => own_key.unwrap_or_else(|| format!("{}{}", self.prefix, encode(&id))),
+            1 => format!("{}{}", self.prefix, r.pick(&TASK_IDS)),
+            2 => String::from_utf8_lossy(r.blob()).into_owned(),
+            _ => format!("mcp-tasks/http%3A%2F%2Fother.test%2Fmcp/{}", encode(&id)),
+        };
+        let res = self.core.restore_task(&key, &record, self.now);
+        if trace() {
+            eprintln!("  restore {key}: {:?}", res.as_ref().map(|v| v.task.status));
+        }
+        match res {
+            Ok(v) => check_view(&v),
+            Err(e) => {
+                let m = e.to_string();
+                assert!(!m.chars().any(is_unsafe_char), "restore skip {m:?}");
+                assert!(m.len() <= 1024, "restore skip too long: {}", m.len());
+            }
+        }
+        self.pump();
+    }
+
+    /// Answers one of the flow's host steps, as the shell would (the kind it asked for).
+    fn auth_answer(&mut self, r: &mut Reader) {
+        if self.auth_steps.is_empty() {
+            return;
+        }
+        let i = r.u8() as usize % self.auth_steps.len();
+        let (id, step) = self.auth_steps.remove(i);
+        if trace() {
+            eprintln!("  answering auth step {id}");
+        }
+        let input = match step {
+            AuthStep::Lock => AuthInput::Locked,
+            AuthStep::Random(len) => {
+                let mut b = r.bytes(len).to_vec();
+                b.resize(len, 7);
+                AuthInput::Random(b)
+            }
+            AuthStep::Load => AuthInput::Loaded(match r.u8() % 4 {
+                0 => None,
+                1 => Some(
+                    json!({"access_token": "at-stored", "refresh_token": "rt-stored",
+                           "expires_at": self.now + 3_600_000})
+                    .to_string(),
+                ),
+                2 => Some(
+                    json!({"access_token": "at-old", "refresh_token": "rt-old",
+                                 "expires_at": 1})
+                    .to_string(),
+                ),
+                _ => Some(String::from_utf8_lossy(r.blob()).into_owned()),
+            }),
+            AuthStep::Authorize { url, redirect } => AuthInput::Callback(match r.u8() % 3 {
+                0 => {
+                    let state = url
+                        .split(['?', '&'])
+                        .find_map(|p| p.strip_prefix("state="))
+                        .unwrap_or("");
+                    Ok(format!("{redirect}?code=c1&state={state}"))
+                }
+                1 => Err(Error::handler(None, "onAuthorize threw")),
+                _ => Ok(String::from_utf8_lossy(r.blob()).into_owned()),
+            }),
+        };
+        self.core.on_auth(id, input, self.now);
+        self.pump();
+    }
+}
+
+/// Percent-encodes what is not an RFC 3986 unreserved byte (the task store's key parts).
+fn encode(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A stored record as the engine writes it, with fuzzer-chosen parts: task id, status,
+/// TTL, input requests, pending answers, format version, server.
+fn record_template(r: &mut Reader, url: &str) -> Value {
+    let t = r.u8();
+    let u = r.u8();
+    let status = [
+        "working",
+        "input_required",
+        "completed",
+        "failed",
+        "cancelled",
+        "bogus",
+    ][t as usize % 6];
+    let mut task = json!({
+        "taskId": r.pick(&TASK_IDS),
+        "status": status,
+        "createdAt": "2025-11-25T10:30:00Z",
+        "lastUpdatedAt": "2025-11-25T10:30:00Z",
+        "pollIntervalMs": 1000,
+        "isLocal": u & 0x80 != 0,
+        "serverUrl": if u & 0x40 != 0 { "http://other.test/mcp" } else { url },
+    });
+    match (u >> 4) & 3 {
+        0 => task["ttlMs"] = json!(3_600_000),
+        1 => task["ttlMs"] = json!(1),
+        2 => task["ttlMs"] = Value::Null,
+        _ => {}
+    }
+    if t & 0x08 != 0 {
+        task["inputRequests"] = json!({"q": {"method": "elicitation/create", "params": {
+            "mode": "form", "message": "?",
+            "requestedSchema": {"type": "object", "properties": {}}}}});
+    }
+    let mut rec = json!({
+        "v": match (t >> 4) & 3 { 0 | 1 => json!(1), 2 => json!(2), _ => json!("1") },
+        "task": task,
+        "tool": if u & 1 != 0 { Value::Null } else { json!("echo") },
+        "acked": if u & 2 != 0 { json!(["a", "q"]) } else { json!([]) },
+    });
+    if t & 0x40 != 0 {
+        rec["pending"] = json!({"q": {"action": "accept", "content": {"name": "x"}}});
+    }
+    if t & 0x80 != 0 {
+        rec["acked"] = json!("q");
+    }
+    rec
+}
+
 fn check_view(t: &TaskView) {
     // A local view is the host's own handle given back (rule 21): whatever it holds.
     assert!(t.local || !t.task.task_id.is_empty());
@@ -428,9 +759,11 @@ fn check_view(t: &TaskView) {
     }
 }
 
-fn config(r: &mut Reader) -> Config {
+/// The configuration, and whether the issue-13 opcodes are on (see [`run`]).
+fn config(r: &mut Reader) -> (Config, bool) {
     let a = r.u8();
     let b = r.u8();
+    let ext = b & 3 == 3;
     let mut cfg = Config::new("http://mcp.test/mcp");
     cfg.version = match a & 3 {
         0 => VersionChoice::Pinned("2026-07-28".into()),
@@ -486,7 +819,39 @@ fn config(r: &mut Reader) -> Config {
         cfg.log_level = Some("debug".into());
         cfg.headers = vec![("Authorization".into(), "Bearer t".into())];
     }
-    cfg
+    if ext {
+        // The third configuration byte (issue 13).
+        let c = r.u8();
+        cfg.validate_output = match c & 3 {
+            0 | 3 => ValidateOutput::Strict,
+            1 => ValidateOutput::Warn,
+            _ => ValidateOutput::Off,
+        };
+        cfg.persist_tasks = c & 4 == 0;
+        cfg.store_answers = c & 8 == 0;
+        cfg.hidden_poll_interval_ms = match (c >> 4) & 3 {
+            0 => Some(60_000),
+            1 => None,
+            2 => Some(0),
+            _ => Some(1_000),
+        };
+        if c & 0x40 != 0 {
+            // OAuth across contexts: a pre-registered client, a storage, Web Locks.
+            cfg.auth = Some(AuthConfig {
+                client_id: Some("c1".into()),
+                client_secret: (c & 0x80 != 0).then(|| "s1".into()),
+                redirect_uri: "https://app.test/cb".into(),
+                client_name: "fuzz".into(),
+                storage: true,
+                client_credentials: c & 0x80 != 0,
+                across_contexts: true,
+                ..Default::default()
+            });
+            // With auth the client sends its own token (a configured one is refused).
+            cfg.headers.clear();
+        }
+    }
+    (cfg, ext)
 }
 
 fn opts(r: &mut Reader) -> OpOptions {
@@ -557,6 +922,7 @@ fn task_ref(r: &mut Reader) -> TaskRef {
 fn start(d: &mut Driver, r: &mut Reader) {
     let now = d.now;
     let kind = r.u8();
+    let host_task_op = matches!(kind % 13, 5 | 6);
     let op = match kind % 13 {
         0 => {
             let o = opts(r);
@@ -620,20 +986,29 @@ fn start(d: &mut Driver, r: &mut Reader) {
             d.core.listen(&filter, now)
         }
     };
+    if host_task_op {
+        d.host_task_ops.insert(op);
+    }
     d.started(op);
 }
 
 /// Runs one script.
 ///
-/// Opcodes (first byte `% 12`):
+/// Opcodes (first byte `% 12`, or `% 17` with the issue-13 opcodes on):
 /// 0 start an operation; 1 response head; 2 body chunk; 3 end of body; 4 network
 /// failure; 5 a whole JSON reply (head 200 JSON, chunk, end); 6 an SSE reply (head 200
 /// SSE, `data:` event per blob, end or not); 7 answer an ask; 8 move the clock; 9 move
-/// to the next deadline; 10 abort an operation; 11 close (ends the script).
+/// to the next deadline; 10 abort an operation; 11 close (ends the script);
+/// issue 13 only: 12 restore a record from the task store (one the engine wrote, as is
+/// or with a byte changed, a template or any JSON; its own key or another); 13 hidden /
+/// visible; 14 online / offline; 15 an OAuth notice from another context (a key the flow
+/// read or saved, or any); 16 answer a pending host step of the OAuth flow as the shell
+/// would (a lock granted, a storage read, random bytes, the redirect).
 pub fn run(data: &[u8]) {
     let mut r = Reader::new(data);
-    let cfg = config(&mut r);
-    let core = Core::new(cfg, START).expect("the fuzz configs are valid");
+    let (cfg, ext) = config(&mut r);
+    let core = Core::new(cfg.clone(), START).expect("the fuzz configs are valid");
+    let prefix = core.task_store_prefix();
     let mut d = Driver {
         core,
         now: START,
@@ -644,12 +1019,23 @@ pub fn run(data: &[u8]) {
         done: HashSet::new(),
         closed: false,
         sent_after_close: Vec::new(),
+        cfg,
+        prefix,
+        records: Vec::new(),
+        online: true,
+        host_task_ops: HashSet::new(),
+        auth_steps: Vec::new(),
+        lock: None,
+        locks: HashSet::new(),
+        unlocks: HashSet::new(),
+        auth_keys: Vec::new(),
+        saved: HashSet::new(),
     };
     let mut ops: Vec<OpId> = Vec::new();
     let mut steps = 0;
     while !r.is_empty() && steps < MAX_STEPS {
         steps += 1;
-        let opcode = r.u8() % 12;
+        let opcode = r.u8() % if ext { 17 } else { 12 };
         if trace() {
             eprintln!(
                 "step {steps}: opcode {opcode}, now {}, open {:?}",
@@ -753,7 +1139,30 @@ pub fn run(data: &[u8]) {
                     d.pump();
                 }
             }
-            _ => break,
+            11 => break,
+            12 => d.restore(&mut r),
+            13 => {
+                let hidden = r.bool();
+                d.core.set_hidden(hidden, d.now);
+                d.pump();
+            }
+            14 => {
+                let online = r.bool();
+                d.online = online;
+                d.core.set_online(online, d.now);
+                d.pump();
+            }
+            15 => {
+                let k = r.u8();
+                let key = if k & 1 == 0 && !d.auth_keys.is_empty() {
+                    d.auth_keys[(k >> 1) as usize % d.auth_keys.len()].clone()
+                } else {
+                    String::from_utf8_lossy(r.blob()).into_owned()
+                };
+                d.core.on_auth_notice(&key, d.now);
+                d.pump();
+            }
+            _ => d.auth_answer(&mut r),
         }
         d.timers();
     }

@@ -30,9 +30,14 @@ pub(crate) mod timers;
 pub mod tools;
 pub(crate) mod transport;
 
-pub use actions::{Action, Ask, AskId, AuthAction, OpId, OpOptions, Output, PeerAction, TaskView};
+pub use actions::{
+    Action, Ask, AskId, AuthAction, AuthInput, OpId, OpOptions, Output, PeerAction, TaskView,
+};
+// What `Core::on_auth` and `Config::auth` take, for the engine fuzz target's OAuth runs.
+pub use crate::auth::flow::{AuthConfig, AuthorizeReq};
 pub use config::{Config, ElicitationModes, SamplingSupport, ValidateOutput, VersionChoice};
 pub use core::{Core, ResponseHead, RestoreSkip, TaskRef};
+pub use ids::AuthStepId;
 pub use ops::{Listing, Purpose, Want};
 
 #[cfg(test)]
