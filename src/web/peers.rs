@@ -35,8 +35,9 @@ extern "C" {
 }
 
 /// The one JS callback of `peers.js` (`onEvent(kind, text)`): a message from another
-/// context (0), a lock granted (1), this context became visible or hidden (2). Never
-/// called while the engine is borrowed: these events all arrive asynchronously.
+/// context (0), a lock granted (1). (This context's visibility is reported by
+/// `web::visibility`.) Never called while the engine is borrowed: these events all
+/// arrive asynchronously.
 fn on_event(h: &Handle) -> Function {
     let weak = Rc::downgrade(h);
     let c = Closure::wrap(Box::new(move |kind: u32, text: String| {
@@ -49,8 +50,7 @@ fn on_event(h: &Handle) -> Function {
             let t = now();
             match kind {
                 0 => d.core.on_peer_message(&text, t),
-                1 => d.core.on_peer_lock(&text, t),
-                _ => d.core.set_peer_visible(!text.is_empty(), t),
+                _ => d.core.on_peer_lock(&text, t),
             }
         }
         pump(&h);

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(module = "/src/web/js/visibility.js")]
 extern "C" {
-    /// The state now: 1 = hidden, 2 = offline.
+    /// The state now: 1 = hidden, 2 = offline, 4 = no document.
     fn presence() -> u32;
     #[wasm_bindgen(js_name = watchPresence)]
     fn watch_presence(on_change: &Function) -> Function;
@@ -58,6 +58,10 @@ fn report(h: &Handle) {
     let t = now();
     d.core.set_hidden(state & 1 != 0, t);
     d.core.set_online(state & 2 == 0, t);
+    // Coordination (`peers`): a visible page is where a task's questions are preferred; a
+    // worker (no document) counts as visible for polling but not for dialogs. One listener
+    // serves both.
+    d.core.set_peer_visible(state & 5 == 0, t);
 }
 
 /// Removes the listeners.

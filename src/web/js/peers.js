@@ -1,6 +1,7 @@
 // Coordination across contexts (issue 13): the two primitives the engine's protocol
 // (src/engine/task/peers.rs) needs, and nothing else. Exclusive Web Locks held until
-// released, a BroadcastChannel carrying JSON texts, and this context's visibility.
+// released, and a BroadcastChannel carrying JSON texts. This context's visibility comes
+// from the one `visibilitychange` listener of visibility.js (src/web/visibility.rs).
 // Feature-detected: `openPeers` returns null where Web Locks or BroadcastChannel are missing
 // (Node, edge runtimes), and the client then coordinates nothing.
 
@@ -24,8 +25,7 @@ function isVisible() {
   return !!d && d.visibilityState !== 'hidden';
 }
 
-/** `onEvent(0, text)`: a message; `onEvent(1, name)`: a lock granted; `onEvent(2, '1' | '')`:
- * this context became visible or hidden. Null when unavailable. */
+/** `onEvent(0, text)`: a message; `onEvent(1, name)`: a lock granted. Null when unavailable. */
 export function openPeers(channelName, onEvent) {
   if (!peersAvailable()) return null;
   return new Peers(channelName, onEvent);
@@ -42,11 +42,6 @@ class Peers {
       // Only texts: anything else another script posts on this channel is ignored.
       if (!this._closed && typeof e.data === 'string') onEvent(0, e.data);
     };
-    const d = globalThis.document;
-    if (d && typeof d.addEventListener === 'function') {
-      this._onVisibility = () => { if (!this._closed) onEvent(2, isVisible() ? '1' : ''); };
-      d.addEventListener('visibilitychange', this._onVisibility);
-    }
   }
 
   visible() { return isVisible(); }
@@ -86,6 +81,5 @@ class Peers {
     for (const name of [...this._held.keys()]) this.unlock(name);
     this._closed = true;
     try { this._channel.close(); } catch { /* already closed */ }
-    if (this._onVisibility) globalThis.document.removeEventListener('visibilitychange', this._onVisibility);
   }
 }

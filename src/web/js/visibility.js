@@ -8,10 +8,10 @@ const g = globalThis;
 const doc = () => (g.document && typeof g.document.addEventListener === 'function' ? g.document : null);
 const net = () => !!g.navigator && typeof g.navigator.onLine === 'boolean' && typeof g.addEventListener === 'function';
 
-/** The state now: 1 = hidden, 2 = offline. */
+/** The state now: 1 = hidden, 2 = offline, 4 = no document (a worker: no dialog is preferred there). */
 export function presence() {
   const d = doc();
-  return (d && d.visibilityState === 'hidden' ? 1 : 0) | (net() && g.navigator.onLine === false ? 2 : 0);
+  return (d ? (d.visibilityState === 'hidden' ? 1 : 0) : 4) | (net() && g.navigator.onLine === false ? 2 : 0);
 }
 
 /** Calls `onChange()` on every change; returns the function that removes the listeners. */
