@@ -15,6 +15,9 @@ use serde_json::{Map, Value};
 pub(crate) struct StoredTask {
     pub view: TaskView,
     pub server_url: String,
+    /// The tool whose call created the task, when known (`toolName`; a task resumed from
+    /// the task store knows it, issue 13).
+    pub tool: Option<String>,
 }
 
 impl StoredTask {
@@ -26,6 +29,9 @@ impl StoredTask {
         };
         m.insert("isLocal".into(), self.view.local.into());
         m.insert("serverUrl".into(), self.server_url.clone().into());
+        if let Some(t) = &self.tool {
+            m.insert("toolName".into(), t.clone().into());
+        }
         Value::Object(m)
     }
 
@@ -64,6 +70,10 @@ impl StoredTask {
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_string(),
+            tool: m
+                .get("toolName")
+                .and_then(Value::as_str)
+                .map(str::to_string),
         })
     }
 }
@@ -115,6 +125,23 @@ mod tests {
         assert_eq!(back["result"], json!({"content": []}));
         let again = StoredTask::parse(&back).unwrap();
         assert_eq!(again.to_value(), back);
+    }
+
+    #[test]
+    fn the_tool_name_round_trips() {
+        let mut v = stored();
+        assert_eq!(StoredTask::parse(&v).unwrap().tool, None);
+        assert!(StoredTask::parse(&v)
+            .unwrap()
+            .to_value()
+            .get("toolName")
+            .is_none());
+        v["toolName"] = json!("deploy_release");
+        let t = StoredTask::parse(&v).unwrap();
+        assert_eq!(t.tool.as_deref(), Some("deploy_release"));
+        assert_eq!(t.to_value()["toolName"], json!("deploy_release"));
+        v["toolName"] = json!(7); // not a name: absent
+        assert_eq!(StoredTask::parse(&v).unwrap().tool, None);
     }
 
     #[test]

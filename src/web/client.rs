@@ -366,6 +366,22 @@ impl McpClient {
         crate::web::store::resume(&self.h)
     }
 
+    /// True while another tab or worker of this origin polls the task for this client
+    /// (`coordination: 'auto'`): this client waits on it and gets its status from there.
+    /// False when this client polls it itself, or does not wait on it.
+    #[wasm_bindgen(js_name = isPolledElsewhere)]
+    pub fn is_polled_elsewhere(
+        &self,
+        #[wasm_bindgen(js_name = taskOrId, unchecked_param_type = "Task | TaskJSON | string")] task: JsValue,
+    ) -> bool {
+        let Ok(t) = task_ref(&task) else {
+            return false;
+        };
+        self.h
+            .try_borrow()
+            .is_ok_and(|d| d.core.task_polled_elsewhere(&t.task_id))
+    }
+
     /// Waits until the task completes (resolves with the completed Task) or fails,
     /// is cancelled or expires (rejects). A timed-out or aborted wait leaves the task running.
     #[wasm_bindgen(js_name = waitForTask, unchecked_return_type = "Promise<Task>")]

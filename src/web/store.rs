@@ -6,9 +6,10 @@
 use crate::engine::config::Config;
 use crate::engine::RestoreSkip;
 use crate::error::Error;
-use crate::web::convert::{from_js, task_to_js, to_js};
+use crate::web::convert::{from_js, to_js};
 use crate::web::driver::{now, pump, warn, Handle};
 use crate::web::options::{get, Handlers};
+use crate::web::task::Task;
 use js_sys::{Array, Function, Promise};
 use serde_json::Value;
 use std::rc::Rc;
@@ -118,13 +119,16 @@ pub(super) fn resume(h: &Handle) -> Promise {
                 Ok(v) => {
                     let mut d = h.borrow_mut();
                     let url = d.url.clone();
-                    d.core.restore_task(&key, &v, now()).map(|view| (view, url))
+                    let tool = v.get("tool").and_then(Value::as_str).map(str::to_string);
+                    d.core
+                        .restore_task(&key, &v, now())
+                        .map(|view| (view, url, tool))
                 }
                 Err(e) => Err(RestoreSkip::Corrupt(e.message)),
             };
             match r {
-                Ok((view, url)) => {
-                    out.push(&task_to_js(view, &url));
+                Ok((view, url, tool)) => {
+                    out.push(&Task::from_view(view, &url).with_tool(tool).into());
                 }
                 Err(skip) => warn(&h, &skip.to_string()),
             }

@@ -23,8 +23,15 @@ impl Task {
             s: StoredTask {
                 view,
                 server_url: server_url.to_string(),
+                tool: None,
             },
         }
+    }
+
+    /// The handle with the name of the tool that created the task.
+    pub fn with_tool(mut self, tool: Option<String>) -> Task {
+        self.s.tool = tool;
+        self
     }
 }
 
@@ -101,6 +108,13 @@ impl Task {
             .as_ref()
             .map(|e| to_js(&e.to_value()))
             .unwrap_or(JsValue::UNDEFINED)
+    }
+
+    /// The tool whose call created the task, when the handle knows it (tasks from
+    /// `resumeTasks()`, and handles whose JSON carries it).
+    #[wasm_bindgen(getter, js_name = toolName)]
+    pub fn tool_name(&self) -> Option<String> {
+        self.s.tool.clone()
     }
 
     /// The server this task lives on.

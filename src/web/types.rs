@@ -292,6 +292,8 @@ export interface TaskJSON {
   taskId: string; status: TaskStatus; statusMessage?: string; createdAt: string; lastUpdatedAt: string;
   ttlMs: number | null; pollIntervalMs?: number; inputRequests?: InputRequests; result?: CallToolResult;
   error?: JsonRpcErrorObject; isLocal?: boolean; serverUrl?: string;
+  /** The tool whose call created the task, when known (tasks from `resumeTasks()`). */
+  toolName?: string;
 }
 
 export interface SubscriptionFilter {

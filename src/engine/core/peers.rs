@@ -12,6 +12,12 @@ impl Core {
         self.tasks.peer_setup(&mut self.sh, me, visible);
     }
 
+    /// Whether another context polls task `task_id` for this one (coordinated, this
+    /// context waits on the task without holding its lock: it follows).
+    pub fn task_polled_elsewhere(&self, task_id: &str) -> bool {
+        self.tasks.polled_elsewhere(task_id)
+    }
+
     /// The Web Lock `name` asked for with `PeerAction::Lock` was granted.
     pub fn on_peer_lock(&mut self, name: &str, now: Millis) {
         self.sh.now = self.sh.now.max(now);

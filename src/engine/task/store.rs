@@ -127,6 +127,7 @@ impl Driver {
         let handle = StoredTask {
             view,
             server_url: sh.cfg.url.clone(),
+            tool: None, // the record keeps it as "tool"
         };
         // Sorted, so that an unchanged set writes an unchanged record (a few keys: an
         // insertion sort, not the slice sort's code).

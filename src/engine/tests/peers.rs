@@ -753,3 +753,20 @@ fn a_hidden_leader_polls_at_the_visible_rate_while_a_visible_context_waits() {
     run_working(&mut net, 2);
     assert_eq!(net.sent(1, "tasks/get"), 0, "the follower polled");
 }
+
+/// `Core::task_polled_elsewhere` (`client.isPolledElsewhere`, the console's "polled by
+/// another tab"): true in the follower only, and false again once it took over.
+#[test]
+fn polled_elsewhere_is_true_in_the_follower_until_it_takes_over() {
+    let mut net = Net::new(2, true);
+    assert!(!net.h(0).core.task_polled_elsewhere("t1"), "nobody waits yet");
+    net.wait(0, "t1");
+    net.wait(1, "t1");
+    net.answer_polls(&got("t1", "working"));
+    assert_eq!(net.leader("t1"), Some(0));
+    assert!(!net.h(0).core.task_polled_elsewhere("t1"));
+    assert!(net.h(1).core.task_polled_elsewhere("t1"));
+    net.close(0);
+    assert_eq!(net.leader("t1"), Some(1));
+    assert!(!net.h(1).core.task_polled_elsewhere("t1"));
+}

@@ -169,6 +169,11 @@ impl Driver {
 }
 
 impl TaskBook {
+    /// Whether this context follows task `id` (another context polls it).
+    pub(crate) fn polled_elsewhere(&self, id: &str) -> bool {
+        self.drivers.get(id).is_some_and(|d| d.peer_follows())
+    }
+
     /// Coordination starts: this context's id (unique among the origin's contexts) and
     /// whether it is visible. Its own lock is taken, so others learn when it is gone.
     pub(crate) fn peer_setup(&mut self, sh: &mut Shared, me: &str, visible: bool) {
