@@ -123,7 +123,10 @@ async function connect(text, returned = null) {
     const tools = await next.listAllTools();
     if (client !== next) return;
     showTools(tools);
-    status(`Connected to ${serverName}: ${tools.length} tool${tools.length === 1 ? '' : 's'}.`, 'ok');
+    const resumed = await resume(next, tools);
+    if (client !== next) return;
+    const more = resumed ? `; ${resumed} task${resumed === 1 ? '' : 's'} resumed` : '';
+    status(`Connected to ${serverName}: ${tools.length} tool${tools.length === 1 ? '' : 's'}${more}.`, 'ok');
   } catch (err) {
     if (client !== next) return;
     status(`Could not connect. ${errorWords(err, { url })}`, 'error', err);
@@ -178,10 +181,7 @@ function toolItem(tool) {
 
 async function run(tool, args) {
   const c = client;
-  const card = new CallCard(tool, args);
-  cards.add(card);
-  $('empty').hidden = true;
-  $('cards').prepend(card.node);
+  const card = addCard(new CallCard(tool, args));
   const abort = new AbortController();
   card.onCancel = () => {
     card.cancelling();
@@ -193,29 +193,69 @@ async function run(tool, args) {
       card.done(task.result);
       return;
     }
-    card.becameTask(task);
-    taskCards.set(task.taskId, card);
-    card.onCancel = async () => {
-      card.cancelling();
-      try {
-        await c.cancelTask(task);
-      } catch (err) {
-        card.note(`Could not cancel: ${errorWords(err)}`);
-      }
-    };
+    await follow(c, card, task);
+  } catch (err) {
+    card.fail(err);
+  }
+}
+
+function addCard(card) {
+  cards.add(card);
+  $('empty').hidden = true;
+  $('cards').prepend(card.node);
+  return card;
+}
+
+/** Waits on `task` with its card: live status, Cancel, then the result or the error. */
+async function follow(c, card, task) {
+  card.becameTask(task);
+  taskCards.set(task.taskId, card);
+  card.onCancel = async () => {
+    card.cancelling();
+    try {
+      await c.cancelTask(task);
+    } catch (err) {
+      card.note(`Could not cancel: ${errorWords(err)}`);
+    }
+  };
+  try {
     const final = await c.waitForTask(task, { onStatus: (t) => card.update(t) });
     card.update(final);
     card.done(final.result);
   } catch (err) {
     card.fail(err);
   } finally {
-    if (card.task) taskCards.delete(card.task.taskId);
+    taskCards.delete(task.taskId);
   }
+}
+
+/**
+ * The tasks this browser started on this server that have not finished (kept in
+ * IndexedDB by the client): after a reload, or in a second tab, each gets its card back
+ * and is waited on again; its open questions come back to the dialog (the client never
+ * asks again what was already answered).
+ */
+async function resume(c, tools) {
+  let tasks;
+  try {
+    tasks = await c.resumeTasks();
+  } catch (err) {
+    console.warn('mcp-wasm-client: resumeTasks', err);
+    return 0;
+  }
+  for (const task of tasks) {
+    if (client !== c) return 0;
+    const tool = tools.find((t) => t.name === task.toolName) || { name: task.toolName || 'task' };
+    const card = addCard(new CallCard(tool, undefined, { resumed: true }));
+    follow(c, card, task);
+  }
+  return tasks.length;
 }
 
 setInterval(() => {
   for (const card of cards) {
     card.tick();
+    if (card.task && client) card.polledElsewhere(client.isPolledElsewhere(card.task));
     if (!card.live) cards.delete(card);
   }
 }, 250);

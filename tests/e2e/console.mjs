@@ -300,9 +300,77 @@ await flow('bad server URLs, then reconnect', async () => {
   await shot('13-server-down');
   await input.fill(mcpUrl);
   await page.getByRole('button', { name: 'Connect' }).click();
-  await expectText(page.locator('#status'), 'Connected to MCP example server: 10 tools.');
+  // The task left running on the server is resumed from the task store (issue 13).
+  await expectText(page.locator('#status'), 'Connected to MCP example server: 10 tools; 1 task resumed.');
+  const resumed = page.locator('#cards .card[data-resumed="true"]').first();
+  await expectText(resumed.locator('h3'), 'Render a video');
+  await cardStatus(resumed, 'working');
   const card = await runTool('say_hello');
   await cardStatus(card, 'completed');
+  await resumed.getByRole('button', { name: 'Cancel' }).click();
+  await cardStatus(resumed, 'cancelled');
+});
+
+// Issue 13: a task outlives the page. Two tabs of a fresh profile: the task is started
+// in tab A, A reloads (the card and its open question come back), tab B shows the same
+// card marked "polled by another tab" and no dialog; A closes, B takes over and asks.
+await flow('a task survives a reload; a second tab shows it; closing the first hands over', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+  try {
+    const a = await ctx.newPage();
+    a.on('pageerror', (e) => pageErrors.push(e.message));
+    await a.goto(consoleUrl);
+    await a.locator('#status').filter({ hasText: 'Connected to MCP example server: 10 tools.' }).waitFor({ timeout: 15_000 });
+    const t = a.locator('details.tool[data-tool="deploy_release"]');
+    await t.locator(':scope > summary').click();
+    await t.getByRole('button', { name: 'Run' }).click();
+    const dialogA = a.locator('dialog.mcp-elicit[open]');
+    await dialogA.locator('.mcp-elicit-message').filter({ hasText: 'in which regions?' }).waitFor({ timeout: 15_000 });
+    const taskId = (await a.locator('#cards .card .task-id').first().textContent()).replace('task ', '');
+
+    await a.reload();
+    await a.locator('#status').filter({ hasText: 'Connected to MCP example server: 10 tools; 1 task resumed.' }).waitFor({ timeout: 15_000 });
+    const cardA = a.locator('#cards .card[data-resumed="true"]');
+    await cardA.locator('.task-id').filter({ hasText: taskId }).waitFor();
+    await expectText(cardA.locator('h3'), 'Deploy a release');
+    await cardA.and(a.locator('[data-status="input_required"]')).waitFor({ timeout: 10_000 });
+    // Never answered before the reload: asked again.
+    await dialogA.locator('.mcp-elicit-message').filter({ hasText: 'in which regions?' }).waitFor({ timeout: 10_000 });
+    await a.screenshot({ path: join(SHOTS, '14-resumed-after-reload.png') });
+
+    const b = await ctx.newPage();
+    b.on('pageerror', (e) => pageErrors.push(e.message));
+    await b.goto(consoleUrl);
+    await b.locator('#status').filter({ hasText: '1 task resumed.' }).waitFor({ timeout: 15_000 });
+    const cardB = b.locator('#cards .card[data-resumed="true"]');
+    await cardB.locator('.task-id').filter({ hasText: taskId }).waitFor();
+    await cardB.and(b.locator('[data-elsewhere="true"]')).waitFor({ timeout: 5_000 });
+    await expectText(cardB.locator('.tag.elsewhere'), 'polled by another tab');
+    // One dialog per question across the tabs: A shows it, B does not.
+    await new Promise((r) => setTimeout(r, 1000));
+    if (await b.locator('dialog.mcp-elicit[open]').count()) throw new Error('tab B shows the question tab A shows');
+    await b.screenshot({ path: join(SHOTS, '15-second-tab.png') });
+
+    // Answered in A (the default region), the next question comes; then A closes.
+    await dialogA.getByRole('button', { name: 'Submit' }).click();
+    await cardA.locator('.status-message').filter({ hasText: 'Waiting for you: go live?' }).waitFor({ timeout: 15_000 });
+    await a.close();
+    // B takes over: it polls itself now, and the open question moves to it.
+    await cardB.and(b.locator('[data-elsewhere="false"]')).waitFor({ timeout: 5_000 });
+    const dialogB = b.locator('dialog.mcp-elicit[open]');
+    await dialogB.locator('.mcp-elicit-message').filter({ hasText: 'Switch traffic to it now?' }).waitFor({ timeout: 10_000 });
+    await dialogB.getByLabel('Switch traffic now').check();
+    await dialogB.getByRole('button', { name: 'Submit' }).click();
+    await cardB.and(b.locator('[data-status="completed"]')).waitFor({ timeout: 20_000 });
+    await expectText(cardB.locator('pre.text'), '1.4.0 is live in staging (eu-west, rolling).');
+    // Finished: the task is gone from the store, so a new tab resumes nothing.
+    const c = await ctx.newPage();
+    await c.goto(consoleUrl);
+    await c.locator('#status').filter({ hasText: 'Connected to MCP example server: 10 tools.' }).waitFor({ timeout: 15_000 });
+    if (await c.locator('#cards .card').count()) throw new Error('a finished task was resumed');
+  } finally {
+    await ctx.close();
+  }
 });
 
 await browser.close();

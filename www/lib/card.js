@@ -19,7 +19,11 @@ const STATUS_WORDS = {
 let calls = 0;
 
 export class CallCard {
-  constructor(tool, args) {
+  /**
+   * `args`: the arguments sent (`undefined` for a resumed task: the client keeps the task,
+   * not its arguments). `resumed`: a task started before a reload or in another tab.
+   */
+  constructor(tool, args, { resumed = false } = {}) {
     this.tool = tool;
     this.started = Date.now();
     this.ended = null;
@@ -34,17 +38,23 @@ export class CallCard {
     this.elapsedEl = h('span', { class: 'elapsed' });
     this.ttlEl = h('span', { class: 'ttl', hidden: true });
     this.idEl = h('span', { class: 'task-id', hidden: true });
+    this.elsewhereEl = h('span', { class: 'tag elsewhere', hidden: true, text: 'polled by another tab' });
     this.cancelBtn = h('button', { type: 'button', class: 'cancel', text: 'Cancel', onclick: () => this.onCancel && this.onCancel() });
     this.resultEl = h('div', { class: 'result', 'aria-live': 'polite' });
     this.node = h('article', { class: 'card', 'aria-label': `${tool.title || tool.name}` },
       h('header', {}, h('h3', { text: tool.title || tool.name }), this.kindEl, this.statusEl),
       this.messageEl,
       h('div', { class: 'progress' }, this.progressEl, this.progressText),
-      h('p', { class: 'meta' }, this.elapsedEl, this.ttlEl, this.idEl),
-      h('details', { class: 'args-sent' }, h('summary', { text: 'Arguments' }), h('pre', { text: JSON.stringify(args, null, 2) })),
+      h('p', { class: 'meta' }, this.elapsedEl, this.ttlEl, this.idEl, this.elsewhereEl),
+      args === undefined ? null
+        : h('details', { class: 'args-sent' }, h('summary', { text: 'Arguments' }), h('pre', { text: JSON.stringify(args, null, 2) })),
       h('div', { class: 'actions' }, this.cancelBtn),
       this.resultEl);
     this.node.dataset.call = String(++calls);
+    if (resumed) {
+      this.node.dataset.resumed = 'true';
+      this.kindEl.textContent = 'task (resumed)';
+    }
     this.setStatus('running');
     this.tick();
   }
@@ -81,7 +91,9 @@ export class CallCard {
   /** The call turned out to be a task. */
   becameTask(task) {
     this.task = task;
-    this.kindEl.textContent = 'task';
+    this.kindEl.textContent = this.node.dataset.resumed ? 'task (resumed)' : 'task';
+    // A resumed task started before this page: its elapsed time counts from its creation.
+    if (this.node.dataset.resumed && Number.isFinite(Date.parse(task.createdAt))) this.started = Date.parse(task.createdAt);
     this.idEl.hidden = false;
     this.idEl.textContent = `task ${task.taskId}`;
     this.update(task);
@@ -93,6 +105,14 @@ export class CallCard {
     if (this.status !== 'cancelling' || task.isTerminal) this.setStatus(task.status);
     this.setMessage(task.statusMessage);
     this.tick();
+  }
+
+  /** Another tab (or worker) polls this task for this page (`client.isPolledElsewhere`). */
+  polledElsewhere(yes) {
+    const show = Boolean(yes) && this.live;
+    if (this.elsewhereEl.hidden === !show) return;
+    this.elsewhereEl.hidden = !show;
+    this.node.dataset.elsewhere = show ? 'true' : 'false';
   }
 
   cancelling() {
