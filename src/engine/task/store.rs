@@ -48,20 +48,10 @@ pub(crate) const RECORD_VERSION: u64 = 1;
 const KEY_ROOT: &str = "mcp-tasks/";
 
 /// `s` with every byte outside RFC 3986's unreserved set percent-encoded (so a URL or an
-/// id never contains the `/` that separates the parts of a key). Written by hand: a dozen
-/// lines, and no percent-encoding crate is in the build.
+/// id never contains the `/` that separates the parts of a key): the OAuth code's encoder.
 fn encode(s: &str) -> String {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut out = String::with_capacity(s.len());
-    for &b in s.as_bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push('%');
-            out.push(HEX[(b >> 4) as usize] as char);
-            out.push(HEX[(b & 15) as usize] as char);
-        }
-    }
+    crate::auth::url::encode(s, &mut out);
     out
 }
 

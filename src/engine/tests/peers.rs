@@ -759,7 +759,10 @@ fn a_hidden_leader_polls_at_the_visible_rate_while_a_visible_context_waits() {
 #[test]
 fn polled_elsewhere_is_true_in_the_follower_until_it_takes_over() {
     let mut net = Net::new(2, true);
-    assert!(!net.h(0).core.task_polled_elsewhere("t1"), "nobody waits yet");
+    assert!(
+        !net.h(0).core.task_polled_elsewhere("t1"),
+        "nobody waits yet"
+    );
     net.wait(0, "t1");
     net.wait(1, "t1");
     net.answer_polls(&got("t1", "working"));
