@@ -73,8 +73,8 @@ pub struct AuthConfig {
     /// OAuth across contexts (issue 13): the shell has Web Locks and the host gave a
     /// storage (which must then be shared by the contexts: `localStorage`, IndexedDB).
     /// Refreshes and authorizations run under a lock per authorization server and client,
-    /// the tokens are read again under it, and new tokens are announced ([`Effect::Lock`],
-    /// [`Effect::Announce`]; `across`).
+    /// the tokens are read again under it, and new tokens are announced (`Effect::Lock`,
+    /// `Effect::Announce`; `across`).
     pub across_contexts: bool,
 }
 

@@ -70,7 +70,6 @@ fn accept(name: &str) -> Value {
 /// One context: an engine, and whether it is still alive.
 struct Ctx {
     h: Harness,
-    id: String,
     alive: bool,
     /// Peer actions already handled.
     seen: usize,
@@ -112,7 +111,6 @@ impl Net {
         h.pump();
         self.ctxs.push(Ctx {
             h,
-            id,
             alive: true,
             seen: 0,
         });
