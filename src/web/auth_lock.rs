@@ -1,6 +1,6 @@
 //! OAuth across contexts (issue 13): performs the engine's `AuthAction::Lock`, `Unlock`
 //! and `Announce` with the platform's Web Locks and a BroadcastChannel
-//! (`src/web/js/oauth-lock.js`), and hands notices from other contexts to
+//! (`src/web/js/contexts.js`, section oauth-lock), and hands notices from other contexts to
 //! `Core::on_auth_notice`. The engine decides when; nothing is decided here. The JS object
 //! is made at the client's first lock (a context holds tokens only after a flow, and every
 //! flow takes the lock first), so a client that never authorizes opens no channel.
@@ -12,7 +12,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-#[wasm_bindgen(module = "/src/web/js/oauth-lock.js")]
+#[wasm_bindgen(module = "/src/web/js/contexts.js")]
 extern "C" {
     #[wasm_bindgen(js_name = locksAvailable)]
     fn locks_available() -> bool;

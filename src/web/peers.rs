@@ -1,5 +1,5 @@
 //! Coordination across contexts (issue 13, `engine::task::peers`): performs the engine's
-//! `PeerAction`s with Web Locks and a BroadcastChannel (`src/web/js/peers.js`) and feeds
+//! `PeerAction`s with Web Locks and a BroadcastChannel (`src/web/js/contexts.js`, section peers) and feeds
 //! lock grants, other contexts' messages and this context's visibility back to it. No
 //! decisions here: which lock, which message and what they mean are the engine's.
 
@@ -10,7 +10,7 @@ use js_sys::Function;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/web/js/peers.js")]
+#[wasm_bindgen(module = "/src/web/js/contexts.js")]
 extern "C" {
     /// True in a window or worker with Web Locks and BroadcastChannel.
     #[wasm_bindgen(js_name = peersAvailable)]

@@ -1,6 +1,6 @@
 //! Durable tasks (issue 13) in the shell: the `taskStore` and `storeAnswers` options, the
 //! engine's `StoreTask` / `ForgetTask` actions performed on the store (fire and forget:
-//! failures become one warning and a fallback to memory, in `js/task_store.js`), and
+//! failures become one warning and a fallback to memory, in `js/contexts.js`), and
 //! `resumeTasks()`. What is stored and when is the engine's (`engine::task::store`).
 
 use crate::engine::config::Config;
@@ -16,9 +16,9 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-#[wasm_bindgen(module = "/src/web/js/task_store.js")]
+#[wasm_bindgen(module = "/src/web/js/contexts.js")]
 extern "C" {
-    /// The store behind `taskStore` (`js/task_store.js`).
+    /// The store behind `taskStore` (`js/contexts.js`).
     #[derive(Clone)]
     pub(super) type TaskStore;
     #[wasm_bindgen(js_name = openTaskStore)]

@@ -1,6 +1,6 @@
 //! The context's visibility and network, reported to the engine (issue 13, "Visibility
 //! and network"): `visibilitychange` on the document and `online`/`offline` on the global
-//! scope, through `js/visibility.js` (feature-detected; never `window`). Workers have no
+//! scope, through `js/contexts.js` (feature-detected; never `window`). Workers have no
 //! document and count as visible; Node and edge runtimes report nothing. The listeners
 //! are removed by `client.close()` (or when the client is freed).
 
@@ -10,7 +10,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-#[wasm_bindgen(module = "/src/web/js/visibility.js")]
+#[wasm_bindgen(module = "/src/web/js/contexts.js")]
 extern "C" {
     /// The state now: 1 = hidden, 2 = offline, 4 = no document.
     fn presence() -> u32;
