@@ -775,6 +775,10 @@ fn a_poll_whose_stream_breaks_offline_is_not_reissued_until_online() {
     let now = net.now();
     net.h(0).core.set_online(true, now);
     net.settle();
-    assert_eq!(net.answer_polls(&completed("t1", "ok")), 1, "polled once online");
+    assert_eq!(
+        net.answer_polls(&completed("t1", "ok")),
+        1,
+        "polled once online"
+    );
     assert!(net.h(0).ok(op).is_object());
 }
