@@ -279,6 +279,9 @@ def result_msg(result):
 START, HEAD, CHUNK, END, FAIL, REPLY, SSE, ANSWER, ADVANCE, DEADLINE, ABORT, CLOSE = range(12)
 # issue 13 opcodes (only with cfg13: config2 & 3 == 3, then a third config byte)
 RESTORE, HIDDEN, ONLINE, NOTICE, AUTH_ANSWER = range(12, 17)
+# coordination across contexts (only with cfgp: the extension, config3 & 0xC0 == 0x80)
+PEER_MSG, GRANT, PEER_VISIBLE = range(17, 20)
+HELLO, BYE, OBS, KEYS, ANSWER_MSG, GONE, FLOOD = range(1, 8)
 # start kinds
 DISCOVER, REQUEST, LIST_ALL, CALL_TOOL, _, GET_TASK, UPDATE_TASK, CANCEL_TASK, LIST_TASKS, WAIT, _, LISTEN = range(12)
 METHODS = ["tools/list", "prompts/list", "resources/list", "resources/templates/list",
@@ -302,6 +305,38 @@ def cfg13(version=0, tasks=False, form=False, persist=True, store_answers=True,
     c = (0 if persist else 4) | (0 if store_answers else 8) | (hidden << 4) \
         | (0x40 if auth else 0) | (0x80 if client_credentials else 0)
     return bytes([a, 3, c])
+
+
+def cfgp(version=0, tasks=True, form=True, at_once=False, visible=True, oauth=False,
+         hidden=0):
+    """Coordination across contexts: the extension's third byte with client credentials
+    and no OAuth (0x80), then the fourth: OAuth too, task locks granted at once, visible."""
+    a = cfg(version, tasks=tasks, form=form)[0]
+    e = (1 if oauth else 0) | (4 if at_once else 0) | (8 if visible else 0)
+    return bytes([a, 3, 0x80 | (hidden << 4), e])
+
+
+def pmsg(kind, fields=b"", frm=0, task=0, own=False, v2=False, tail=b""):
+    """A message from another context (opcode 17): `frm` 0-2 ctx-a/b/c, 3 this context;
+    `task` 0 the latest task locked; `fields` the template's (none when `own` replays
+    the engine's own message of that type)."""
+    m = kind | (8 if own else 0) | (0x10 if v2 else 0)
+    if kind & 7 == FLOOD:
+        return bytes([PEER_MSG, m]) + fields  # [n]: n + 1 hellos
+    return bytes([PEER_MSG, m, frm | (task << 3)]) + fields + tail
+
+
+def obs(status, at=0, ttl=0, later=False):
+    """An `obs` template's byte: status 0 working, 1 input_required q, 2 k1 and q,
+    3 completed, 4 failed, 5 cancelled, 7 the engine's own last; `at` 0 now, 1 1.5 s ago,
+    2 none, 3 far ahead."""
+    return bytes([status | (at << 3) | (ttl << 5) | (0x80 if later else 0)])
+
+
+def keys(presenters=0, pending=0, acked=0):
+    """A `keys` template: per key (q, k1, then keys asked), 2 bits: 1 this context,
+    2 ctx-a, 3 ctx-b; `pending`/`acked` bit sets over the same keys."""
+    return bytes([presenters, pending | (acked << 4)])
 
 
 def head(status=200, ct=CT_JSON, pick=0, sid=False):
@@ -478,6 +513,7 @@ def engine_seeds():
     s.add(cfg(tight=True, form=True) + call_tool(1) + sse([result_msg(ir)] * 3, end=False)
           + answer(0, 9, {"action": "accept", "content": {"name": "n"}}))
     engine13_seeds(s, done, needs)
+    peers_seeds(s, done, needs)
     return s.n
 
 
@@ -546,6 +582,55 @@ def engine13_seeds(s, done, needs):
     s.add(cfg13(auth=True, client_credentials=True) + call_tool(0, listed=False)
           + unauthorized + discovery + bytes([AUTH_ANSWER, 0, AUTH_ANSWER, 0, 0])
           + bytes([AUTH_ANSWER, 0, 0]) + reply(tok) + reply(result_msg(TOOLS_LIST)))
+
+
+def peers_seeds(s, done, needs):
+    """Issue 13, coordination across contexts: leader and follower states, a takeover,
+    answers forwarded, the other contexts' garbage, floods and departures."""
+    working = result_msg(dict(task(), resultType="complete"))
+    octo = {"action": "accept", "content": {"name": "octocat"}}
+    octocat = answer(0, 9, octo)
+    updated = reply(result_msg({"resultType": "complete"}))
+    ctx_a_answers = pmsg(ANSWER_MSG, bytes([9 << 3]) + blob(octo))
+    # Leader (alone: its lock granted at once), hidden: ctx-a says hello visible, the
+    # question goes to ctx-a, whose answer the leader sends; then it polls to the end.
+    lead = (cfgp(at_once=True, visible=False) + bytes([START, WAIT, 0, 0, 0])
+            + pmsg(HELLO, b"\x01") + reply(result_msg(needs)))
+    s.add(lead + ctx_a_answers + updated + bytes([DEADLINE]) + reply(result_msg(done))
+          + bytes([CLOSE]))
+    # ctx-a goes (its lock granted) before answering: the question comes back here.
+    s.add(lead + bytes([GRANT, 0]) + octocat + updated + bytes([DEADLINE])
+          + reply(result_msg(done)) + bytes([CLOSE]))
+    # ctx-a says bye; this context is shown again; a flood of made-up contexts; garbage,
+    # the engine's own messages replayed from ctx-b, a grant the shell never gives.
+    s.add(lead + pmsg(BYE) + bytes([PEER_VISIBLE, 1]) + pmsg(FLOOD, bytes([199]), own=True)
+          + pmsg(KEYS, own=True, frm=1) + pmsg(OBS, own=True, frm=1)
+          + bytes([PEER_MSG, 0]) + blob('{"v":1,"t":"hello","from":"x","task":"task-123"')
+          + bytes([DEADLINE]) + reply(working) + bytes([GRANT, 0x81, CLOSE]))
+    # Follower (the lock stays with ctx-a): ctx-a's observation, then its assignment of
+    # q to this context; the person answers here, the answer goes to ctx-a, which holds
+    # it (pending) and reports it acknowledged; the task completes.
+    follow = (cfgp() + bytes([START, WAIT, 0, 0, 0]) + pmsg(OBS, obs(1))
+              + pmsg(KEYS, keys(presenters=1)) + octocat + pmsg(KEYS, keys(pending=1)))
+    s.add(follow + pmsg(KEYS, keys(acked=1)) + pmsg(OBS, obs(3, later=True))
+          + bytes([CLOSE]))
+    # Takeover: ctx-a goes with the answer; this context gets the task's lock, polls
+    # one interval after ctx-a's last observation, finds q still asked and sends it.
+    s.add(follow + bytes([GRANT, 0, DEADLINE]) + reply(result_msg(needs)) + updated
+          + bytes([DEADLINE]) + reply(result_msg(done)) + bytes([CLOSE]))
+    # The leader's "not found" ends the wait; an expired TTL; a hidden follower; the
+    # engine's own hello and answer replayed to it from ctx-a.
+    s.add(cfgp(visible=False) + bytes([START, WAIT, 0, 0, 0]) + pmsg(OBS, obs(0))
+          + pmsg(HELLO, own=True) + pmsg(GONE, b"\x02") + bytes([CLOSE]))
+    s.add(cfgp() + bytes([START, WAIT, 0, 0, 0]) + pmsg(OBS, obs(2, ttl=1))
+          + pmsg(KEYS, keys(presenters=0b0110)) + bytes([PEER_VISIBLE, 0])
+          + answer(0, 9, octo) + pmsg(ANSWER_MSG, own=True, frm=0)
+          + bytes([ADVANCE, 5, DEADLINE, CLOSE]))
+    # Coordinated with OAuth across contexts too, and in a legacy era (no coordination).
+    s.add(cfgp(at_once=True, oauth=True) + bytes([START, WAIT, 0, 0, 0]) + head(401)
+          + bytes([CLOSE]))
+    s.add(cfgp(version=2) + bytes([START, WAIT, 0, 0, 0]) + pmsg(OBS, obs(0))
+          + bytes([CLOSE]))
 
 
 def main():

@@ -25,6 +25,20 @@
 //! before, 12–16 the new ones. Every committed seed and regression input has
 //! `config2 & 3 != 3` and runs exactly as before.
 //!
+//! Coordination across contexts (issue 13, `engine::task::peers`) came after that, the
+//! same way: under the extension, `config3 & 0xC0 == 0x80` (client credentials without
+//! OAuth, which meant no OAuth at all; no saved input has it) turns `Config::coordinated`
+//! on, and a fourth configuration byte follows: bit 0 OAuth across contexts as well (bit
+//! 1 its client credentials), bit 2 task locks granted as soon as asked (as when no other
+//! context waits), bit 3 this context visible at start. `Core::peer_setup` runs first,
+//! and opcodes are `byte % 20`: 0–16 as with the extension, 17–19 the new ones (see
+//! [`run`]). The script also plays the shell's two primitives (`engine_peers.rs`): a fake
+//! Web Locks manager (a lock is pending until the script grants it, or granted at once;
+//! `Unlock` releases or withdraws it) and the other contexts of the origin (`ctx-a`,
+//! `ctx-b`, `ctx-c` and made-up ones), whose messages are templates with fuzzer fields or
+//! the engine's own latest message of a type replayed with `from`, `task` or `v` changed,
+//! so that the fuzzer reaches leader and follower states, takeovers and forwarded answers.
+//!
 //! Properties:
 //! - never panics, never loops (libFuzzer `-timeout`), bounded work per event;
 //! - no busy loop: right after `on_timer(now)`, `next_deadline()` is `None` or later
@@ -49,7 +63,26 @@
 //!   Locks are not reentrant); every `Lock` gets exactly one `Unlock` with its id, whether
 //!   it was granted or still awaited (a lock never granted is abandoned by that `Unlock`,
 //!   never by `CancelAuth`), at the latest at `close()`; no `Unlock` of anything else; an
-//!   `Announce` names a key saved before.
+//!   `Announce` names a key saved before;
+//! - coordination across contexts (issue 13): other contexts' messages and lock grants
+//!   never panic; every posted text is a JSON object with `"v": 1`, a known `t`, a string
+//!   `task` and `from` equal to this context's id; no lock asked for while this context
+//!   asks for or holds it already (the shell ignores it: it would never be granted), and no
+//!   lock asked for nor anything but `bye` posted after `close()`; every `Unlock` names a
+//!   lock asked for (granted or pending; exactly one `Unlock` per `Lock`), and at the end
+//!   of the wind-down every lock is released but this context's own (held for its life,
+//!   released by the shell's `close()`); a follower (the task's lock asked for and not
+//!   granted) sends no `tasks/get` and no `tasks/update` of that task, and with
+//!   2026-07-28 pinned a `tasks/get` goes out only while this context holds that task's
+//!   lock, unless the host's own `get_task`/`update_task` of that task is open (legacy
+//!   drivers do not coordinate); after every event the other contexts' locks it waits
+//!   for are at most `MAX_OTHERS` (64) per task it leads, however many contexts say
+//!   hello. A grant the shell never gives (a name of ours not asked for, or granted
+//!   twice) leaves the lock rules unchecked for the rest of the script (the engine may
+//!   release what it never asked for); the rest still holds.
+
+#[path = "engine_peers.rs"]
+mod peers;
 
 use crate::util::{check_error, is_json_text, is_unsafe_char, Reader};
 use mcp_wasm_client::engine::{
@@ -157,9 +190,9 @@ struct Driver {
     records: Vec<(String, Value)>,
     /// What `set_online` last said.
     online: bool,
-    /// `get_task` / `update_task` operations the host started (they send `tasks/get` and
-    /// `tasks/update` on the host's word, offline or not).
-    host_task_ops: HashSet<OpId>,
+    /// `get_task` / `update_task` operations the host started, with their task id (they
+    /// send `tasks/get` and `tasks/update` on the host's word, offline or not, led or not).
+    host_task_ops: Vec<(OpId, String)>,
     /// The host steps of the OAuth flow waiting for an answer.
     auth_steps: Vec<(AuthStepId, AuthStep)>,
     /// The lock asked for (`AuthAction::Lock`) and not yet released.
@@ -171,6 +204,8 @@ struct Driver {
     auth_keys: Vec<String>,
     /// Keys saved, for `Announce`.
     saved: HashSet<String>,
+    /// Coordination across contexts: the fake lock manager and the other contexts.
+    peers: Option<peers::Peers>,
 }
 
 /// A host step of the OAuth flow (`AuthAction`) the script may answer.
@@ -244,9 +279,27 @@ impl Driver {
                     // operation of the host's own may send these.
                     if !self.online && matches!(method, Some("tasks/get" | "tasks/update")) {
                         assert!(
-                            self.host_task_ops.iter().any(|op| !self.done.contains(op)),
+                            self.host_task_ops
+                                .iter()
+                                .any(|(op, _)| !self.done.contains(op)),
                             "{method:?} sent while offline"
                         );
+                    }
+                    // Coordinated: a follower sends neither; only the leader polls.
+                    if let (Some(p), Some(m @ ("tasks/get" | "tasks/update"))) =
+                        (&self.peers, method)
+                    {
+                        let task = body
+                            .as_ref()
+                            .and_then(|b| b.pointer("/params/taskId"))
+                            .and_then(Value::as_str)
+                            .unwrap_or("");
+                        let host = self
+                            .host_task_ops
+                            .iter()
+                            .any(|(op, t)| t == task && !self.done.contains(op));
+                        let modern = self.cfg.version == VersionChoice::Pinned("2026-07-28".into());
+                        p.check_send(m, task, host, modern);
                     }
                     if self.closed {
                         let what = body
@@ -274,7 +327,12 @@ impl Driver {
                     });
                 }
                 Action::Cancel(x) => self.open.retain(|e| e.xfer != x),
-                Action::Ask(Ask { id, .. }) => self.asks.push(id),
+                Action::Ask(Ask { id, key, .. }) => {
+                    if let Some(p) = self.peers.as_mut() {
+                        p.asked(&key);
+                    }
+                    self.asks.push(id);
+                }
                 Action::CancelAsk(_) => {}
                 Action::CancelAuth(id) => {
                     // A lock still awaited is abandoned with `Unlock`, never withdrawn.
@@ -286,8 +344,10 @@ impl Driver {
                     assert!(key.starts_with(&self.prefix), "ForgetTask {key:?}");
                 }
                 Action::Auth(a) => self.auth_action(a),
-                // Never configured here (`coordinated` is off): src/engine/tests/peers.rs.
-                Action::Peer(a) => panic!("peer action without coordination: {a:?}"),
+                Action::Peer(a) => match self.peers.as_mut() {
+                    Some(p) => p.action(a, self.closed),
+                    None => panic!("peer action without coordination: {a:?}"),
+                },
                 Action::Progress { .. } | Action::Log { .. } | Action::Notify { .. } => {}
                 Action::TaskStatus { task, .. } => check_view(&task),
                 Action::Subscription { .. } => {}
@@ -309,6 +369,10 @@ impl Driver {
                 }
             }
         }
+        if let Some(p) = &self.peers {
+            p.check_bounds();
+        }
+        self.peer_grants();
     }
 
     /// What the web driver does: when the deadline has come, `on_timer(now)`.
@@ -495,6 +559,9 @@ impl Driver {
         // a lock request), exactly once (`unlocks` is checked as they come).
         assert_eq!(self.lock, None, "lock never released");
         assert_eq!(self.locks, self.unlocks, "locks and unlocks");
+        if let Some(p) = &self.peers {
+            p.check_end();
+        }
         // Every exchange, JSON-RPC id, resumption, held request, ask, progress token and
         // timer is gone.
         assert_eq!(
@@ -759,8 +826,9 @@ fn check_view(t: &TaskView) {
     }
 }
 
-/// The configuration, and whether the issue-13 opcodes are on (see [`run`]).
-fn config(r: &mut Reader) -> (Config, bool) {
+/// The configuration, whether the issue-13 opcodes are on, and, with coordination across
+/// contexts, the fourth configuration byte (see [`run`]).
+fn config(r: &mut Reader) -> (Config, bool, Option<u8>) {
     let a = r.u8();
     let b = r.u8();
     let ext = b & 3 == 3;
@@ -819,6 +887,7 @@ fn config(r: &mut Reader) -> (Config, bool) {
         cfg.log_level = Some("debug".into());
         cfg.headers = vec![("Authorization".into(), "Bearer t".into())];
     }
+    let mut peers = None;
     if ext {
         // The third configuration byte (issue 13).
         let c = r.u8();
@@ -836,22 +905,35 @@ fn config(r: &mut Reader) -> (Config, bool) {
             _ => Some(1_000),
         };
         if c & 0x40 != 0 {
-            // OAuth across contexts: a pre-registered client, a storage, Web Locks.
-            cfg.auth = Some(AuthConfig {
-                client_id: Some("c1".into()),
-                client_secret: (c & 0x80 != 0).then(|| "s1".into()),
-                redirect_uri: "https://app.test/cb".into(),
-                client_name: "fuzz".into(),
-                storage: true,
-                client_credentials: c & 0x80 != 0,
-                across_contexts: true,
-                ..Default::default()
-            });
-            // With auth the client sends its own token (a configured one is refused).
-            cfg.headers.clear();
+            oauth(&mut cfg, c & 0x80 != 0);
+        } else if c & 0x80 != 0 {
+            // Client credentials without OAuth (which meant no OAuth at all): coordination
+            // across contexts, and a fourth configuration byte.
+            let e = r.u8();
+            cfg.coordinated = true;
+            if e & 1 != 0 {
+                oauth(&mut cfg, e & 2 != 0);
+            }
+            peers = Some(e);
         }
     }
-    (cfg, ext)
+    (cfg, ext, peers)
+}
+
+/// OAuth across contexts: a pre-registered client, a storage, Web Locks.
+fn oauth(cfg: &mut Config, client_credentials: bool) {
+    cfg.auth = Some(AuthConfig {
+        client_id: Some("c1".into()),
+        client_secret: client_credentials.then(|| "s1".into()),
+        redirect_uri: "https://app.test/cb".into(),
+        client_name: "fuzz".into(),
+        storage: true,
+        client_credentials,
+        across_contexts: true,
+        ..Default::default()
+    });
+    // With auth the client sends its own token (a configured one is refused).
+    cfg.headers.clear();
 }
 
 fn opts(r: &mut Reader) -> OpOptions {
@@ -922,7 +1004,7 @@ fn task_ref(r: &mut Reader) -> TaskRef {
 fn start(d: &mut Driver, r: &mut Reader) {
     let now = d.now;
     let kind = r.u8();
-    let host_task_op = matches!(kind % 13, 5 | 6);
+    let mut host_task = None;
     let op = match kind % 13 {
         0 => {
             let o = opts(r);
@@ -952,12 +1034,14 @@ fn start(d: &mut Driver, r: &mut Reader) {
         5 => {
             let t = task_ref(r);
             let o = opts(r);
+            host_task = Some(t.task_id.clone());
             d.core.get_task(&t, &o, now)
         }
         6 => {
             let t = task_ref(r);
             let o = opts(r);
             let resp = object_blob(r);
+            host_task = Some(t.task_id.clone());
             d.core.update_task(&t, resp, &o, now)
         }
         7 => {
@@ -986,8 +1070,8 @@ fn start(d: &mut Driver, r: &mut Reader) {
             d.core.listen(&filter, now)
         }
     };
-    if host_task_op {
-        d.host_task_ops.insert(op);
+    if let Some(t) = host_task {
+        d.host_task_ops.push((op, t));
     }
     d.started(op);
 }
@@ -1003,12 +1087,22 @@ fn start(d: &mut Driver, r: &mut Reader) {
 /// or with a byte changed, a template or any JSON; its own key or another); 13 hidden /
 /// visible; 14 online / offline; 15 an OAuth notice from another context (a key the flow
 /// read or saved, or any); 16 answer a pending host step of the OAuth flow as the shell
-/// would (a lock granted, a storage read, random bytes, the redirect).
+/// would (a lock granted, a storage read, random bytes, the redirect);
+/// coordination only (`byte % 20`): 17 a message from another context: `[m][f]` then the
+/// fields: `m & 7` raw text (0, a blob), `hello`, `bye`, `obs`, `keys`, `answer`, `gone`,
+/// or (7) a flood of `[n] + 1` hellos from made-up contexts; `m & 8` the engine's own
+/// latest message of that type (else a template with fuzzer fields); `m & 0x10` version
+/// 2; `m & 0x20` one byte of the text changed; `f & 7` the sender (`ctx-a`, `ctx-b`,
+/// `ctx-c`, this context, empty, a blob, too long, a number), `(f >> 3) & 3` the task
+/// (the latest one locked, a fixed id, a blob, the message's own); 18 a lock granted: a
+/// pending one (`g`-th), or with `g & 0x80` a grant the shell never gives; 19 this
+/// context shown or hidden (`Core::set_peer_visible`).
 pub fn run(data: &[u8]) {
     let mut r = Reader::new(data);
-    let (cfg, ext) = config(&mut r);
+    let (cfg, ext, coordination) = config(&mut r);
     let core = Core::new(cfg.clone(), START).expect("the fuzz configs are valid");
     let prefix = core.task_store_prefix();
+    let peers = coordination.map(|e| peers::Peers::new(&cfg.url, e & 4 != 0));
     let mut d = Driver {
         core,
         now: START,
@@ -1023,19 +1117,30 @@ pub fn run(data: &[u8]) {
         prefix,
         records: Vec::new(),
         online: true,
-        host_task_ops: HashSet::new(),
+        host_task_ops: Vec::new(),
         auth_steps: Vec::new(),
         lock: None,
         locks: HashSet::new(),
         unlocks: HashSet::new(),
         auth_keys: Vec::new(),
         saved: HashSet::new(),
+        peers,
     };
+    if let Some(e) = coordination {
+        // Coordination starts before any operation (`Core::peer_setup`).
+        d.core.peer_setup(peers::ME, e & 8 != 0);
+        d.pump();
+    }
     let mut ops: Vec<OpId> = Vec::new();
     let mut steps = 0;
     while !r.is_empty() && steps < MAX_STEPS {
         steps += 1;
-        let opcode = r.u8() % if ext { 17 } else { 12 };
+        let opcode = r.u8()
+            % match (ext, d.peers.is_some()) {
+                (_, true) => 20,
+                (true, false) => 17,
+                _ => 12,
+            };
         if trace() {
             eprintln!(
                 "step {steps}: opcode {opcode}, now {}, open {:?}",
@@ -1162,7 +1267,10 @@ pub fn run(data: &[u8]) {
                 d.core.on_auth_notice(&key, d.now);
                 d.pump();
             }
-            _ => d.auth_answer(&mut r),
+            16 => d.auth_answer(&mut r),
+            17 => d.peer_message(&mut r),
+            18 => d.peer_grant(&mut r),
+            _ => d.peer_visible(&mut r),
         }
         d.timers();
     }

@@ -279,6 +279,15 @@ impl Driver {
     }
 
     pub(super) fn on_poll(&mut self, sh: &mut Shared, input: CallInput, notes: &mut Vec<Note>) {
+        // A poll whose stream broke is re-issued at once only when a poll may start now:
+        // offline (or paused while hidden) it is a lost poll, asked again when the context
+        // may poll (issue 13: nothing is polled offline; fuzz: engine).
+        let input = match input {
+            CallInput::StreamClosed if !self.may_poll(sh) => CallInput::Failed(Error::network(
+                "the response stream of tasks/get closed before its response (offline: not re-issued)",
+            )),
+            other => other,
+        };
         let Some(call) = &mut self.poll else { return };
         let Some(outcome) = call.handle(sh, &owner(&self.id, Part::Poll), input) else {
             return;

@@ -771,3 +771,32 @@ fn polled_elsewhere_is_true_in_the_follower_until_it_takes_over() {
     assert_eq!(net.leader("t1"), Some(1));
     assert!(!net.h(1).core.task_polled_elsewhere("t1"));
 }
+
+/// Fuzz (engine, coordination): the leader's poll lost its response stream while the
+/// context was offline, and the poll was re-issued at once, offline. It is a lost poll now,
+/// asked again once the context is back online.
+#[test]
+fn a_poll_whose_stream_breaks_offline_is_not_reissued_until_online() {
+    let mut net = Net::new(1, true);
+    let op = net.wait(0, "t1");
+    let ps = net.polls_pending();
+    assert_eq!(ps.len(), 1, "the leader polls");
+    let (_, s) = &ps[0];
+    let now = net.now();
+    net.h(0).core.set_online(false, now);
+    net.h(0).head(s.xfer(), 200, Some("text/event-stream"));
+    net.h(0).end(s.xfer());
+    net.settle();
+    assert!(net.polls_pending().is_empty(), "re-issued while offline");
+    net.advance(5_000);
+    assert!(net.polls_pending().is_empty(), "polled while offline");
+    let now = net.now();
+    net.h(0).core.set_online(true, now);
+    net.settle();
+    assert_eq!(
+        net.answer_polls(&completed("t1", "ok")),
+        1,
+        "polled once online"
+    );
+    assert!(net.h(0).ok(op).is_object());
+}
