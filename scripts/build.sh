@@ -25,6 +25,22 @@ if [ "$PROFILE" = release ]; then
   mv "$OUT.tmp/mcp_wasm_client_bg.opt.wasm" "$OUT.tmp/mcp_wasm_client_bg.wasm"
 fi
 
+# wasm-bindgen keys the wasm's imports object by module once per directly linked import, so
+# a snippet module with several (src/web/js/contexts.js) appears as duplicate keys with the
+# same namespace object: valid JS, but bundlers warn about every one ("Duplicate key").
+# Keep the first of each.
+node -e '
+const fs = require("fs"), f = process.argv[1], seen = new Set();
+const out = fs.readFileSync(f, "utf8").split("\n").filter((l) => {
+  const m = /^\s+("\.\/snippets\/[^"]+"): import\d+,$/.exec(l);
+  if (!m) return true;
+  if (seen.has(m[1])) return false;
+  seen.add(m[1]);
+  return true;
+});
+fs.writeFileSync(f, out.join("\n"));
+' "$OUT.tmp/mcp_wasm_client.js"
+
 cp src/web/package/index.js src/web/package/index.d.ts src/web/package/load.js src/web/package/load.d.ts "$OUT.tmp/"
 # The framework entries: React hooks and the AI SDK adapter (their frameworks are optional peers).
 cp src/web/package/react.js src/web/package/react.d.ts src/web/package/ai.js src/web/package/ai.d.ts "$OUT.tmp/"

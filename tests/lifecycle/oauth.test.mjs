@@ -9,13 +9,42 @@ import assert from 'node:assert/strict';
 
 const CLIENT_ID = 'lifecycle-tabs';
 
-/** In a tab: a client whose auth.storage is the origin's localStorage (shared by the tabs). */
-async function makeClient(tab, mcpUrl) {
-  await tab.evaluate(({ mcpUrl, clientId }) => {
-    const storage = {
-      get: (k) => localStorage.getItem(k),
-      set: (k, v) => localStorage.setItem(k, v),
+/**
+ * In a tab: `window.kv`, an async key-value store over the origin's IndexedDB. Shared by
+ * the tabs and consistent across them: a write committed in one tab is what the next read
+ * in another sees. (`localStorage` is not: Chromium gives each renderer a cached copy and
+ * propagates writes to the other tabs asynchronously, so a tab that takes the lock right
+ * after another saved new tokens can still read the old ones.)
+ */
+async function useKv(tab) {
+  await tab.evaluate(() => {
+    const db = new Promise((ok, fail) => {
+      const r = indexedDB.open('lifecycle-oauth', 1);
+      r.onupgradeneeded = () => r.result.createObjectStore('kv');
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => fail(r.error);
+    });
+    const tx = async (mode, fn) => {
+      const d = await db;
+      return new Promise((ok, fail) => {
+        const t = d.transaction('kv', mode);
+        const req = fn(t.objectStore('kv'));
+        t.oncomplete = () => ok(req.result);
+        t.onerror = () => fail(t.error);
+      });
     };
+    window.kv = {
+      get: (k) => tx('readonly', (s) => s.get(k)).then((v) => v ?? null),
+      set: (k, v) => tx('readwrite', (s) => s.put(v, k)),
+    };
+  });
+}
+
+/** In a tab: a client whose auth.storage is `window.kv` (IndexedDB, shared by the tabs). */
+async function makeClient(tab, mcpUrl) {
+  await useKv(tab);
+  await tab.evaluate(({ mcpUrl, clientId }) => {
+    const storage = window.kv;
     window.warnings = [];
     window.client = new window.mcp.McpClient(mcpUrl, {
       protocolVersion: '2026-07-28',
@@ -55,7 +84,8 @@ test('7. three tabs with an expired access token: one refresh_token grant, every
     for (let i = 0; i < 3; i++) tabs.push(await openTab(context, site));
     // The tokens a sign-in left in the shared storage: the access token has expired.
     const seeded = auth.seed({ expiredAccess: true });
-    await tabs[0].evaluate(({ key, record }) => localStorage.setItem(key, record), {
+    await useKv(tabs[0]);
+    await tabs[0].evaluate(({ key, record }) => window.kv.set(key, record), {
       key: tokensKey(auth.issuer, auth.mcpUrl),
       record: JSON.stringify({
         access_token: seeded.access, refresh_token: seeded.refresh, expires_at: Date.now() - 60_000,
@@ -75,7 +105,7 @@ test('7. three tabs with an expired access token: one refresh_token grant, every
     const used = new Set(calls.filter((c) => c.status !== 401).map((c) => c.token));
     assert.equal(used.size, 1, `one access token in use: ${[...used]}`);
     // The rotated tokens are in the shared storage.
-    const stored = JSON.parse(await tabs[2].evaluate((k) => localStorage.getItem(k), tokensKey(auth.issuer, auth.mcpUrl)));
+    const stored = JSON.parse(await tabs[2].evaluate((k) => window.kv.get(k), tokensKey(auth.issuer, auth.mcpUrl)));
     assert.equal(stored.access_token, [...used][0]);
     assert.notEqual(stored.refresh_token, seeded.refresh, 'rotated');
     for (const tab of tabs) {
@@ -94,7 +124,8 @@ test('7b. an announced refresh: a tab holding the old token uses the new one wit
   try {
     const [a, b] = [await openTab(context, site), await openTab(context, site)];
     const seeded = auth.seed({ expiredAccess: true });
-    await a.evaluate(({ key, record }) => localStorage.setItem(key, record), {
+    await useKv(a);
+    await a.evaluate(({ key, record }) => window.kv.set(key, record), {
       key: tokensKey(auth.issuer, auth.mcpUrl),
       record: JSON.stringify({ access_token: seeded.access, refresh_token: seeded.refresh, expires_at: Date.now() - 60_000 }),
     });
