@@ -50,6 +50,13 @@ impl Driver {
         sh.presence.hidden && !self.peer_visible_elsewhere()
     }
 
+    /// The last poll started more than `pollIntervalMs` ago (or never): a context that
+    /// becomes visible polls such a task at once.
+    fn stale(&self, sh: &Shared) -> bool {
+        self.last_poll_at
+            .is_none_or(|t| sh.now.saturating_sub(t) > self.interval())
+    }
+
     /// Whether a poll may start now: online, and not paused while hidden.
     pub(super) fn may_poll(&self, sh: &Shared) -> bool {
         sh.presence.online && !(self.hidden(sh) && sh.cfg.hidden_poll_interval_ms.is_none())
@@ -131,9 +138,7 @@ impl Driver {
         if self.waiters.is_empty() || self.poll.is_some() || self.peer_follows() {
             return;
         }
-        let stale = self
-            .last_poll_at
-            .is_none_or(|t| sh.now.saturating_sub(t) > self.interval());
+        let stale = self.stale(sh);
         let now_visible = was.hidden && !self.hidden(sh);
         self.next_poll = self.next_for(sh);
         let due = self.next_poll.is_some_and(|t| t <= sh.now);
@@ -157,9 +162,7 @@ impl Driver {
         {
             return;
         }
-        let stale = self
-            .last_poll_at
-            .is_none_or(|t| sh.now.saturating_sub(t) > self.interval());
+        let stale = self.stale(sh);
         self.next_poll = self.next_for(sh);
         if was_hidden
             && !self.hidden(sh)
