@@ -43,7 +43,7 @@ use crate::protocol::capabilities::server_tasks;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::tasks::decode_detailed_task;
 use crate::time::Millis;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
 /// The slowest backstop poll of a covered task: at most one per `max(pollIntervalMs, this)`.
@@ -81,8 +81,9 @@ pub(crate) struct Push {
     current: Option<Stream>,
     /// A listen waiting for its acknowledgement (it replaces `current` then).
     next: Option<Stream>,
-    /// Tasks the current stream covers, and since when (continuous across replacements).
-    covered: FxHashMap<String, Millis>,
+    /// Tasks the current stream covers (since when: each driver's `pushed`, continuous
+    /// across replacements).
+    covered: FxHashSet<String>,
     /// Tasks waited on and polled here (the filter wanted).
     needed: FxHashSet<String>,
     /// When the filter is looked at again (a listen may go out then).
@@ -208,7 +209,13 @@ impl TaskBook {
         };
         if enabled && d.push_wanted() {
             self.push.needed.insert(id.to_string());
-            d.pushed = self.push.covered.get(id).copied();
+            if !self.push.covered.contains(id) {
+                d.pushed = None;
+            } else if d.pushed.is_none() {
+                // Its notifications were ignored while nobody waited: covered from now on
+                // (a wait's first poll goes out now, rule 4).
+                d.pushed = Some(sh.now);
+            }
             let listed = self
                 .push
                 .next
@@ -583,32 +590,21 @@ impl TaskBook {
             return self.push_off(sh, None);
         };
         s.acked_at = Some(sh.now);
-        let old = self.push.current.take();
-        let mut covered = FxHashMap::default();
-        for id in granted {
-            // Coverage is continuous when the old stream covered the task until now.
-            let since = self.push.covered.get(&id).copied().unwrap_or(sh.now);
-            covered.insert(id, since);
-        }
-        close(sh, old);
-        self.push.covered = covered;
-        self.push.current = Some(s);
+        close(sh, self.push.current.take());
         let mut touched = Vec::new();
         for (id, d) in self.drivers.iter_mut() {
-            let now_covered = self
-                .push
-                .covered
-                .get(id)
-                .copied()
-                .filter(|_| self.push.needed.contains(id));
-            match (d.pushed, now_covered) {
-                (Some(_), None) => {
-                    d.push_lost(sh);
-                    touched.push(id.clone());
+            if granted.contains(id) && self.push.needed.contains(id) {
+                // Coverage is continuous when the old stream covered the task until now.
+                if !self.push.covered.contains(id) || d.pushed.is_none() {
+                    d.pushed = Some(sh.now);
                 }
-                (_, c) => d.pushed = c,
+            } else if d.pushed.is_some() {
+                d.push_lost(sh);
+                touched.push(id.clone());
             }
         }
+        self.push.covered = granted;
+        self.push.current = Some(s);
         // Waits that started meanwhile: another listen (batched).
         let missing = self.push.needed.iter().any(|id| {
             self.push
