@@ -13,8 +13,8 @@
 // pollIntervalMs 1000); tasks/get says "working" until TASK_MS (default 30 000) after
 // creation, then "completed" with a result. A listen for `taskIds` (tasks extension,
 // "Task Status Notifications") is an open SSE stream: the acknowledgement lists the ids it
-// knows, then a `notifications/tasks` (the full task) for each on its status change (and at
-// once for one already completed); closing the request ends it. Other listen filters: -32601.
+// knows, then a `notifications/tasks` (the full task) for each at once and on its status
+// change; closing the request ends it. Other listen filters: -32601.
 //
 // Usage: node bench/server.mjs [port]   prints `READY http://127.0.0.1:<port>` once
 // listening. Env: TASK_MS, LARGE_BYTES (default 5 MiB), POLL_MS (default 1000).
@@ -122,11 +122,10 @@ function listen(msg, req, res) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...CORS });
   const meta = { 'io.modelcontextprotocol/subscriptionId': msg.id };
   res.write(sseMessage({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [...l.ids] }, _meta: meta } }));
+  // Each task's state at once, as the project's Python tasks server does (the spec does not
+  // require it; without it the client polls each task once more after the acknowledgement).
   const now = Date.now();
-  for (const id of l.ids) {
-    const t = tasks.get(id);
-    if (now - t.created >= TASK_MS) res.write(taskNotification(l, t, now));
-  }
+  for (const id of l.ids) res.write(taskNotification(l, tasks.get(id), now));
   listeners.add(l);
   req.on('close', () => listeners.delete(l));
   return true;

@@ -122,6 +122,11 @@ pub(crate) struct Driver {
     peer: Option<Box<peers::PeerTask>>,
     /// Covered by the shared task stream since then (issue 14, `push`; rule 26).
     pushed: Option<Millis>,
+    /// Listed in a listen awaiting its acknowledgement: no poll but the first before this
+    /// (the ack deadline; rule 26).
+    push_hold: Option<Millis>,
+    /// When the task stream last told about the task (rule 26).
+    heard_at: Option<Millis>,
 }
 
 /// All task drivers of a client.
@@ -197,6 +202,8 @@ impl Driver {
             stored: None,
             peer: None,
             pushed: None,
+            push_hold: None,
+            heard_at: None,
         }
     }
 

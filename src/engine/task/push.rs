@@ -141,14 +141,27 @@ fn close(sh: &mut Shared, s: Option<Stream>) {
 }
 
 impl Driver {
-    /// Rule 26: the backstop of a covered task whose last poll started after its coverage
-    /// began: no poll before `max(pollIntervalMs, 60 s)` after that poll's start.
+    /// Rule 26: the backstop of a covered task last seen (polled or heard on the stream)
+    /// after its coverage began: no poll before `max(pollIntervalMs, 60 s)` after that; a
+    /// task listed in a listen awaiting its acknowledgement is not polled before it comes
+    /// (at most until the ack deadline).
     pub(super) fn push_due(&self, at: Millis) -> Millis {
-        match (self.pushed, self.last_poll_at) {
+        if let Some(h) = self.push_hold {
+            return at.max(h);
+        }
+        let seen = self.last_poll_at.max(self.heard_at);
+        match (self.pushed, seen) {
             (Some(since), Some(last)) if last >= since => {
                 at.max(last.saturating_add(self.interval().max(BACKSTOP_MS)))
             }
             _ => at,
+        }
+    }
+
+    /// The scheduled poll follows `push_due` (a hold began).
+    fn push_replan(&mut self, sh: &mut Shared) {
+        if let Some(due) = self.poll_due.filter(|_| self.poll.is_none()) {
+            self.set_due(sh, self.push_due(due));
         }
     }
 
@@ -160,7 +173,8 @@ impl Driver {
     /// Rule 27: the task is no longer covered: polled at its interval again, at once when
     /// its last poll is older than that.
     fn push_lost(&mut self, sh: &mut Shared) {
-        if self.pushed.take().is_none()
+        let held = self.push_hold.take().is_some();
+        if (self.pushed.take().is_none() && !held)
             || self.waiters.is_empty()
             || self.poll.is_some()
             || self.done.is_some()
@@ -172,7 +186,10 @@ impl Driver {
             .last_poll_at
             .map_or(sh.now, |l| l.saturating_add(self.interval()))
             .max(sh.now);
-        let due = self.poll_due.map_or(base, |d| d.min(base));
+        let due = match self.poll_due {
+            Some(d) if !held => d.min(base),
+            _ => base,
+        };
         if due <= sh.now && self.may_poll(sh) {
             self.start_poll(sh);
         } else {
@@ -227,6 +244,7 @@ impl TaskBook {
             }
         } else {
             d.pushed = None;
+            d.push_hold = None;
             if self.push.needed.remove(id) {
                 let listed = self.push.current.as_ref().map_or(0, |s| s.ids.len());
                 // Ended waits leave the filter once they outnumber the live ones.
@@ -282,7 +300,19 @@ impl TaskBook {
         self.push.covered.clear();
         let mut touched = Vec::new();
         for (id, d) in self.drivers.iter_mut() {
-            if d.pushed.is_some() {
+            if d.pushed.is_some() || d.push_hold.is_some() {
+                d.push_lost(sh);
+                touched.push(id.clone());
+            }
+        }
+        touched
+    }
+
+    /// The listen awaiting its acknowledgement failed: its tasks are polled as before.
+    fn push_release(&mut self, sh: &mut Shared) -> Vec<String> {
+        let mut touched = Vec::new();
+        for (id, d) in self.drivers.iter_mut() {
+            if d.push_hold.is_some() {
                 d.push_lost(sh);
                 touched.push(id.clone());
             }
@@ -334,30 +364,32 @@ impl TaskBook {
         if let Some(n) = &self.push.next {
             if sh.now >= n.ack_deadline {
                 close(sh, self.push.next.take());
-                return self.push_retry(sh, "no acknowledgement");
+                let touched = self.push_release(sh);
+                let more = self.push_retry(sh, "no acknowledgement");
+                return touched.into_iter().chain(more).collect();
             }
             return Vec::new();
         }
         if self.push.due.is_some_and(|d| d <= sh.now) {
             self.push.due = None;
-            self.push_evaluate(sh);
+            return self.push_evaluate(sh);
         }
         Vec::new()
     }
 
     /// Opens a listen for the tasks needed when the filter grew, shrank enough, or the
     /// stream is gone (rule 25).
-    fn push_evaluate(&mut self, sh: &mut Shared) {
+    fn push_evaluate(&mut self, sh: &mut Shared) -> Vec<String> {
         if !self.push_enabled(sh) || self.push.next.is_some() {
-            return;
+            return Vec::new();
         }
         if self.push.needed.is_empty() {
             self.push_stop(sh);
-            return;
+            return Vec::new();
         }
         if !sh.presence.online {
             self.push.waiting_online = true;
-            return;
+            return Vec::new();
         }
         let listed = self.push.current.as_ref().map(|s| &s.ids);
         let open = match listed {
@@ -368,11 +400,15 @@ impl TaskBook {
             }
         };
         if open {
-            self.push_listen(sh);
+            return self.push_listen(sh);
         }
+        Vec::new()
     }
 
-    fn push_listen(&mut self, sh: &mut Shared) {
+    /// A listen for the tasks needed. The tasks it adds are not polled again until it is
+    /// acknowledged (or fails): in a browser, polls queued ahead of it (six connections per
+    /// HTTP/1.1 origin) would otherwise delay it past its ack deadline.
+    fn push_listen(&mut self, sh: &mut Shared) -> Vec<String> {
         let mut ids: Vec<&String> = self.push.needed.iter().collect();
         ids.sort_unstable();
         let list: Vec<Value> = ids.iter().map(|s| Value::from(s.as_str())).collect();
@@ -392,14 +428,24 @@ impl TaskBook {
             None,
         );
         self.push.last_sent = Some(sh.now);
+        let ack_deadline = sh.now.saturating_add(sh.cfg.limits.listen_ack_timeout_ms);
+        let mut touched = Vec::new();
+        for id in &self.push.needed {
+            if let Some(d) = self.drivers.get_mut(id).filter(|d| d.pushed.is_none()) {
+                d.push_hold = Some(ack_deadline);
+                d.push_replan(sh);
+                touched.push(id.clone());
+            }
+        }
         self.push.next = Some(Stream {
             gen,
             xfer: Some(xfer),
             id,
             ids: self.push.needed.clone(),
             acked_at: None,
-            ack_deadline: sh.now.saturating_add(sh.cfg.limits.listen_ack_timeout_ms),
+            ack_deadline,
         });
+        touched
     }
 
     /// An event of stream `gen` (or, for `gen` 0, the book's timer). Returns the tasks
@@ -458,7 +504,9 @@ impl TaskBook {
         if self.push.next.as_ref().is_some_and(|s| s.gen == gen) {
             // The replacement failed; the current stream (if any) goes on.
             close(sh, self.push.next.take());
-            return self.push_retry(sh, reason);
+            let touched = self.push_release(sh);
+            let more = self.push_retry(sh, reason);
+            return touched.into_iter().chain(more).collect();
         }
         let Some(s) = self.push.current.take() else {
             return Vec::new();
@@ -548,6 +596,7 @@ impl TaskBook {
             return (notes, Vec::new());
         }
         if d.done.is_none() {
+            d.heard_at = Some(sh.now);
             // The leader shares what it heard with the other contexts (`peers`).
             let mut p = params;
             if let Value::Object(m) = &mut p {
@@ -598,7 +647,13 @@ impl TaskBook {
                 if !self.push.covered.contains(id) || d.pushed.is_none() {
                     d.pushed = Some(sh.now);
                 }
-            } else if d.pushed.is_some() {
+                if d.push_hold.take().is_some() && d.poll.is_none() && d.poll_due.is_some() {
+                    // Newly covered: one more poll at the interval, unless the stream tells
+                    // about the task first.
+                    d.set_due(sh, sh.now.saturating_add(d.interval()));
+                    touched.push(id.clone());
+                }
+            } else if d.pushed.is_some() || d.push_hold.is_some() {
                 d.push_lost(sh);
                 touched.push(id.clone());
             }

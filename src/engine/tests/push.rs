@@ -244,6 +244,62 @@ fn rule_26_the_backstop_polls_once_per_minute() {
 }
 
 #[test]
+fn rule_26_no_poll_while_the_listen_awaits_its_acknowledgement() {
+    let mut h = harness();
+    let (_ops, l) = start(&mut h, &["t1"]);
+    // The listen is queued behind polls somewhere: t1 is not polled meanwhile.
+    h.advance(20_000);
+    assert_eq!(answer_polls(&mut h), 0);
+    h.sse(&l, &[ack(&l.id(), json!(["t1"]))], false);
+    h.advance(1000);
+    assert_eq!(
+        answer_polls(&mut h),
+        1,
+        "the poll after the acknowledgement"
+    );
+    // No acknowledgement at all: polling resumes at the ack deadline (listenAckTimeoutMs).
+    let mut h = harness();
+    let (_ops, _l) = start(&mut h, &["t1"]);
+    h.advance(29_900);
+    assert_eq!(answer_polls(&mut h), 0);
+    h.advance(100);
+    assert_eq!(answer_polls(&mut h), 1, "polled once the listen gave up");
+    // The listen is tried again after the back-off (and holds the polls again).
+    h.advance(1000);
+    assert_eq!(take_all(&mut h, "subscriptions/listen").len(), 1);
+}
+
+#[test]
+fn rule_26_a_notification_after_the_acknowledgement_replaces_the_catch_up_poll() {
+    let mut h = harness();
+    let (ops, l) = start(&mut h, &["t1"]);
+    // Servers may send each task's state right after the acknowledgement.
+    h.sse(
+        &l,
+        &[
+            ack(&l.id(), json!(["t1"])),
+            msg("notifications/tasks", &l.id(), task("t1", "working")),
+        ],
+        false,
+    );
+    h.advance(59_000);
+    assert_eq!(answer_polls(&mut h), 0, "no catch-up poll: the stream told");
+    h.advance(1_000);
+    assert_eq!(
+        answer_polls(&mut h),
+        1,
+        "the backstop, a minute after the notification"
+    );
+    push(
+        &mut h,
+        &l,
+        &msg("notifications/tasks", &l.id(), completed("t1", "done")),
+    );
+    assert_eq!(h.ok(ops[0])["content"][0]["text"], "done");
+    assert_eq!(sent(&h, "tasks/get"), 2);
+}
+
+#[test]
 fn rule_26_a_partial_acknowledgement_keeps_polling_the_others() {
     let mut h = harness();
     let (_ops, l) = start(&mut h, &["t1", "t2"]);
@@ -353,7 +409,7 @@ fn rule_27_a_dropped_stream_polls_each_task_at_once_then_listens_again() {
     let l2 = take_all(&mut h, "subscriptions/listen").remove(0);
     assert_eq!(ids(&l2), ["t1", "t2"]);
     h.sse(&l2, &[ack(&l2.id(), json!(["t1", "t2"]))], false);
-    h.advance(500);
+    h.advance(1000);
     assert_eq!(
         answer_polls(&mut h),
         2,
