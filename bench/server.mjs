@@ -127,7 +127,7 @@ function listen(msg, req, res) {
   const now = Date.now();
   for (const id of l.ids) res.write(taskNotification(l, tasks.get(id), now));
   listeners.add(l);
-  req.on('close', () => listeners.delete(l));
+  res.on('close', () => listeners.delete(l));
   return true;
 }
 
