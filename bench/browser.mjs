@@ -167,8 +167,13 @@ export async function large(browser, base, { client, reps }) {
 
 /** Many tasks: `count` concurrent waitForTask on tasks the server keeps working for
  * TASK_MS, polled at 1 s. CPU of the page over the wait, JS heap growth while they live.
- * `client: 'raw'` is the floor: the same tasks created and polled with bare fetch. */
-export async function manyTasks(browser, base, { count, taskMs, client = 'ours' }) {
+ * `client: 'ours'` waits through `notifications/tasks` on the shared listen stream (issue
+ * 14, `pushTasks: 'auto'`, the default); `'ours-poll'` is today's polling (`pushTasks:
+ * false`); `'raw'` is the floor: the same tasks created and polled with bare fetch.
+ * Besides the whole wait, a steady window from `settleMs` after the waits started to the
+ * end (all requests counted, by method): with TASK_MS >= settleMs + 65 s it holds one
+ * backstop round of the pushed client (one poll per task per minute). */
+export async function manyTasks(browser, base, { count, taskMs, client = 'ours', settleMs = 5000 }) {
   const context = await browser.newContext();
   const { page, metrics, gcHeap } = await newPage(context, base);
   const url = `${base}/json`;
@@ -182,7 +187,7 @@ export async function manyTasks(browser, base, { count, taskMs, client = 'ours' 
       }
       const m = await import(mod);
       window.__m = m;
-      window.__c = await m.open(url, { tasks: true });
+      window.__c = await m.open(url, { tasks: true, ...(client === 'ours-poll' ? { pushTasks: false } : {}) });
       await window.__c.call('echo', { text: 'warm' });
     },
     { mod: clientUrl(base, 'ours'), url, client },
@@ -214,8 +219,14 @@ export async function manyTasks(browser, base, { count, taskMs, client = 'ours' 
   );
   const m0 = await metrics();
   const t0 = Date.now();
+  // The steady window starts once the waits settled (first polls, the listen).
+  const sum = (st) => Object.values(st).reduce((a, b) => a + b, 0);
+  await new Promise((r) => setTimeout(r, settleMs));
+  const settleStats = await (await fetch(`${base}/__stats?reset=1`)).json();
+  const ms0 = await metrics();
+  const ts0 = Date.now();
   // While they live: the heap at about half the task time (after a full GC).
-  await new Promise((r) => setTimeout(r, Math.max(1000, taskMs / 2 - created.createMs)));
+  await new Promise((r) => setTimeout(r, Math.max(1000, taskMs / 2 - created.createMs - settleMs)));
   const gcStart = Date.now();
   const heapLive = await gcHeap();
   const gcMs = Date.now() - gcStart;
@@ -223,7 +234,10 @@ export async function manyTasks(browser, base, { count, taskMs, client = 'ours' 
   await page.evaluate(() => window.__done);
   const m1 = await metrics();
   const elapsed = (Date.now() - t0) / 1000;
-  const stats = await (await fetch(`${base}/__stats?reset=1`)).json();
+  const steadyS = (Date.now() - ts0) / 1000;
+  const steadyStats = await (await fetch(`${base}/__stats?reset=1`)).json();
+  const stats = { ...settleStats };
+  for (const [k, v] of Object.entries(steadyStats)) stats[k] = (stats[k] || 0) + v;
   const results = await page.evaluate(() => window.__results);
   await context.close();
   if (results !== count) throw new Error(`only ${results} of ${count} tasks finished`);
@@ -241,6 +255,15 @@ export async function manyTasks(browser, base, { count, taskMs, client = 'ours' 
     wasmGrowth: wasmLive - wasm0,
     polls: stats['tasks/get'] || 0,
     pollsPerS: (stats['tasks/get'] || 0) / elapsed,
+    requests: sum(stats),
+    requestsPerS: sum(stats) / elapsed,
+    listens: stats['subscriptions/listen'] || 0,
+    // The steady window (settleMs to the end; the GC above is inside it, as in the whole).
+    steadyS,
+    steadyCpuPercentOfCore: (100 * (m1.TaskDuration - ms0.TaskDuration)) / steadyS,
+    steadyRequests: sum(steadyStats),
+    steadyRequestsPerS: sum(steadyStats) / steadyS,
+    steadyPolls: steadyStats['tasks/get'] || 0,
   };
 }
 

@@ -8,9 +8,13 @@
 //   GET  /__last          the headers and body of the last tools/call request
 //
 // Methods: server/discover, tools/list, tools/call (tools `echo`, `large`, `task`),
-// tasks/get, tasks/cancel. `large` answers with a ~5 MB structuredContent. `task` answers
-// with a CreateTaskResult (resultType "task", pollIntervalMs 1000); tasks/get says
-// "working" until TASK_MS (default 30 000) after creation, then "completed" with a result.
+// tasks/get, tasks/cancel, subscriptions/listen (taskIds only). `large` answers with a ~5 MB
+// structuredContent. `task` answers with a CreateTaskResult (resultType "task",
+// pollIntervalMs 1000); tasks/get says "working" until TASK_MS (default 30 000) after
+// creation, then "completed" with a result. A listen for `taskIds` (tasks extension,
+// "Task Status Notifications") is an open SSE stream: the acknowledgement lists the ids it
+// knows, then a `notifications/tasks` (the full task) for each at once and on its status
+// change; closing the request ends it. Other listen filters: -32601.
 //
 // Usage: node bench/server.mjs [port]   prints `READY http://127.0.0.1:<port>` once
 // listening. Env: TASK_MS, LARGE_BYTES (default 5 MiB), POLL_MS (default 1000).
@@ -91,6 +95,42 @@ function taskFields(t, now) {
   return f;
 }
 
+/** Open task streams: `{ res, sub, ids: Set }`. */
+const listeners = new Set();
+
+function sseMessage(msg) {
+  return `event: message\ndata: ${JSON.stringify(msg)}\n\n`;
+}
+
+function taskNotification(l, t, now) {
+  const params = { ...taskFields(t, now), _meta: { 'io.modelcontextprotocol/subscriptionId': l.sub } };
+  return sseMessage({ jsonrpc: '2.0', method: 'notifications/tasks', params });
+}
+
+/** The task's status changes (it completes): every stream listing it hears of it. */
+function taskChanged(t) {
+  const now = Date.now();
+  for (const l of listeners) if (l.ids.has(t.id)) l.res.write(taskNotification(l, t, now));
+}
+
+/** subscriptions/listen with taskIds: acknowledges the known ids and keeps the stream open. */
+function listen(msg, req, res) {
+  const ids = msg.params?.notifications?.taskIds;
+  const caps = msg.params?._meta?.['io.modelcontextprotocol/clientCapabilities'];
+  if (!Array.isArray(ids) || !caps?.extensions?.[TASKS_EXT]) return false;
+  const l = { res, sub: msg.id, ids: new Set(ids.filter((id) => tasks.has(id))) };
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...CORS });
+  const meta = { 'io.modelcontextprotocol/subscriptionId': msg.id };
+  res.write(sseMessage({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [...l.ids] }, _meta: meta } }));
+  // Each task's state at once, as the project's Python tasks server does (the spec does not
+  // require it; without it the client polls each task once more after the acknowledgement).
+  const now = Date.now();
+  for (const id of l.ids) res.write(taskNotification(l, tasks.get(id), now));
+  listeners.add(l);
+  res.on('close', () => listeners.delete(l));
+  return true;
+}
+
 const stats = {};
 let last = null;
 
@@ -118,6 +158,7 @@ function answer(msg) {
         if (!caps?.extensions?.[TASKS_EXT]) return { error: { code: -32021, message: 'tasks extension required', data: { requiredCapabilities: { extensions: { [TASKS_EXT]: {} } } } } };
         const t = { id: `t-${nextTask++}`, created: Date.now() };
         tasks.set(t.id, t);
+        setTimeout(() => taskChanged(t), TASK_MS).unref();
         return { resultType: 'task', ...taskFields(t, t.created) };
       }
       return { error: { code: -32602, message: `unknown tool ${p.name}` } };
@@ -205,6 +246,7 @@ export function startServer(port = 0) {
         res.writeHead(202, CORS).end();
         return;
       }
+      if (msg.method === 'subscriptions/listen' && listen(msg, req, res)) return;
       const out = answer(msg);
       const body = frame(msg, out);
       if (sse) {

@@ -12,6 +12,7 @@ export async function open(url, opts = {}) {
     clientInfo: { name: 'bench', version: '1.0.0' },
     ...(opts.tasks ? { extensions: ['io.modelcontextprotocol/tasks'] } : {}),
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    ...(opts.pushTasks !== undefined ? { pushTasks: opts.pushTasks } : {}),
   });
   return {
     client,

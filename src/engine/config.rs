@@ -113,6 +113,11 @@ pub struct Config {
     /// BroadcastChannel exist): one poller and one dialog per question per task across
     /// the contexts of an origin (`engine::task::peers`). Off: every driver polls itself.
     pub coordinated: bool,
+    /// Issue 14, push-driven tasks (`pushTasks: 'auto'`, the JS default): tasks waited on
+    /// are listened for on one shared `subscriptions/listen` stream, and polled only as a
+    /// backstop once the server acknowledges them (`engine::task::push`). Off (the
+    /// default here, `pushTasks: false` in JS): polling only.
+    pub push_tasks: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -223,6 +228,7 @@ impl Config {
             persist_tasks: true,
             store_answers: true,
             coordinated: false,
+            push_tasks: false,
         }
     }
 

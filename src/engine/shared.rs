@@ -32,6 +32,9 @@ pub(crate) enum Owner {
     Session(crate::engine::session::SessionPart),
     /// A scheduled resumption (`Last-Event-ID`) of a legacy response stream.
     Resume(ResumeId),
+    /// The shared task stream (issue 14, `engine::task::push`): 0 its timer, n >= 1 its
+    /// n-th listen request.
+    Push(u64),
 }
 
 /// Which protocol era the client speaks with the server.

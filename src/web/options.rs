@@ -253,6 +253,15 @@ pub(super) fn client_options(url: String, o: &JsValue) -> Result<(Config, Handle
         Some("none") => false,
         Some(_) => return Err(Error::config("coordination must be 'auto' or 'none'")),
     };
+    // Issue 14: push-driven tasks over one shared listen stream (`engine::task::push`).
+    let push = get(o, "pushTasks");
+    cfg.push_tasks = if !present(&push) || push.as_string().as_deref() == Some("auto") {
+        true
+    } else if push.as_bool() == Some(false) {
+        false
+    } else {
+        return Err(Error::config("pushTasks must be 'auto' or false"));
+    };
     let _ = TASKS_EXTENSION;
     cfg.validate()?;
     Ok((cfg, h))

@@ -96,6 +96,12 @@ export interface McpClientOptions {
    * BroadcastChannel exist) polls each task from one context and shows each question in one
    * (a visible one preferred); `'none'`: every client polls and asks on its own. */
   coordination?: 'auto' | 'none';
+  /** Push-driven tasks: tasks you wait on are listened for on one shared
+   * `subscriptions/listen` stream (`notifications/tasks`); once the server acknowledges a
+   * task, `tasks/get` is only a backstop (at most once per `max(pollIntervalMs, 60 s)`, and
+   * at once after the stream drops). Servers that do not acknowledge are polled as before.
+   * Default `'auto'`; `false` polls only. */
+  pushTasks?: 'auto' | false;
   /** Bounds on what a server can make the client hold or do (README "Limits"). */
   limits?: {
     /** Data of one SSE event (over: ProtocolError). Default 16 MiB. */

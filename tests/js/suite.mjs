@@ -496,7 +496,8 @@ test('callToolAsTask(task_slow) + cancelTask → waitForTask rejects TaskCancell
 });
 
 test('task whose pollIntervalMs changes (task_poll_change): polls follow the latest interval', async ({ client, debug }) => {
-  const c = client();
+  // Polling itself (rule 5): without the task stream, which would make polls a backstop.
+  const c = client({ pushTasks: false });
   const t = await c.callToolAsTask('task_poll_change', {});
   eq(t.pollIntervalMs, 200, 'seed interval');
   const done = await c.waitForTask(t);
@@ -549,6 +550,40 @@ test('listen({ taskIds }): notifications/tasks reach the subscription and onNoti
   }
   sub.close();
   ok(seen.some(([m, id, st]) => m === 'notifications/tasks' && id === t.taskId && st === 'completed'), `onNotification: ${show(seen)}`);
+});
+
+test('pushTasks (default): a task finishes by notifications/tasks on the shared stream; polls are a backstop, at once after a drop', async ({ client, debug, base }) => {
+  // Two clients wait on the same kind of task side by side: one pushed (the default), one
+  // polling (pushTasks: false). task_paced: pollIntervalMs 500, done after `ms`.
+  const ms = 6000;
+  const pushed = client();
+  const polled = client({ pushTasks: false });
+  const [tp, tq] = await Promise.all([pushed.callToolAsTask('task_paced', { ms }), polled.callToolAsTask('task_paced', { ms })]);
+  const t0 = Date.now();
+  const donePushed = pushed.waitForTask(tp);
+  const donePolled = polled.waitForTask(tq);
+  const gets = async (id) => (await debug('tasks'))[id]?.gets ?? 0;
+  await sleep(2500);
+  // The first poll (rule 4) and one after the acknowledgement (rule 26); then nothing.
+  const before = await gets(tp.taskId);
+  ok(before <= 2, `pushed task polled ${before} times in 2.5 s`);
+  const listens = (await debug('log')).filter((e) => e.method === 'subscriptions/listen' && e.body?.params?.notifications?.taskIds?.includes(tp.taskId));
+  eq(listens.length, 1, 'one listen for the pushed task');
+  // The stream drops: the task is polled at once, and the client listens again.
+  await fetch(`${base}/debug/close-listeners`, { method: 'POST' });
+  await sleep(300);
+  const after = await gets(tp.taskId);
+  ok(after === before + 1, `one poll at once after the drop: ${before} → ${after}`);
+  await sleep(1500);
+  const again = (await debug('log')).filter((e) => e.method === 'subscriptions/listen' && e.body?.params?.notifications?.taskIds?.includes(tp.taskId));
+  eq(again.length, 2, 'listened again after the drop');
+  const [a, b] = await Promise.all([donePushed, donePolled]);
+  eq([a.status, text(a.result)], ['completed', `paced task done after ${ms} ms`], 'pushed result');
+  eq(b.status, 'completed', 'polled result');
+  ok(Date.now() - t0 < ms + 1500, `finished by the notification, not a backstop poll (${Date.now() - t0} ms)`);
+  const [gp, gq] = [await gets(tp.taskId), await gets(tq.taskId)];
+  ok(gp <= after + 2, `pushed: ${gp} polls in all`);
+  ok(gq >= 8, `polled: ${gq} polls (today's polling)`);
 });
 
 test('Task.toJSON → new McpClient → Task.fromJSON → waitForTask finishes the task', async ({ client, debug }) => {

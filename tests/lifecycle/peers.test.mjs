@@ -13,14 +13,17 @@ const EXT = 'io.modelcontextprotocol/tasks';
 /** `task_paced`'s pollIntervalMs (tests/servers/README.md). */
 const PACED_MS = 500;
 
-/** In a tab: a client named `tab` (its X-Tab header), answering questions after `answerMs`. */
-async function client(tab, name, { coordination = 'auto', answerMs = 300 } = {}) {
-  await tab.evaluate(({ url, name, coordination, answerMs }) => {
+/** In a tab: a client named `tab` (its X-Tab header), answering questions after `answerMs`.
+ * `pushTasks`: the tests of the polling rate and of takeover measure polling itself, so
+ * they poll (`false`); with push (issue 14) polls are a backstop (tests/js/suite.mjs). */
+async function client(tab, name, { coordination = 'auto', answerMs = 300, pushTasks = 'auto' } = {}) {
+  await tab.evaluate(({ url, name, coordination, answerMs, pushTasks }) => {
     window.dialogs = [];
     window.client = new window.mcp.McpClient(url, {
       extensions: ['io.modelcontextprotocol/tasks'],
       headers: { 'X-Tab': name },
       coordination,
+      pushTasks,
       onElicitation: (req, ctx) => new Promise((resolve, reject) => {
         const d = { key: ctx.key, taskId: ctx.taskId, withdrawn: false, answered: false };
         window.dialogs.push(d);
@@ -32,7 +35,7 @@ async function client(tab, name, { coordination = 'auto', answerMs = 300 } = {})
         ctx.signal.addEventListener('abort', () => { clearTimeout(t); d.withdrawn = true; reject(ctx.signal.reason); });
       }),
     });
-  }, { url: tab.mcpUrl, name, coordination, answerMs });
+  }, { url: tab.mcpUrl, name, coordination, answerMs, pushTasks });
 }
 
 /** Starts `tool` as a task in `tab`; returns its toJSON(). */
@@ -71,8 +74,8 @@ async function twoTabsPolling(env, coordination) {
     const a = await openTab(context, env.site);
     const b = await openTab(context, env.site);
     a.mcpUrl = b.mcpUrl = env.mcpUrl;
-    await client(a, 'A', { coordination });
-    await client(b, 'B', { coordination });
+    await client(a, 'A', { coordination, pushTasks: false });
+    await client(b, 'B', { coordination, pushTasks: false });
     const json = await startTask(a, 'task_paced', { ms: 4000 });
     await waitIn(a, json);
     await waitIn(b, json);
@@ -203,8 +206,8 @@ test('4: the polling tab closes: the other takes over within 1.5 x pollIntervalM
     const a = await openTab(context, env.site);
     const b = await openTab(context, env.site);
     a.mcpUrl = b.mcpUrl = env.mcpUrl;
-    await client(a, 'A');
-    await client(b, 'B');
+    await client(a, 'A', { pushTasks: false });
+    await client(b, 'B', { pushTasks: false });
     const json = await startTask(a, 'task_paced', { ms: 6000 });
     await waitIn(a, json);
     await waitIn(b, json);

@@ -27,7 +27,9 @@ async function startTask(tab, mcpUrl, options, ms) {
   return tab.evaluate(
     async ({ mcpUrl, options, ms, EXT }) => {
       window.fetches = [];
-      const opts = { extensions: [EXT], ...options };
+      // Issue 13's polling rules (hidden, offline) are measured on polls: no task stream
+      // (with push, issue 14, polls are a backstop: tests/js/suite.mjs).
+      const opts = { extensions: [EXT], pushTasks: false, ...options };
       if (opts.hiddenPollIntervalMs === 'Infinity') opts.hiddenPollIntervalMs = Infinity;
       // Every request the client tries, with its time (the server never sees an offline one).
       opts.fetch = (url, init) => {

@@ -136,6 +136,12 @@ export async function everything(token: string, signal: AbortSignal): Promise<vo
     { taskStore: kvStore, storeAnswers: true },
   ];
   void stores;
+  // Push-driven tasks: 'auto' (the default) or false.
+  const pushes: McpClientOptions[] = [{ pushTasks: 'auto' }, { pushTasks: false }];
+  void pushes;
+  // @ts-expect-error pushTasks is 'auto' or false
+  const badPush: McpClientOptions = { pushTasks: true };
+  void badPush;
   // @ts-expect-error taskStore is one of three names or a store object
   const badStore: McpClientOptions = { taskStore: 'localStorage' };
   void badStore;

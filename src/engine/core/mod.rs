@@ -13,6 +13,7 @@
 mod auth;
 mod peers;
 mod presence;
+mod push;
 mod routing;
 mod start;
 mod store;
@@ -203,6 +204,7 @@ impl Core {
             Owner::Task(id, part) => self.tasks.deadline(id, *part),
             Owner::Session(part) => self.session.deadline(*part),
             Owner::Resume(token) => self.sh.deadline_of(&Owner::Resume(*token)),
+            Owner::Push(gen) => self.push_deadline(*gen),
         };
         self.sh.set_deadline(owner, d);
     }
@@ -213,6 +215,8 @@ impl Core {
         self.refresh(&Owner::Task(id.to_string(), Part::Result));
         // Durable tasks: write or forget its record when it changed (`task::store`).
         self.tasks.sync_store(&mut self.sh, id);
+        // Push-driven tasks: the shared stream's filter follows (`task::push`).
+        self.push_sync(id);
     }
 
     fn refresh_session(&mut self) {
@@ -351,6 +355,10 @@ impl Core {
     /// A notification on the stream of `owner`'s exchange: a subscription's own go to
     /// its operation; any other changes the client's state, and reaches the host.
     fn notify(&mut self, owner: Option<Owner>, method: &str, params: Value) {
+        if let Some(Owner::Push(gen)) = owner {
+            self.push_notify(gen, method, params);
+            return;
+        }
         if let Some(Owner::Op(id)) = owner {
             if self.ops.get(&id).is_some_and(Op::hears) {
                 self.step_op(id, OpInput::Notification(method, params));
@@ -388,6 +396,7 @@ impl Core {
                 self.session_outcome(o);
             }
             Owner::Resume(_) => {}
+            Owner::Push(gen) => self.push_deliver(*gen, input),
         }
     }
 
@@ -444,6 +453,7 @@ impl Core {
         self.session.cancel(&mut self.sh);
         self.session.close(&mut self.sh);
         self.server_requests.clear(&mut self.sh);
+        self.push_close();
         for token in self.sh.xs.clear_resumes() {
             self.sh.set_deadline(&Owner::Resume(token), None);
         }

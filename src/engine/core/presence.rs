@@ -59,6 +59,8 @@ impl Core {
             }
             // And a 2025 session's GET stream that dropped reopens.
             self.session.on_online(&mut self.sh);
+            // And the shared task stream (`task::push`).
+            self.push_online();
             self.refresh_session();
         }
     }

@@ -19,6 +19,7 @@
 mod input;
 pub(crate) mod peers;
 mod poll;
+pub(crate) mod push;
 mod schedule;
 
 pub(crate) use schedule::Presence;
@@ -119,6 +120,13 @@ pub(crate) struct Driver {
     // ---- coordination across contexts (issue 13; `peers`) ----
     /// This task's coordination with the other contexts; `None` when not coordinated.
     peer: Option<Box<peers::PeerTask>>,
+    /// Covered by the shared task stream since then (issue 14, `push`; rule 26).
+    pushed: Option<Millis>,
+    /// Listed in a listen awaiting its acknowledgement: no poll but the first before this
+    /// (the ack deadline; rule 26).
+    push_hold: Option<Millis>,
+    /// When the task stream last told about the task (rule 26).
+    heard_at: Option<Millis>,
 }
 
 /// All task drivers of a client.
@@ -127,6 +135,8 @@ pub(crate) struct TaskBook {
     drivers: FxHashMap<String, Driver>,
     /// This context among the others (issue 13; `peers`).
     peers: peers::Peers,
+    /// The shared task stream (issue 14, `push`).
+    push: push::Push,
 }
 
 fn owner(id: &str, part: Part) -> Owner {
@@ -191,6 +201,9 @@ impl Driver {
             durable: false,
             stored: None,
             peer: None,
+            pushed: None,
+            push_hold: None,
+            heard_at: None,
         }
     }
 
@@ -443,7 +456,7 @@ impl TaskBook {
                 && d.result_call.is_none()
                 && d.asking.is_empty()
                 && d.next_poll.is_none()
-        })
+        }) && self.push.is_idle()
     }
 
     pub(crate) fn clear(&mut self, sh: &mut Shared) -> Vec<Note> {

@@ -7,6 +7,7 @@ mod lifecycle;
 mod listen;
 mod mrtr;
 mod peers;
+mod push;
 mod quiet;
 mod spine;
 mod task_store;

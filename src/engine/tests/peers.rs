@@ -84,6 +84,8 @@ struct Net {
     posted: Vec<(usize, Value)>,
     /// Asks the test answered.
     answered: Vec<(usize, AskId)>,
+    /// Contexts added from now on push tasks (issue 14, `Config::push_tasks`).
+    push: bool,
 }
 
 impl Net {
@@ -93,6 +95,7 @@ impl Net {
             locks: BTreeMap::new(),
             posted: Vec::new(),
             answered: Vec::new(),
+            push: false,
         };
         for _ in 0..n {
             net.add(coordinated, true);
@@ -102,7 +105,9 @@ impl Net {
 
     fn add(&mut self, coordinated: bool, visible: bool) -> usize {
         let i = self.ctxs.len();
-        let mut h = Harness::new(cfg(coordinated));
+        let mut c = cfg(coordinated);
+        c.push_tasks = self.push;
+        let mut h = Harness::new(c);
         if let Some(c) = self.ctxs.iter().find(|c| c.alive) {
             h.now = c.h.now;
         }
@@ -347,6 +352,59 @@ fn one_poller_for_two_and_five_contexts() {
                 net.h(i).core.busy()
             );
         }
+    }
+}
+
+/// Issue 14 (rule 25): only the leader has the task in its task stream; what it hears
+/// there reaches the followers as an observation.
+#[test]
+fn rule_25_only_the_leader_listens_and_shares_what_it_hears() {
+    let mut net = Net::new(0, true);
+    net.push = true;
+    net.add(true, true);
+    net.add(true, true);
+    let ops = [net.wait(0, "t1"), net.wait(1, "t1")];
+    assert_eq!(net.answer_polls(&got("t1", "working")), 1);
+    net.advance(50);
+    let leader = net.leader("t1").expect("someone leads");
+    let follower = 1 - leader;
+    let mut listens: Vec<(usize, Sent)> = Vec::new();
+    for i in 0..2 {
+        net.h(i).pump();
+        let (l, rest): (Vec<Sent>, Vec<Sent>) = net
+            .h(i)
+            .outbox
+            .drain(..)
+            .partition(|s| s.method() == "subscriptions/listen");
+        net.h(i).outbox.extend(rest);
+        listens.extend(l.into_iter().map(|s| (i, s)));
+    }
+    assert_eq!(listens.len(), 1, "one listen, the leader's");
+    let (i, l) = listens.remove(0);
+    assert_eq!(i, leader);
+    assert_eq!(l.params()["notifications"]["taskIds"], json!(["t1"]));
+    let sub = l.id();
+    let meta = json!({"io.modelcontextprotocol/subscriptionId": sub});
+    let ack = json!({"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged",
+        "params":{"notifications":{"taskIds":["t1"]},"_meta":meta}});
+    let mut done = completed("t1", "pushed");
+    done.as_object_mut().unwrap().remove("resultType");
+    done["_meta"] = meta;
+    let note = json!({"jsonrpc":"2.0","method":"notifications/tasks","params":done});
+    net.h(leader).sse(&l, &[ack, note], false);
+    net.settle();
+    for (i, op) in ops.iter().enumerate() {
+        let v = net.h(i).ok(*op);
+        assert_eq!(v["result"]["content"][0]["text"], "pushed", "context {i}");
+    }
+    assert_eq!(net.sent(follower, "tasks/get"), 0);
+    assert_eq!(net.sent(follower, "subscriptions/listen"), 0);
+    for i in 0..2 {
+        assert!(
+            net.h(i).core.is_quiet(),
+            "context {i}: {:?}",
+            net.h(i).core.busy()
+        );
     }
 }
 

@@ -12,6 +12,7 @@ const fetches = [];
 async function start(mcpUrl, ms) {
   const client = new mcp.McpClient(mcpUrl, {
     extensions: ['io.modelcontextprotocol/tasks'],
+    pushTasks: false, // polls measured (issue 13); push-driven tasks: tests/js/suite.mjs
     fetch: (url, init) => {
       fetches.push({ t: Date.now(), body: String(init?.body ?? '') });
       return fetch(url, init);
