@@ -117,7 +117,15 @@ pub(crate) struct Prover {
     seed: Vec<u8>,
     count: u64,
     nonces: Vec<(String, String)>,
+    /// How many nonces were taken, and for the latest proofs, that number when each was
+    /// made (by request id): a refusal naming the nonce held is a retry when its request
+    /// left before that nonce was known (concurrent requests), a failure otherwise.
+    taken: u32,
+    recent: std::collections::VecDeque<(u64, u32)>,
 }
+
+/// Proofs remembered for [`Prover::take_nonce`] (requests in flight at once, at most).
+const RECENT: usize = 64;
 
 impl Prover {
     /// From the public JWK the shell exported (JSON text) and 16 random bytes. `None` when
@@ -145,6 +153,8 @@ impl Prover {
             seed,
             count: 0,
             nonces: Vec::new(),
+            taken: 0,
+            recent: std::collections::VecDeque::new(),
         })
     }
 
@@ -156,15 +166,20 @@ impl Prover {
         URL_SAFE_NO_PAD.encode(d.finalize().get(..16).unwrap_or_default())
     }
 
-    /// A proof's signing input for `method url` (with `ath` of the access token it goes
-    /// with, for a resource request), with the server's nonce when one is known.
+    /// A proof's signing input for request `wire`, `method url` (with `ath` of the access
+    /// token it goes with, for a resource request), with the server's nonce when one is known.
     pub(crate) fn proof(
         &mut self,
+        wire: u64,
         method: &str,
         url: &str,
         access: Option<&str>,
         now: Millis,
     ) -> String {
+        if self.recent.len() >= RECENT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((wire, self.taken));
         let mut p = Map::new();
         p.insert("jti".into(), self.jti().into());
         p.insert("htm".into(), method.into());
@@ -187,15 +202,23 @@ impl Prover {
             .map(|(_, v)| v.as_str())
     }
 
-    /// Keeps `nonce` for the server of `url`. False when it is not a nonce (§8.1) or the
-    /// one already held (the server refused a proof that carried it).
-    pub(crate) fn take_nonce(&mut self, url: &str, nonce: &str) -> bool {
-        if !valid_nonce(nonce) || self.nonce(url) == Some(nonce) {
+    /// The server of `url` refused request `wire` asking for `nonce`: true when the request
+    /// is to be sent again with it (kept for that server). False when it is not a nonce
+    /// (§8.1), or the one held already and the refused proof carried it.
+    pub(crate) fn take_nonce(&mut self, url: &str, nonce: &str, wire: u64) -> bool {
+        if !valid_nonce(nonce) {
             return false;
+        }
+        if self.nonce(url) == Some(nonce) {
+            // Sent before this nonce was known (another request learnt it meanwhile)?
+            return (self.recent.iter().rev())
+                .find(|(w, _)| *w == wire)
+                .is_some_and(|(_, t)| *t < self.taken);
         }
         let o = origin(url).to_string();
         self.nonces.retain(|(k, _)| *k != o);
         self.nonces.push((o, nonce.to_string()));
+        self.taken = self.taken.wrapping_add(1);
         true
     }
 }
@@ -254,6 +277,7 @@ mod tests {
     fn proof_claims() {
         let mut p = Prover::new(TEST_JWK, vec![7; 16]).unwrap();
         let a = p.proof(
+            1,
             "POST",
             "https://rs.example/mcp?x=1#f",
             Some("tok"),
@@ -275,7 +299,7 @@ mod tests {
         );
         assert_eq!(c["ath"], ath("tok"));
         assert!(c.get("nonce").is_none());
-        let b = p.proof("POST", "https://rs.example/mcp", None, 0);
+        let b = p.proof(2, "POST", "https://rs.example/mcp", None, 0);
         assert_ne!(decode_part(&b, 1)["jti"], c["jti"]);
         assert!(decode_part(&b, 1).get("ath").is_none());
     }
@@ -283,18 +307,33 @@ mod tests {
     #[test]
     fn nonces_per_server() {
         let mut p = Prover::new(TEST_JWK, vec![1; 16]).unwrap();
-        assert!(p.take_nonce("https://as.example/token", "n-1"));
+        // Requests 1 and 2 leave without a nonce; 1 learns it, 2 is refused with it too.
+        p.proof(1, "POST", "https://as.example/token", None, 0);
+        p.proof(2, "POST", "https://as.example/token", None, 0);
+        assert!(p.take_nonce("https://as.example/token", "n-1", 1));
         assert!(
-            !p.take_nonce("https://as.example/other", "n-1"),
-            "the same nonce"
+            p.take_nonce("https://as.example/token", "n-1", 2),
+            "sent before it was known"
         );
-        assert!(!p.take_nonce("https://as.example/token", "bad nonce"));
-        assert!(!p.take_nonce("https://as.example/token", "q\"uote"));
-        assert!(!p.take_nonce("https://as.example/token", ""));
+        let a = p.proof(3, "POST", "https://as.example/token", None, 0);
+        assert_eq!(decode_part(&a, 1)["nonce"], "n-1");
+        assert!(
+            !p.take_nonce("https://as.example/other", "n-1", 3),
+            "carried it: refused twice"
+        );
+        assert!(
+            !p.take_nonce("https://as.example/token", "n-1", 99),
+            "an unknown request"
+        );
+        assert!(!p.take_nonce("https://as.example/token", "bad nonce", 3));
+        assert!(!p.take_nonce("https://as.example/token", "q\"uote", 3));
+        assert!(!p.take_nonce("https://as.example/token", "", 3));
         assert_eq!(p.nonce("https://as.example/x?y"), Some("n-1"));
         assert_eq!(p.nonce("https://rs.example/mcp"), None);
-        let a = p.proof("POST", "https://as.example/token", None, 0);
-        assert_eq!(decode_part(&a, 1)["nonce"], "n-1");
+        assert!(
+            p.take_nonce("https://as.example/token", "n-2", 3),
+            "a new one"
+        );
     }
 
     #[test]

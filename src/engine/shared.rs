@@ -288,7 +288,7 @@ impl Shared {
         else {
             return;
         };
-        let proof = p.proof(req.method.as_str(), &req.url, Some(token), self.now);
+        let proof = p.proof(req.id, req.method.as_str(), &req.url, Some(token), self.now);
         req.headers
             .retain(|(n, _)| !n.eq_ignore_ascii_case(crate::auth::dpop::PROOF_HEADER));
         req.headers

@@ -178,7 +178,7 @@ impl Core {
         if let Some(req) = sent.filter(|_| status == 400) {
             if oauth_error_code(&body).as_deref() == Some("use_dpop_nonce") {
                 let fresh = match (nonce.as_deref(), self.sh.dpop.as_mut()) {
-                    (Some(n), Some(p)) => p.take_nonce(&req.url, n),
+                    (Some(n), Some(p)) => p.take_nonce(&req.url, n, req.id),
                     _ => false,
                 };
                 if fresh && !l.retried {
@@ -269,7 +269,7 @@ impl Core {
         let wire = req.map_or(xfer.0, |r| r.id);
         self.sh.push(Action::Cancel(wire));
         let fresh = match (nonce, self.sh.dpop.as_mut()) {
-            (Some(n), Some(p)) => p.take_nonce(&url, n),
+            (Some(n), Some(p)) => p.take_nonce(&url, n, wire),
             _ => false,
         };
         if !fresh {
@@ -296,7 +296,7 @@ impl Core {
         if dpop {
             req.headers.retain(|(k, _)| k != PROOF_HEADER);
             if let Some(p) = self.sh.dpop.as_mut() {
-                let proof = p.proof(req.method.as_str(), &req.url, None, self.sh.now);
+                let proof = p.proof(n, req.method.as_str(), &req.url, None, self.sh.now);
                 req.headers.push((PROOF_HEADER.to_string(), proof));
             }
         }

@@ -552,3 +552,29 @@ fn private_key_jwt_signs_a_client_assertion_for_the_client_credentials_grant() {
     h.result(&s, done_result());
     h.ok(op);
 }
+
+#[test]
+fn concurrent_requests_refused_for_the_same_nonce_are_each_sent_again() {
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        ..Default::default()
+    });
+    let op = h.core.authorize(h.now);
+    srv.serve(&mut h);
+    h.ok(op);
+    // Both leave before the server's nonce is known; both are refused for it.
+    let (a, b) = (read(&mut h, "a"), read(&mut h, "b"));
+    let (sa, sb) = (h.take(), h.take());
+    nonce_401(&mut h, &sa, "rs-1");
+    nonce_401(&mut h, &sb, "rs-1");
+    srv.serve(&mut h);
+    for (op, sent) in [(a, &sa), (b, &sb)] {
+        let again = h.take();
+        assert_eq!(again.body, sent.body);
+        assert_eq!(proof_of(&again).1["nonce"], "rs-1");
+        h.result(&again, done_result());
+        h.ok(op);
+    }
+    assert!(h.try_take().is_none());
+}
