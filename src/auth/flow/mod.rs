@@ -70,7 +70,8 @@ pub struct AuthConfig {
     pub storage: bool,
     /// The client credentials grant (RFC 6749 §4.4; MCP extension
     /// `io.modelcontextprotocol/oauth-client-credentials`): a confidential client gets its
-    /// own token, with no person and no redirect. Needs `client_id` and `client_secret`.
+    /// own token, with no person and no redirect. Needs `client_id` and `client_secret` (or
+    /// `client_key`: `private_key_jwt`).
     pub client_credentials: bool,
     /// OAuth across contexts (issue 13): the shell has Web Locks and the host gave a
     /// storage (which must then be shared by the contexts: `localStorage`, IndexedDB).
