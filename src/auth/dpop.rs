@@ -367,5 +367,26 @@ mod tests {
         assert_eq!(c["exp"].as_u64().unwrap() - c["iat"].as_u64().unwrap(), 300);
         assert!(c["jti"].as_str().unwrap().len() >= 16);
         assert_eq!(compact("a.b", &[0xff]), "a.b._w");
+        // Peer-chosen text is escaped (JSON stays JSON).
+        let k = ClientKey {
+            alg: JwsAlg::Es256,
+            key_id: Some("k\"1".into()),
+        };
+        let a = assertion(&k, "bot\"x", "https://as.example/\\", &[1; 16], 0);
+        assert_eq!(decode_part(&a, 0)["kid"], "k\"1");
+        assert_eq!(decode_part(&a, 1)["iss"], "bot\"x");
+        assert_eq!(decode_part(&a, 1)["aud"], "https://as.example/\\");
+        let mut p = Prover::new(TEST_JWK, vec![7; 16]).unwrap();
+        let u = "https://rs.example/a\"b";
+        assert_eq!(decode_part(&p.proof(1, "GET", u, None, 0), 1)["htu"], u);
+        // A coordinate that would need escaping stays JSON.
+        let odd = TEST_JWK.replace("f83OJ3D2", "f8\\\"OJ3D2");
+        let a = Prover::new(&odd, vec![0; 16])
+            .unwrap()
+            .proof(1, "GET", u, None, 0);
+        assert_eq!(
+            decode_part(&a, 0)["jwk"]["x"].as_str().unwrap().get(..4),
+            Some("f8\"O")
+        );
     }
 }
