@@ -214,6 +214,8 @@ enum AuthStep {
     Authorize { url: String, redirect: String },
     Load,
     Lock,
+    Key,
+    Sign,
 }
 
 /// Records of the engine kept for the script to restore.
@@ -457,6 +459,7 @@ impl Driver {
                 session_id: sid.as_deref(),
                 retry_after: retry.as_deref(),
                 www_authenticate: www.as_deref(),
+                dpop_nonce: None,
             },
             self.now,
         );
@@ -657,6 +660,8 @@ impl Driver {
                     "Announce of {key:?}, never saved"
                 );
             }
+            AuthAction::Key { id, .. } => self.auth_steps.push((id, AuthStep::Key)),
+            AuthAction::Sign { id, .. } => self.auth_steps.push((id, AuthStep::Sign)),
         }
     }
 
@@ -721,6 +726,16 @@ impl Driver {
         }
         let input = match step {
             AuthStep::Lock => AuthInput::Locked,
+            // A P-256 public JWK (RFC 7515 A.3), or none, or any text.
+            AuthStep::Key => AuthInput::Key(match r.u8() % 3 {
+                0 => None,
+                1 => Some((
+                    r#"{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}"#.to_string(),
+                    vec![5; 16],
+                )),
+                _ => Some((String::from_utf8_lossy(r.blob()).into_owned(), r.bytes(16).to_vec())),
+            }),
+            AuthStep::Sign => AuthInput::Signed((r.u8() % 4 != 0).then(|| r.bytes(64).to_vec())),
             AuthStep::Random(len) => {
                 let mut b = r.bytes(len).to_vec();
                 b.resize(len, 7);

@@ -175,17 +175,27 @@ pub(crate) fn parse(header: &str) -> Vec<Challenge> {
     out
 }
 
-/// The `Bearer` challenge of a header, if there is one.
+/// The `Bearer` challenge of a header (else its `DPoP` one, RFC 9449 §7.1, which has the
+/// same parameters), if there is one.
 pub(crate) fn bearer(header: &str) -> Option<Bearer> {
-    let c = parse(header)
-        .into_iter()
-        .find(|c| c.scheme.eq_ignore_ascii_case("bearer"))?;
+    let all = parse(header);
+    let c = all
+        .iter()
+        .find(|c| c.scheme.eq_ignore_ascii_case("bearer"))
+        .or_else(|| all.iter().find(|c| c.scheme.eq_ignore_ascii_case("dpop")))?;
     let get = |n: &str| c.param(n).map(str::to_string);
     Some(Bearer {
         resource_metadata: get("resource_metadata"),
         scope: get("scope"),
         error: get("error"),
         error_description: get("error_description"),
+    })
+}
+
+/// True when a `DPoP` challenge asks for a nonce (RFC 9449 §9: `error="use_dpop_nonce"`).
+pub(crate) fn use_dpop_nonce(header: &str) -> bool {
+    parse(header).iter().any(|c| {
+        c.scheme.eq_ignore_ascii_case("dpop") && c.param("error") == Some("use_dpop_nonce")
     })
 }
 

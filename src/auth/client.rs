@@ -16,6 +16,8 @@ pub(crate) enum AuthMethod {
     Basic,
     Post,
     None,
+    /// RFC 7523 §2.2: a JWT signed with the host's key (`auth.privateKey`).
+    PrivateKeyJwt,
 }
 
 impl AuthMethod {
@@ -24,6 +26,7 @@ impl AuthMethod {
             AuthMethod::Basic => "client_secret_basic",
             AuthMethod::Post => "client_secret_post",
             AuthMethod::None => "none",
+            AuthMethod::PrivateKeyJwt => "private_key_jwt",
         }
     }
 

@@ -26,6 +26,8 @@ pub(crate) struct AsMeta {
     pub iss_supported: bool,
     /// `client_id_metadata_document_supported`.
     pub cimd_supported: bool,
+    /// RFC 9449 §5.1: `dpop_signing_alg_values_supported`.
+    pub dpop_algs: Option<Vec<String>>,
 }
 
 const MAX_LIST: usize = 256;
@@ -131,6 +133,7 @@ pub(crate) fn parse_as(body: &[u8], expected_issuer: &str) -> Result<AsMeta, Met
         token_endpoint_auth_methods: strings(&m, "token_endpoint_auth_methods_supported"),
         iss_supported: flag("authorization_response_iss_parameter_supported"),
         cimd_supported: flag("client_id_metadata_document_supported"),
+        dpop_algs: strings(&m, "dpop_signing_alg_values_supported"),
     })
 }
 
@@ -146,6 +149,7 @@ pub(crate) fn defaults(base: &str) -> AsMeta {
         token_endpoint_auth_methods: None,
         iss_supported: false,
         cimd_supported: false,
+        dpop_algs: None,
     }
 }
 

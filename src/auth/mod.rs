@@ -14,6 +14,7 @@
 
 pub(crate) mod challenge;
 pub(crate) mod client;
+pub(crate) mod dpop;
 pub(crate) mod flow;
 pub(crate) mod metadata;
 pub(crate) mod pkce;

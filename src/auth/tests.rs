@@ -153,6 +153,8 @@ impl Fake {
                 }
                 Effect::Lock(_) => q.extend(a.on_locked()),
                 Effect::Announce(_) => {}
+                Effect::Key(_) => q.extend(a.on_key(true)),
+                Effect::Sign(_) => q.extend(a.on_signed(Some(vec![1, 2, 3]))),
                 Effect::Done(r) => {
                     assert!(q.is_empty());
                     assert!(!a.running());

@@ -15,6 +15,9 @@ pub(crate) struct Tokens {
     pub expires_at: Option<Millis>,
     /// The scope granted (the response's `scope`, else what was asked).
     pub scope: Option<String>,
+    /// `token_type` DPoP (RFC 9449 §5): bound to the client's DPoP key, sent with the
+    /// `DPoP` scheme and a proof, never as `Bearer`.
+    pub dpop: bool,
 }
 
 impl Tokens {
@@ -29,6 +32,7 @@ pub(crate) fn parse_response(
     body: &[u8],
     now: Millis,
     asked_scope: Option<&str>,
+    dpop: bool,
 ) -> Result<Tokens, String> {
     let m = object(body);
     if !(200..300).contains(&status) {
@@ -44,11 +48,13 @@ pub(crate) fn parse_response(
     }
     let m = m.map_err(|e| format!("the token response is {e}"))?;
     let access = string(&m, "access_token").ok_or("the token response has no access_token")?;
-    // RFC 6750: this client sends Bearer tokens only (DPoP and others are extensions).
+    // The token_type asked for: DPoP when the request carried a proof (RFC 9449 §5: a
+    // Bearer token then is a downgrade the client refuses), else Bearer (RFC 6750).
     let kind = m.get("token_type").and_then(Value::as_str).unwrap_or("");
-    if !kind.eq_ignore_ascii_case("bearer") {
+    let asked = if dpop { "DPoP" } else { "Bearer" };
+    if !kind.eq_ignore_ascii_case(asked) {
         return Err(format!(
-            "the token endpoint issued a \"{}\" token; only Bearer tokens are supported",
+            "the token endpoint issued a \"{}\" token_type where {asked} was asked for",
             sanitize(kind, 40)
         ));
     }
@@ -65,6 +71,7 @@ pub(crate) fn parse_response(
         refresh: string(&m, "refresh_token"),
         expires_at,
         scope: string(&m, "scope").or_else(|| asked_scope.map(str::to_string)),
+        dpop,
     })
 }
 
@@ -96,6 +103,9 @@ pub(crate) fn to_record(t: &Tokens) -> String {
     if let Some(s) = &t.scope {
         m.insert("scope".into(), s.clone().into());
     }
+    if t.dpop {
+        m.insert("token_type".into(), "DPoP".into());
+    }
     json_text(&Value::Object(m))
 }
 
@@ -107,6 +117,7 @@ pub(crate) fn from_record(text: &str) -> Option<Tokens> {
         refresh: string(&m, "refresh_token"),
         expires_at: m.get("expires_at").and_then(Value::as_u64),
         scope: string(&m, "scope"),
+        dpop: string(&m, "token_type").is_some_and(|k| k == "DPoP"),
     })
 }
 
@@ -121,6 +132,7 @@ mod tests {
             br#"{"access_token":"a","token_type":"bearer","expires_in":60,"refresh_token":"r"}"#,
             1000,
             Some("x"),
+            false,
         )
         .unwrap();
         assert_eq!(t.expires_at, Some(61_000));
@@ -132,27 +144,52 @@ mod tests {
             b"{\"error\":\"invalid_grant\",\"error_description\":\"bad\\ncode\"}",
             0,
             None,
+            false,
         )
         .unwrap_err();
         assert_eq!(
             e,
             "the token endpoint answered HTTP 400: invalid_grant (bad\\u{a}code)"
         );
-        assert!(
-            parse_response(200, br#"{"access_token":"a","token_type":"DPoP"}"#, 0, None)
-                .unwrap_err()
-                .contains("DPoP")
-        );
-        assert!(parse_response(200, br#"{"token_type":"Bearer"}"#, 0, None).is_err());
+        assert!(parse_response(
+            200,
+            br#"{"access_token":"a","token_type":"DPoP"}"#,
+            0,
+            None,
+            false
+        )
+        .unwrap_err()
+        .contains("DPoP"));
+        assert!(parse_response(200, br#"{"token_type":"Bearer"}"#, 0, None, false).is_err());
         assert!(parse_response(
             200,
             br#"{"access_token":"a b","token_type":"Bearer"}"#,
             0,
-            None
+            None,
+            false
         )
         .is_err());
-        assert!(parse_response(200, b"nope", 0, None).is_err());
-        assert!(parse_response(0, b"", 0, None).is_err());
+        assert!(parse_response(200, b"nope", 0, None, false).is_err());
+        assert!(parse_response(0, b"", 0, None, false).is_err());
         assert!(from_record("[]").is_none());
+        let d = parse_response(
+            200,
+            br#"{"access_token":"a","token_type":"dpop"}"#,
+            0,
+            None,
+            true,
+        )
+        .unwrap();
+        assert!(d.dpop);
+        assert_eq!(from_record(&to_record(&d)), Some(d));
+        let e = parse_response(
+            200,
+            br#"{"access_token":"a","token_type":"Bearer"}"#,
+            0,
+            None,
+            true,
+        )
+        .unwrap_err();
+        assert!(e.contains("token_type where DPoP was asked for"), "{e}");
     }
 }

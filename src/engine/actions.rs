@@ -101,6 +101,15 @@ pub enum AuthAction {
     /// token: they read `key` again), once the `Save`s asked before are done. The shell
     /// hands a notice it receives to `Core::on_auth_notice`.
     Announce { key: String },
+    /// DPoP (RFC 9449): the client's ES256 key pair of this name (`crypto.subtle`,
+    /// non-extractable; with `auth.storage` loaded from and kept under `name`, else kept for
+    /// the client's life). Answer `AuthInput::Key` with the public JWK and 16 random bytes.
+    /// The shell signs every `DPoP` request header with its private key: the header's value
+    /// is the JWS signing input, the shell appends `"." BASE64URL(signature)`.
+    Key { id: AuthStepId, name: String },
+    /// `private_key_jwt` (RFC 7523): sign `input` (a JWS signing input) with the host's
+    /// `auth.privateKey` (`AuthInput::Signed`).
+    Sign { id: AuthStepId, input: String },
 }
 
 /// The host's answer to an [`AuthAction`].
@@ -114,6 +123,11 @@ pub enum AuthInput {
     /// The lock of a `Lock` is held (or the platform could not give it: the flow goes on
     /// as it would without locks).
     Locked,
+    /// The DPoP key's public JWK (JSON text) and 16 random bytes; `None`: no key could be
+    /// had (no WebCrypto, or it failed).
+    Key(Option<(String, Vec<u8>)>),
+    /// The signature of a `Sign` (`None`: the key could not sign).
+    Signed(Option<Vec<u8>>),
 }
 
 /// Where an input request comes from.

@@ -345,10 +345,19 @@ fn validate_auth(a: &crate::auth::AuthConfig, has_authorization: bool) -> Result
         url::split(u).is_some_and(|p| p.scheme == "https" && p.fragment.is_none())
             || (url::is_loopback(u) && url::split(u).is_some_and(|p| p.fragment.is_none()))
     };
+    if a.client_secret.is_some() && a.client_key.is_some() {
+        // One client authentication method (RFC 6749 §2.3: "MUST NOT use more than one").
+        return Err(Error::config(
+            "auth.clientSecret and auth.privateKey cannot both be set: private_key_jwt or a secret",
+        ));
+    }
+    if a.client_key.is_some() && a.client_id.is_none() {
+        return Err(Error::config("auth.privateKey needs auth.clientId"));
+    }
     if a.client_credentials {
-        if a.client_id.is_none() || a.client_secret.is_none() {
+        if a.client_id.is_none() || (a.client_secret.is_none() && a.client_key.is_none()) {
             return Err(Error::config(
-                "auth.grant 'client_credentials' needs auth.clientId and auth.clientSecret",
+                "auth.grant 'client_credentials' needs auth.clientId and auth.clientSecret (or auth.privateKey)",
             ));
         }
     } else if !secure(&a.redirect_uri) {
@@ -498,7 +507,22 @@ mod tests {
         let e = c.validate().unwrap_err();
         assert!(e.message.contains("clientSecret"), "{}", e.message);
         cc.client_secret = Some("s".into());
-        c.auth = Some(cc);
+        c.auth = Some(cc.clone());
         assert!(c.validate().is_ok(), "no redirectUri needed");
+        // private_key_jwt (issue 16): a key instead of the secret, never both.
+        cc.client_key = Some(crate::auth::dpop::ClientKey {
+            alg: crate::auth::dpop::JwsAlg::Es256,
+            key_id: None,
+        });
+        c.auth = Some(cc.clone());
+        let e = c.validate().unwrap_err();
+        assert_eq!(e.kind, crate::error::ErrorKind::Config);
+        assert!(e.message.contains("cannot both be set"), "{}", e.message);
+        cc.client_secret = None;
+        c.auth = Some(cc.clone());
+        assert!(c.validate().is_ok(), "a key alone is enough");
+        cc.client_id = None;
+        c.auth = Some(cc);
+        assert!(c.validate().is_err());
     }
 }

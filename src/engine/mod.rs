@@ -34,6 +34,7 @@ pub use actions::{
     Action, Ask, AskId, AuthAction, AuthInput, OpId, OpOptions, Output, PeerAction, TaskView,
 };
 // What `Core::on_auth` and `Config::auth` take, for the engine fuzz target's OAuth runs.
+pub use crate::auth::dpop::{ClientKey, DpopMode, JwsAlg};
 pub use crate::auth::flow::{AuthConfig, AuthorizeReq};
 pub use config::{Config, ElicitationModes, SamplingSupport, ValidateOutput, VersionChoice};
 pub use core::{Core, ResponseHead, RestoreSkip, TaskRef};

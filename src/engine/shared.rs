@@ -74,6 +74,9 @@ pub(crate) struct Shared {
     pub server_capabilities: Option<Value>,
     /// OAuth: the generation of the token in `cfg.headers` (bumped when it changes).
     pub auth_gen: u32,
+    /// OAuth with DPoP (RFC 9449): the client's key, once the flow has it (a request whose
+    /// `Authorization` is `DPoP …` gets a fresh proof as it leaves: [`Shared::prove`]).
+    pub(crate) dpop: Option<crate::auth::dpop::Prover>,
     /// The JSON text of the capabilities and client info every modern request carries in
     /// `_meta` (the configuration does not change them after construction).
     caps_text: String,
@@ -110,6 +113,7 @@ impl Shared {
             tools: ToolRegistry::default(),
             server_capabilities: None,
             auth_gen: 0,
+            dpop: None,
             presence: crate::engine::task::Presence::default(),
         }
     }
@@ -268,8 +272,30 @@ impl Shared {
         };
         let x = Exchange::new(self.bounds());
         let id = self.xs.open(xfer, owner, rpc_id, x, copy, gen);
+        let mut req = req;
+        self.prove(&mut req);
         self.push(Action::Send(req));
         id
+    }
+
+    /// A request carrying a DPoP-bound token gets a fresh proof (RFC 9449 §7.1): its `DPoP`
+    /// header holds the JWS signing input, which the shell signs as the request leaves
+    /// (`crate::auth::dpop`). The kept copy of the request (for a replay) has none.
+    pub(crate) fn prove(&mut self, req: &mut HttpRequest) {
+        let Some(p) = self.dpop.as_mut() else { return };
+        let Some(token) = req
+            .headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("authorization"))
+            .and_then(|(_, v)| v.strip_prefix("DPoP "))
+        else {
+            return;
+        };
+        let proof = p.proof(req.id, req.method.as_str(), &req.url, Some(token), self.now);
+        req.headers
+            .retain(|(n, _)| !n.eq_ignore_ascii_case(crate::auth::dpop::PROOF_HEADER));
+        req.headers
+            .push((crate::auth::dpop::PROOF_HEADER.to_string(), proof));
     }
 
     /// Sends a raw HTTP request that carries no JSON-RPC request (GET streams, DELETE,

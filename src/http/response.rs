@@ -7,21 +7,29 @@ use crate::error::{sanitize, Error};
 /// The response headers the engine reads, lower-case, in the order
 /// [`ResponseHead::read`](crate::engine::core::ResponseHead::read) takes their values: the
 /// shell reads these and no other.
-pub(crate) const RESPONSE_HEADERS: [&str; 4] = [
+pub(crate) const RESPONSE_HEADERS: [&str; 5] = [
     "content-type",
     // Legacy era (2025-11-25 "Session Management").
     "mcp-session-id",
     "retry-after",
     // 401 and 403 answers (OAuth).
     "www-authenticate",
+    // DPoP (RFC 9449 §8, §9): a server's nonce, read with its `use_dpop_nonce` error.
+    "dpop-nonce",
 ];
 
 /// Whether the shell reads header `name` of a response with `status`. `WWW-Authenticate`
 /// only on 401 and 403, the statuses whose challenge the engine uses (RFC 9110 §11.6.1;
 /// RFC 6750 §3.1 `insufficient_scope`): each read is a call into the host's `Headers`,
-/// on every response.
+/// on every response. `DPoP-Nonce` only on refusals: 400 (the token endpoint's
+/// `use_dpop_nonce`, RFC 9449 §8), 401 and 403 (the resource server's, §9); a new nonce on
+/// a success (§8.2) is learnt at the next refusal instead.
 pub(crate) fn reads_header(name: &str, status: u16) -> bool {
-    name != "www-authenticate" || matches!(status, 401 | 403)
+    match name {
+        "www-authenticate" => matches!(status, 401 | 403),
+        "dpop-nonce" => matches!(status, 400 | 401 | 403),
+        _ => true,
+    }
 }
 
 /// How a response body is to be read.
@@ -93,6 +101,7 @@ mod tests {
         assert_eq!(h.session_id, Some("v:mcp-session-id"));
         assert_eq!(h.retry_after, Some("v:retry-after"));
         assert_eq!(h.www_authenticate, Some("v:www-authenticate"));
+        assert_eq!(h.dpop_nonce, Some("v:dpop-nonce"));
         assert!(RESPONSE_HEADERS
             .iter()
             .all(|n| *n == n.to_ascii_lowercase()));
@@ -107,6 +116,8 @@ mod tests {
         for status in [401, 403] {
             assert!(RESPONSE_HEADERS.iter().all(|n| reads_header(n, status)));
         }
+        assert!(reads_header("dpop-nonce", 400));
+        assert!(!reads_header("dpop-nonce", 200) && !reads_header("dpop-nonce", 500));
     }
 
     #[test]

@@ -1,12 +1,16 @@
 //! OAuth work only the host can do, for the engine's flow (`engine::core::auth`): random
 //! bytes (`crypto.getRandomValues`), the person's step (`auth.onAuthorize(url, ctx)`, which
 //! resolves with the URL the authorization server redirected to) and the optional
-//! `auth.storage` (`get`/`set`, sync or async). Each answer goes back to the engine; no
-//! decision is made here.
+//! `auth.storage` (`get`/`set`, sync or async), and WebCrypto for DPoP and
+//! `private_key_jwt` (issue 16; `js/dpop.js`): the DPoP key pair, the signature of every
+//! `DPoP` request header the engine wrote (its value is the JWS signing input), the client
+//! assertion's signature. Each answer goes back to the engine; no decision is made here.
 
+use crate::auth::dpop::PROOF_HEADER;
 use crate::auth::AuthorizeReq;
 use crate::engine::actions::{AuthAction, AuthInput, AuthStepId};
 use crate::error::Error;
+use crate::http::request::HttpRequest;
 use crate::web::convert::describe;
 use crate::web::driver::{now, pump, warn, Handle};
 use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
@@ -24,7 +28,122 @@ pub(super) fn perform(h: &Handle, a: AuthAction) {
         AuthAction::Lock { id, name } => crate::web::auth_lock::lock(h, id, &name),
         AuthAction::Unlock { id } => crate::web::auth_lock::unlock(h, id),
         AuthAction::Announce { key } => crate::web::auth_lock::announce(h, &key),
+        AuthAction::Key { id, name } => dpop_key(h, id, name),
+        AuthAction::Sign { id, input } => sign_assertion(h, id, input),
     }
+}
+
+#[wasm_bindgen(module = "/src/web/js/dpop.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = dpopKey)]
+    fn js_dpop_key(storage: &JsValue, name: &str, memo: &js_sys::Map) -> Promise;
+    #[wasm_bindgen(js_name = sign)]
+    fn js_sign(key: &JsValue, alg: &str, input: &str) -> Promise;
+}
+
+/// The DPoP key pair `name`: this client's, the stored one, or a new non-extractable one.
+fn dpop_key(h: &Handle, id: AuthStepId, name: String) {
+    let (storage, memo) = {
+        let mut d = h.borrow_mut();
+        let memo = d
+            .handlers
+            .dpop_keys
+            .get_or_insert_with(js_sys::Map::new)
+            .clone();
+        (
+            d.handlers.storage.clone().unwrap_or(JsValue::UNDEFINED),
+            memo,
+        )
+    };
+    let p = js_dpop_key(&storage, &name, &memo);
+    let h = h.clone();
+    spawn_local(async move {
+        let input = match JsFuture::from(p).await {
+            Ok(v) => {
+                let a = js_sys::Array::from(&v);
+                let jwk = a.get(0).as_string();
+                h.borrow_mut().handlers.dpop_key = Some(a.get(1));
+                jwk.map(|j| (j, random(16)))
+            }
+            Err(e) => {
+                warn(&h, &format!("DPoP: no key ({})", describe(&e)));
+                None
+            }
+        };
+        feed(&h, id, AuthInput::Key(input));
+    });
+}
+
+fn sign_assertion(h: &Handle, id: AuthStepId, input: String) {
+    let Some((key, alg)) = h.borrow().handlers.private_key.clone() else {
+        return feed(h, id, AuthInput::Signed(None));
+    };
+    let p = js_sign(&key, alg, &input);
+    let h = h.clone();
+    spawn_local(async move {
+        let sig = match JsFuture::from(p).await {
+            Ok(v) => Some(Uint8Array::new(&v).to_vec()),
+            Err(e) => {
+                warn(
+                    &h,
+                    &format!("auth.privateKey could not sign: {}", describe(&e)),
+                );
+                None
+            }
+        };
+        feed(&h, id, AuthInput::Signed(sig));
+    });
+}
+
+/// A request whose `DPoP` header holds a proof's signing input: signed with the DPoP key,
+/// then fetched (a proof that cannot be signed fails the request: it is never sent
+/// without one).
+pub(super) fn send(h: &Handle, req: HttpRequest) {
+    if h.borrow().handlers.dpop_key.is_none() {
+        return crate::web::fetch::perform(h, req);
+    }
+    signed_send(h, req)
+}
+
+fn signed_send(h: &Handle, mut req: HttpRequest) {
+    let key = h.borrow().handlers.dpop_key.clone();
+    let Some(slot) = req.headers.iter().position(|(n, _)| n == PROOF_HEADER) else {
+        return crate::web::fetch::perform(h, req);
+    };
+    let input = req
+        .headers
+        .get(slot)
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default();
+    let p = key.map(|k| js_sign(&k, "ES256", &input));
+    let h = h.clone();
+    spawn_local(async move {
+        let sig = match p {
+            Some(p) => JsFuture::from(p).await.ok(),
+            None => None,
+        };
+        match sig {
+            Some(s) => {
+                let proof = crate::auth::dpop::compact(&input, &Uint8Array::new(&s).to_vec());
+                if let Some((_, v)) = req.headers.get_mut(slot) {
+                    *v = proof;
+                }
+                crate::web::fetch::perform(&h, req);
+            }
+            None => {
+                {
+                    let mut d = h.borrow_mut();
+                    let t = now();
+                    let e = Error::new(
+                        crate::error::ErrorKind::Auth,
+                        "the DPoP proof could not be signed (crypto.subtle)".to_string(),
+                    );
+                    d.core.on_fail(req.id, e, t);
+                }
+                pump(&h);
+            }
+        }
+    });
 }
 
 fn feed(h: &Handle, id: AuthStepId, input: AuthInput) {

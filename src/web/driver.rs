@@ -242,7 +242,7 @@ fn perform(h: &Handle, a: Action) {
                 if req.event_source {
                     h.borrow_mut().sse_transport = Some(SseReader::Fetch);
                 }
-                crate::web::fetch::perform(h, req)
+                crate::web::auth::send(h, req)
             }
         }
         Action::Cancel(x) => {

@@ -223,6 +223,16 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
                 controller.abort();
                 return fail(&h, id, cx.error("www-authenticate-not-exposed", 401));
             }
+            // DPoP (RFC 9449 §9): the nonce asked for must be readable too.
+            if head.status == 401
+                && head.dpop_nonce.is_none()
+                && head
+                    .www_authenticate
+                    .is_some_and(crate::auth::challenge::use_dpop_nonce)
+            {
+                controller.abort();
+                return fail(&h, id, cx.error("dpop-nonce-not-exposed", 401));
+            }
         }
         {
             let mut d = h.borrow_mut();

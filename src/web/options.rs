@@ -30,6 +30,13 @@ pub(super) struct Handlers {
     pub storage: Option<JsValue>,
     /// Durable tasks: the `taskStore` (`None` for 'none'; `web::store`).
     pub task_store: Option<crate::web::store::TaskStore>,
+    /// `auth.privateKey` (a `CryptoKey` or a private JWK) and its algorithm: the
+    /// `private_key_jwt` client assertions are signed with it (`web::auth`).
+    pub private_key: Option<(JsValue, &'static str)>,
+    /// The DPoP private key in use (`CryptoKey`, non-extractable) and this client's key
+    /// pairs by name (a `Map`; `web::auth`).
+    pub dpop_key: Option<JsValue>,
+    pub dpop_keys: Option<js_sys::Map>,
 }
 
 pub(super) fn get(obj: &JsValue, key: &str) -> JsValue {
@@ -243,6 +250,10 @@ pub(super) fn client_options(url: String, o: &JsValue) -> Result<(Config, Handle
     let auth = get(o, "auth");
     if present(&auth) {
         let (a, on_authorize, storage) = auth_options(&auth, &cfg)?;
+        let key = get(&auth, "privateKey");
+        if let Some(k) = a.client_key.as_ref().filter(|_| present(&key)) {
+            h.private_key = Some((key, k.alg.as_str()));
+        }
         cfg.auth = Some(a);
         h.on_authorize = on_authorize;
         h.storage = storage;
@@ -318,6 +329,37 @@ fn auth_options(
     } else {
         None
     };
+    // DPoP (issue 16): 'auto' (default), true, false.
+    let dpop = get(a, "dpop");
+    let dpop = if !present(&dpop) || dpop.as_string().as_deref() == Some("auto") {
+        crate::auth::dpop::DpopMode::Auto
+    } else {
+        match dpop.as_bool() {
+            Some(true) => crate::auth::dpop::DpopMode::Required,
+            Some(false) => crate::auth::dpop::DpopMode::Off,
+            None => return Err(Error::config("auth.dpop must be true, false or 'auto'")),
+        }
+    };
+    // private_key_jwt (RFC 7523): `privateKey` (a CryptoKey or a private JWK), `keyId`,
+    // `algorithm` ('ES256' by default, or 'RS256').
+    let client_key = if present(&get(a, "privateKey")) {
+        if !get(a, "privateKey").is_object() {
+            return Err(Error::config(
+                "auth.privateKey must be a CryptoKey or a private JWK object",
+            ));
+        }
+        let alg = match string(a, "algorithm")?.as_deref() {
+            None => crate::auth::dpop::JwsAlg::Es256,
+            Some(s) => crate::auth::dpop::JwsAlg::parse(s)
+                .ok_or_else(|| Error::config("auth.algorithm must be 'ES256' or 'RS256'"))?,
+        };
+        Some(crate::auth::dpop::ClientKey {
+            alg,
+            key_id: string(a, "keyId")?,
+        })
+    } else {
+        None
+    };
     let client_name = client::client_name(string(a, "clientName")?, &cfg.client_info);
     let application_type = client::application_type(string(a, "applicationType")?)?;
     let cfg = crate::auth::AuthConfig {
@@ -333,6 +375,8 @@ fn auth_options(
         client_credentials,
         // OAuth across contexts (issue 13): a lock per authorization server and client.
         across_contexts: storage.is_some() && crate::web::auth_lock::available(),
+        dpop,
+        client_key,
     };
     Ok((cfg, on_authorize, storage))
 }

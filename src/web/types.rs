@@ -182,6 +182,18 @@ export interface AuthorizationCodeOptions {
   clientName?: string;
   /** DCR `application_type` (default: `native` for a localhost redirect, else `web`). */
   applicationType?: 'web' | 'native';
+  /** DPoP (RFC 9449): tokens bound to a non-extractable ES256 key of this client, so a token
+   * copied out of the page is useless elsewhere. `'auto'` (default): when the authorization
+   * server lists ES256 in `dpop_signing_alg_values_supported`; `true`: required (else an
+   * `AuthorizationError`, `data.reason` `'dpop-unsupported'`); `false`: never. With `storage`
+   * the key pair is kept there as a `CryptoKeyPair` (IndexedDB keeps it by structured clone;
+   * a string-only storage gives a new key per load), else for the client's life. */
+  dpop?: boolean | 'auto';
+  /** A pre-registered client that authenticates with `private_key_jwt` (RFC 7523) instead of
+   * `clientSecret` (never both): see {@link ClientCredentialsKeyOptions}. */
+  privateKey?: CryptoKey | JsonWebKey;
+  keyId?: string;
+  algorithm?: 'ES256' | 'RS256';
   /** Keeps registrations and tokens (refresh tokens included) across page loads, keyed by
    * authorization server, and each pending authorization request until its code is exchanged
    * (so a page that navigated away can finish it: README "Sign in from a browser app"; `set(key, '')`
@@ -193,10 +205,29 @@ export interface AuthorizationCodeOptions {
  * `io.modelcontextprotocol/oauth-client-credentials`): the client gets its own token with
  * its pre-registered id and secret, no person involved. For servers, workers and edge
  * runtimes that can keep a secret, never a page. */
-export interface ClientCredentialsOptions {
+export type ClientCredentialsOptions = ClientCredentialsSecretOptions | ClientCredentialsKeyOptions;
+/** The client credentials grant with a client secret (`client_secret_basic` or `_post`). */
+export interface ClientCredentialsSecretOptions extends ClientCredentialsCommon {
+  clientSecret: string;
+  privateKey?: never;
+}
+/** The client credentials grant with `private_key_jwt` (RFC 7523 §2.2): each token request
+ * carries a client assertion (`iss` = `sub` = `clientId`, `aud` = the issuer, 5 minutes)
+ * signed with `privateKey`; no shared secret. */
+export interface ClientCredentialsKeyOptions extends ClientCredentialsCommon {
+  clientSecret?: never;
+  /** A private `CryptoKey` (may be non-extractable) or a private JWK. */
+  privateKey: CryptoKey | JsonWebKey;
+  /** The `kid` of the assertion's header. */
+  keyId?: string;
+  /** Default `'ES256'` (ECDSA P-256); `'RS256'` for an RSA key. */
+  algorithm?: 'ES256' | 'RS256';
+}
+export interface ClientCredentialsCommon {
   grant: 'client_credentials';
   clientId: string;
-  clientSecret: string;
+  /** DPoP, as for the authorization code grant. */
+  dpop?: boolean | 'auto';
   /** The authorization server (`issuer`) the client belongs to. */
   issuer?: string;
   /** Scopes to ask for besides those the server asks for (space-separated). */
@@ -204,6 +235,10 @@ export interface ClientCredentialsOptions {
   /** Keeps tokens across restarts, keyed by authorization server. */
   storage?: AuthStorage;
 }
+/** Values are JSON text, except the DPoP key pair (`dpop`), which `set` gets as the
+ * `CryptoKeyPair` itself under a key of its own (`mcp-wasm-client:oauth:dpop:…`): a storage
+ * that keeps values by structured clone (IndexedDB) keeps the key across loads without ever
+ * exporting it; a string-only one (localStorage) gives a new key per load. */
 export interface AuthStorage {
   get(key: string): string | null | undefined | Promise<string | null | undefined>;
   set(key: string, value: string): void | Promise<void>;

@@ -14,9 +14,15 @@
 //   w.close()
 //
 // Options: `accessTokenTTL` (seconds, default 3600), `tokenCors` (false: the token
-// endpoint sends no CORS headers, as many authorization servers do), `user`/`password`.
+// endpoint sends no CORS headers, as many authorization servers do), `user`/`password`,
+// `dpop` (issue 16; default false: oidc-provider then lists no DPoP algorithm): the
+// authorization server issues DPoP-bound tokens (RFC 9449) when asked, with its nonce
+// (`use_dpop_nonce`, §8) when `dpopNonce`; the resource server then verifies the proof of
+// every request (signature, the token's key thumbprint, htm, htu, ath, iat, a jti never
+// seen before, and its own nonce when `rsNonce`, §9), refuses a DPoP-bound token sent as
+// Bearer (§7.2), and records each proof in `w.proofs`.
 import { createServer, request as httpRequest } from 'node:http';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, createHash, createPublicKey, verify as verifySignature } from 'node:crypto';
 
 // oidc-provider prints a warning on Node 20 (it wants 22 LTS); it works on 20.
 const { default: Provider, errors } = await import('oidc-provider');
@@ -42,7 +48,51 @@ async function readForm(req) {
   return Object.fromEntries(new URLSearchParams(text));
 }
 
-export async function startWorld({ consoleOrigin, upstream, accessTokenTTL = 3600, tokenCors = true, user = USER } = {}) {
+const b64u = (b) => Buffer.from(b).toString('base64url');
+const sha256 = (s) => createHash('sha256').update(s).digest();
+
+/** RFC 7638 thumbprint of an EC public JWK. */
+export function thumbprint(jwk) {
+  return b64u(sha256(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y })));
+}
+
+/** Checks a DPoP proof (RFC 9449 §4.3) for `method url` with `token`; the claims, and why
+ * it is refused (`error`, null when valid). `jtis`: the ids seen (a replay is refused). */
+export function checkProof(proof, { method, url, token, jkt, jtis, nonce }) {
+  const parts = String(proof || '').split('.');
+  if (parts.length !== 3) return { error: 'no proof, or not a compact JWS' };
+  let header, claims;
+  try {
+    header = JSON.parse(Buffer.from(parts[0], 'base64url'));
+    claims = JSON.parse(Buffer.from(parts[1], 'base64url'));
+  } catch {
+    return { error: 'not JSON' };
+  }
+  const out = { header, claims, thumbprint: null, error: null };
+  const fail = (error) => ({ ...out, error });
+  if (header.typ !== 'dpop+jwt' || header.alg !== 'ES256' || !header.jwk || header.jwk.d) return fail('bad header');
+  let ok = false;
+  try {
+    const key = createPublicKey({ key: header.jwk, format: 'jwk' });
+    ok = verifySignature('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(parts[2], 'base64url'));
+  } catch {}
+  if (!ok) return fail('bad signature');
+  out.thumbprint = thumbprint(header.jwk);
+  if (out.thumbprint !== jkt) return fail('the proof key is not the token\'s (cnf.jkt)');
+  if (claims.htm !== method) return fail(`htm ${claims.htm} is not ${method}`);
+  if (claims.htu !== url) return fail(`htu ${claims.htu} is not ${url}`);
+  if (claims.ath !== b64u(sha256(token))) return fail('ath is not the token\'s hash');
+  if (typeof claims.iat !== 'number' || Math.abs(claims.iat - Date.now() / 1000) > 60) return fail('iat out of window');
+  if (typeof claims.jti !== 'string' || jtis.has(claims.jti)) return fail('jti missing or replayed');
+  jtis.add(claims.jti);
+  if (nonce && claims.nonce !== nonce) return fail('use_dpop_nonce');
+  return out;
+}
+
+export async function startWorld({
+  consoleOrigin, upstream, accessTokenTTL = 3600, tokenCors = true, user = USER,
+  dpop = false, dpopNonce = false, rsNonce = false,
+} = {}) {
   // Two listeners: the authorization server and the resource server (two origins).
   const asServer = createServer();
   const rsServer = createServer();
@@ -51,6 +101,9 @@ export async function startWorld({ consoleOrigin, upstream, accessTokenTTL = 360
   const mcpUrl = `${rsBase}/mcp`;
   const mismatchUrl = `${rsBase}/elsewhere/mcp`;
   const seen = [];
+  const proofs = [];
+  const jtis = new Set();
+  const RS_NONCE = `rs-${randomBytes(8).toString('hex')}`;
   const tokenRequests = [];
   const interactions = [];
 
@@ -61,6 +114,9 @@ export async function startWorld({ consoleOrigin, upstream, accessTokenTTL = 360
     claims: { openid: ['sub'], profile: ['name'] },
     findAccount: (ctx, id) => (id === user.login ? { accountId: id, claims: () => ({ sub: id, name: user.name }) } : undefined),
     features: {
+      dPoP: dpop
+        ? { enabled: true, nonceSecret: randomBytes(32), requireNonce: () => dpopNonce }
+        : { enabled: false },
       devInteractions: { enabled: false },
       registration: { enabled: true, initialAccessToken: false },
       revocation: { enabled: true },
@@ -115,6 +171,9 @@ export async function startWorld({ consoleOrigin, upstream, accessTokenTTL = 360
         error: body.error,
         refresh_token_issued: body.refresh_token,
         access_token_issued: body.access_token,
+        token_type: body.token_type,
+        dpop: ctx.get('dpop') || null,
+        status: ctx.status,
         at: Date.now(),
       });
       return;
@@ -182,7 +241,7 @@ ${(prompt.details.missingOIDCScope || []).map((s) => `<li>${esc(s)}</li>`).join(
   const up = new URL(upstream);
   const cors = (req) => ({
     'Access-Control-Allow-Origin': req.headers.origin === consoleOrigin ? consoleOrigin : 'null',
-    'Access-Control-Expose-Headers': 'WWW-Authenticate, Mcp-Session-Id',
+    'Access-Control-Expose-Headers': 'WWW-Authenticate, Mcp-Session-Id, DPoP-Nonce',
     Vary: 'Origin',
   });
   const prm = (resource) => JSON.stringify({
@@ -217,26 +276,41 @@ ${(prompt.details.missingOIDCScope || []).map((s) => `<li>${esc(s)}</li>`).join(
       return;
     }
     const authorization = req.headers.authorization || null;
-    const token = authorization && /^Bearer (\S+)$/.exec(authorization)?.[1];
+    const [, scheme, token] = (authorization && /^(Bearer|DPoP) (\S+)$/.exec(authorization)) || [];
     const at = token ? await provider.AccessToken.find(token) : undefined;
+    // A DPoP-bound token only with the DPoP scheme and a valid proof of its key (RFC 9449
+    // §7.1, §7.2); a Bearer one only as Bearer.
+    let proof = null;
+    if (at?.jkt && scheme === 'DPoP') {
+      proof = checkProof(req.headers.dpop, {
+        method: req.method, url: `${rsBase}${url.pathname}`, token, jkt: at.jkt, jtis, nonce: rsNonce ? RS_NONCE : null,
+      });
+      proofs.push({ ...proof, token, at: Date.now() });
+    }
+    const bound = at?.jkt ? scheme === 'DPoP' && proof && !proof.error : scheme === 'Bearer';
     // Only a live token (its own expiry, to the second: oidc-provider's lookup allows some
     // clock skew) issued for this URL (its audience), with the scope.
-    const valid = Boolean(at && at.exp * 1000 > Date.now() && url.pathname === '/mcp' && at.aud === mcpUrl
+    const valid = Boolean(at && bound && at.exp * 1000 > Date.now() && url.pathname === '/mcp' && at.aud === mcpUrl
       && String(at.scope || '').split(' ').includes(SCOPE));
     seen.push({ path: url.pathname, query: url.search, method: req.method, authorization, token: token || null, valid, at: Date.now() });
     if (!valid) {
       const meta = `${rsBase}/.well-known/oauth-protected-resource${url.pathname}`;
-      const error = token ? ', error="invalid_token"' : '';
+      const nonceAsked = proof?.error === 'use_dpop_nonce';
+      const error = nonceAsked ? ', error="use_dpop_nonce"' : token ? ', error="invalid_token"' : '';
+      // RFC 9449 §7.1: a DPoP server's challenge is DPoP (the client reads its parameters).
+      const params = `resource_metadata="${meta}", scope="${SCOPE}"${error}`;
       res.writeHead(401, {
         ...cors(req),
-        'WWW-Authenticate': `Bearer resource_metadata="${meta}", scope="${SCOPE}"${error}`,
+        'WWW-Authenticate': dpop ? `DPoP algs="ES256", ${params}` : `Bearer ${params}`,
+        ...(nonceAsked ? { 'DPoP-Nonce': RS_NONCE } : {}),
         'Content-Type': 'application/json',
       });
-      res.end(JSON.stringify({ error: token ? 'invalid_token' : 'unauthorized' }));
+      res.end(JSON.stringify({ error: nonceAsked ? 'use_dpop_nonce' : token ? 'invalid_token' : 'unauthorized' }));
       return;
     }
     const headers = { ...req.headers, host: up.host };
     delete headers.authorization; // the token is for this server, not passed upstream
+    delete headers.dpop;
     delete headers.origin;
     const out = httpRequest({ hostname: up.hostname, port: up.port, path: up.pathname + url.search, method: req.method, headers }, (r) => {
       const h = { ...r.headers };
@@ -255,5 +329,5 @@ ${(prompt.details.missingOIDCScope || []).map((s) => `<li>${esc(s)}</li>`).join(
     s.closeAllConnections();
     s.close(() => ok());
   })));
-  return { issuer, mcpUrl, mismatchUrl, rsBase, provider, seen, tokenRequests, interactions, close };
+  return { issuer, mcpUrl, mismatchUrl, rsBase, provider, seen, proofs, tokenRequests, interactions, close };
 }

@@ -45,6 +45,18 @@ function done(client) {
   client.close();
 }
 
+/** auth/client-credentials-jwt: the suite's PKCS#8 key (PEM), imported non-extractable. */
+async function pemKey(pem, alg) {
+  const der = Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+  const params = alg === 'RS256'
+    ? { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }
+    : { name: 'ECDSA', namedCurve: 'P-256' };
+  return crypto.subtle.importKey('pkcs8', der, params, false, ['sign']);
+}
+const clientKey = context.private_key_pem
+  ? await pemKey(context.private_key_pem, context.signing_algorithm)
+  : undefined;
+
 /** The person's step, done by a headless "browser": follow the authorization URL without
  * following its redirect and hand back where the authorization server sent the person. */
 async function followAuthorization(authorizationUrl, ctx) {
@@ -61,7 +73,14 @@ async function followAuthorization(authorizationUrl, ctx) {
 function authOptions() {
   if (!scenario.startsWith('auth/')) return undefined;
   if (scenario.startsWith('auth/client-credentials-')) {
-    // The client credentials extension: the suite's confidential client, no person.
+    // The client credentials extension: the suite's confidential client, no person; with
+    // its key (private_key_jwt) when the suite gives one, else its secret.
+    if (clientKey) {
+      return {
+        grant: 'client_credentials', clientId: context.client_id, privateKey: clientKey,
+        algorithm: context.signing_algorithm ?? 'ES256',
+      };
+    }
     return { grant: 'client_credentials', clientId: context.client_id, clientSecret: context.client_secret };
   }
   return {

@@ -79,9 +79,12 @@ REQUIRED_BACKCOMPAT=(
 )
 
 # Extension scenarios (not scored by the suite) for what the client implements: the OAuth
-# client credentials grant. auth/client-credentials-jwt (private_key_jwt) is not: README.
+# client credentials grant (with a secret, and with private_key_jwt) and DPoP (issue 16).
 REQUIRED_EXTENSIONS=(
   auth/client-credentials-basic
+  auth/client-credentials-jwt
+  auth/dpop
+  auth/dpop-nonce
 )
 
 rm -rf "$OUT" && mkdir -p "$OUT"

@@ -339,6 +339,21 @@ export async function oauth(signal: AbortSignal): Promise<void> {
   const noSecret: AuthOptions = { grant: 'client_credentials', clientId: 'svc' };
   // @ts-expect-error grant is 'authorization_code' or 'client_credentials'
   const wrongGrant: AuthOptions = { grant: 'password', clientId: 'svc', clientSecret: 's' };
+  // DPoP (issue 16): 'auto' by default, or true / false.
+  const bound: AuthOptions = { redirectUri: 'https://app.example/cb', onAuthorize: (u) => u, dpop: true };
+  const unbound: AuthOptions = { redirectUri: 'https://app.example/cb', onAuthorize: (u) => u, dpop: 'auto' };
+  // @ts-expect-error dpop is true, false or 'auto'
+  const wrongDpop: AuthOptions = { redirectUri: 'https://app.example/cb', onAuthorize: (u) => u, dpop: 'always' };
+  // private_key_jwt: a CryptoKey or a JWK instead of the secret, never both.
+  const key: CryptoKey = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign'])).privateKey;
+  const signed: AuthOptions = { grant: 'client_credentials', clientId: 'bot', privateKey: key, keyId: 'k1', algorithm: 'ES256' };
+  const jwk: JsonWebKey = { kty: 'RSA' };
+  const rsa: ClientCredentialsOptions = { grant: 'client_credentials', clientId: 'bot', privateKey: jwk, algorithm: 'RS256', dpop: false };
+  // @ts-expect-error a secret and a key together
+  const both: AuthOptions = { grant: 'client_credentials', clientId: 'bot', clientSecret: 's', privateKey: key };
+  // @ts-expect-error algorithm is 'ES256' or 'RS256'
+  const wrongAlg: AuthOptions = { grant: 'client_credentials', clientId: 'bot', privateKey: key, algorithm: 'HS256' };
+  void [bound, unbound, wrongDpop, signed, rsa, both, wrongAlg];
   void [preRegistered, wrong, wrongType, machine, machineOnly, noSecret, wrongGrant];
   const client = new McpClient('https://mcp.example/mcp', { auth });
   const done: void = await client.authorize({ signal });

@@ -34,7 +34,7 @@ impl Authorizer {
         self.cfg.storage && self.cfg.across_contexts
     }
 
-    fn client_label(&self) -> String {
+    pub(super) fn client_label(&self) -> String {
         match (&self.cfg.client_id, &self.cfg.client_metadata_url) {
             (Some(id), _) => id.clone(),
             (None, Some(u)) => u.clone(),

@@ -28,6 +28,9 @@ impl Authorizer {
         let Some(mut f) = self.flow.take() else {
             return Vec::new();
         };
+        if matches!(f.stage, Stage::Assertion(_)) {
+            return self.on_assertion_random(f, bytes);
+        }
         if !matches!(f.stage, Stage::Random) {
             return self.cont(f, Vec::new());
         }
@@ -145,7 +148,8 @@ impl Authorizer {
         };
         let redirect = self.cfg.redirect_uri.clone();
         let Some(req) = self.token_request(
-            &f,
+            &mut f,
+            Stage::Token,
             &[
                 ("grant_type", "authorization_code"),
                 ("code", &code),
@@ -155,7 +159,6 @@ impl Authorizer {
         ) else {
             return self.done(Err(fail("discovery", "no client".into())));
         };
-        f.stage = Stage::Token;
         let mut effects = vec![req];
         if self.cfg.storage {
             let key = pending_key(&meta.issuer, &f.resource, &p.state);

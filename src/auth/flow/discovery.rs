@@ -49,6 +49,8 @@ impl Authorizer {
             client: None,
             pkce: None,
             scope: None,
+            dpop: false,
+            unsigned: None,
         });
         vec![get(&first)]
     }

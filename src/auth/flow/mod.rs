@@ -29,6 +29,7 @@
 mod across;
 mod authorize;
 mod discovery;
+mod dpop;
 mod registration;
 mod scope;
 mod storage;
@@ -39,6 +40,7 @@ pub(crate) use storage::{client_key, pending_key, tokens_key};
 
 use crate::auth::challenge::Bearer;
 use crate::auth::client::Client;
+pub(crate) use crate::auth::dpop::{ClientKey, DpopMode};
 use crate::auth::metadata::AsMeta;
 use crate::auth::pkce::Pkce;
 use crate::auth::tokens::Tokens;
@@ -68,7 +70,8 @@ pub struct AuthConfig {
     pub storage: bool,
     /// The client credentials grant (RFC 6749 §4.4; MCP extension
     /// `io.modelcontextprotocol/oauth-client-credentials`): a confidential client gets its
-    /// own token, with no person and no redirect. Needs `client_id` and `client_secret`.
+    /// own token, with no person and no redirect. Needs `client_id` and `client_secret` (or
+    /// `client_key`: `private_key_jwt`).
     pub client_credentials: bool,
     /// OAuth across contexts (issue 13): the shell has Web Locks and the host gave a
     /// storage (which must then be shared by the contexts: `localStorage`, IndexedDB).
@@ -76,6 +79,11 @@ pub struct AuthConfig {
     /// the tokens are read again under it, and new tokens are announced (`Effect::Lock`,
     /// `Effect::Announce`; `across`).
     pub across_contexts: bool,
+    /// DPoP (RFC 9449; `auth.dpop`): tokens bound to a key of the client (`crate::auth::dpop`).
+    pub dpop: DpopMode,
+    /// `private_key_jwt` (RFC 7523; `auth.privateKey`): the client authenticates with a
+    /// JWT signed by this key instead of a secret.
+    pub client_key: Option<ClientKey>,
 }
 
 /// Why a flow starts.
@@ -98,6 +106,8 @@ pub(crate) struct FetchReq {
     pub url: String,
     pub headers: Vec<(String, String)>,
     pub body: Option<String>,
+    /// Send a DPoP proof with it (the engine writes it: it holds the key's public part).
+    pub dpop: bool,
 }
 
 /// The person's step, for the host's `onAuthorize`.
@@ -129,6 +139,12 @@ pub(crate) enum Effect {
     /// Tell the other contexts that the tokens stored under this key changed (after the
     /// [`Effect::Save`] of that key).
     Announce(String),
+    /// The DPoP key stored under this name (made when there is none); answer with
+    /// [`Authorizer::on_key`].
+    Key(String),
+    /// Sign this JWS signing input with the host's client key (`private_key_jwt`); answer
+    /// with [`Authorizer::on_signed`].
+    Sign(String),
     /// The flow ended: the access token to send, or why not.
     Done(Result<String>),
 }
@@ -156,6 +172,11 @@ enum Stage {
     Random,
     Authorize,
     Token,
+    /// Waiting for the DPoP key.
+    Key,
+    /// A token request waiting for its client assertion (random `jti`, then the
+    /// signature); the stage after it.
+    Assertion(Box<Stage>),
 }
 
 struct Flow {
@@ -170,6 +191,10 @@ struct Flow {
     client: Option<Client>,
     pkce: Option<Pkce>,
     scope: Option<String>,
+    /// DPoP is used with this authorization server (`crate::auth::dpop`).
+    dpop: bool,
+    /// A token request waiting for its client assertion, and the assertion's signing input.
+    unsigned: Option<(FetchReq, String)>,
 }
 
 /// The authorization state of one client (one MCP server).
@@ -189,6 +214,8 @@ pub(crate) struct Authorizer {
     requested: Vec<String>,
     /// The time of the latest input.
     now: Millis,
+    /// The issuer whose DPoP key the shell holds for this client (`dpop`).
+    dpop_key: Option<String>,
 }
 
 /// Values by authorization server `issuer`. A client meets one or two servers: a list
@@ -226,6 +253,7 @@ fn get(url: &str) -> Effect {
         url: url.to_string(),
         headers: vec![("Accept".into(), "application/json".into())],
         body: None,
+        dpop: false,
     })
 }
 
@@ -245,6 +273,7 @@ impl Authorizer {
             token_keys: ByIssuer(Vec::new()),
             requested: Vec::new(),
             now: 0,
+            dpop_key: None,
         }
     }
 

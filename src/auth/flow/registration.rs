@@ -31,10 +31,14 @@ impl Authorizer {
                 }
             }
             let secret = self.cfg.client_secret.clone();
-            let method = client::pick_method(
-                secret.is_some(),
-                meta.token_endpoint_auth_methods.as_deref(),
-            );
+            let method = if self.cfg.client_key.is_some() {
+                client::AuthMethod::PrivateKeyJwt
+            } else {
+                client::pick_method(
+                    secret.is_some(),
+                    meta.token_endpoint_auth_methods.as_deref(),
+                )
+            };
             f.client = Some(Client {
                 id,
                 secret,
@@ -81,6 +85,7 @@ impl Authorizer {
                     ("Accept".into(), "application/json".into()),
                 ],
                 body: Some(body),
+                dpop: false,
             };
             return self.cont(f, vec![Effect::Fetch(req)]);
         }

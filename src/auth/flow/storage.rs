@@ -20,7 +20,9 @@ pub(crate) fn pending_key(issuer: &str, resource: &str, state: &str) -> String {
 }
 
 impl Authorizer {
-    pub(super) fn after_meta(&mut self, f: Flow) -> Vec<Effect> {
+    /// After the metadata and the DPoP key (`dpop`): the stored records, under the lock
+    /// across contexts.
+    pub(super) fn after_key(&mut self, f: Flow) -> Vec<Effect> {
         if self.locking() {
             return self.lock(f);
         }
@@ -93,7 +95,12 @@ impl Authorizer {
         let issuer = Self::issuer_of(&f);
         if f.trigger.status != 403 {
             if let Some(t) = self.tokens.get(&issuer) {
-                if Some(&t.access) != f.trigger.sent_token.as_ref() && !t.expired(self.now) {
+                // A token of the other kind is not usable: a DPoP-bound one without the key
+                // (or with DPoP off), a Bearer one where DPoP is now used.
+                if Some(&t.access) != f.trigger.sent_token.as_ref()
+                    && !t.expired(self.now)
+                    && t.dpop == f.dpop
+                {
                     let access = t.access.clone();
                     return self.done(Ok(access));
                 }

@@ -11,7 +11,15 @@ use crate::http::request::HttpMethod;
 use crate::time::Millis;
 
 impl Authorizer {
-    pub(super) fn token_request(&self, f: &Flow, grant: &[(&'static str, &str)]) -> Option<Effect> {
+    /// The token request of `grant` (with a DPoP proof when DPoP is used), and the stage
+    /// that waits for its answer. With `private_key_jwt` its client assertion comes first
+    /// (`dpop`: random bytes, then the signature).
+    pub(super) fn token_request(
+        &self,
+        f: &mut Flow,
+        next: Stage,
+        grant: &[(&'static str, &str)],
+    ) -> Option<Effect> {
         let meta = f.meta.as_ref()?;
         let c = f.client.as_ref()?;
         let mut form: Vec<(&'static str, &str)> = grant.to_vec();
@@ -24,12 +32,20 @@ impl Authorizer {
             ("Accept".to_string(), "application/json".to_string()),
         ];
         client::authenticate(c, &mut form, &mut headers);
-        Some(Effect::Fetch(FetchReq {
+        let req = FetchReq {
             method: HttpMethod::Post,
             url: meta.token_endpoint.clone(),
             headers,
             body: Some(url::form(&form)),
-        }))
+            dpop: f.dpop,
+        };
+        if c.method == client::AuthMethod::PrivateKeyJwt {
+            f.unsigned = Some((req, String::new()));
+            f.stage = Stage::Assertion(Box::new(next));
+            return Some(Effect::Random(16));
+        }
+        f.stage = next;
+        Some(Effect::Fetch(req))
     }
 
     /// After the client's identity: the client credentials grant asks for the client's own
@@ -53,8 +69,7 @@ impl Authorizer {
             if let Some(v) = &value {
                 form.push((param, v));
             }
-            if let Some(req) = self.token_request(&f, &form) {
-                f.stage = stage;
+            if let Some(req) = self.token_request(&mut f, stage, &form) {
                 return self.cont(f, vec![req]);
             }
         }
@@ -86,6 +101,7 @@ impl Authorizer {
             body,
             now,
             old.as_ref().and_then(|t| t.scope.as_deref()),
+            f.dpop,
         ) {
             Ok(mut t) => {
                 if t.refresh.is_none() {
@@ -119,8 +135,9 @@ impl Authorizer {
         body: &[u8],
         now: Millis,
     ) -> Vec<Effect> {
-        match tokens::parse_response(status, body, now, f.scope.as_deref()) {
+        match tokens::parse_response(status, body, now, f.scope.as_deref(), f.dpop) {
             Ok(t) => self.store_tokens(&f, t),
+            Err(why) if why.contains("token_type") => self.done(Err(fail("token-type", why))),
             Err(why) => self.done(Err(fail("token", why))),
         }
     }

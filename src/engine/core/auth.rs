@@ -15,6 +15,14 @@
 //! The flow's own requests (metadata, registration, token) are exchanges of the shell
 //! like any other, but they carry no MCP headers and none of the host's headers.
 //!
+//! DPoP (RFC 9449; issue 16): the flow asks the shell for the key ([`AuthAction::Key`]);
+//! from then on [`Shared::prove`](crate::engine::shared::Shared::prove) gives every request
+//! that carries a DPoP-bound token a fresh proof, and the flow's token requests get one
+//! here. A server's `use_dpop_nonce` (the token endpoint's 400, §8; the MCP server's 401,
+//! §9) with a `DPoP-Nonce` that is new and well-formed is kept (per server) and the request
+//! sent again once; otherwise the refusal is an `AuthorizationError` (`reason`
+//! `dpop-nonce`). A token issued as `DPoP` is only ever sent with the `DPoP` scheme.
+//!
 //! Across contexts (issue 13; `crate::auth::flow`'s `across`): the flow's lock is asked
 //! of the shell ([`AuthAction::Lock`], answered [`AuthInput::Locked`]) and released
 //! ([`AuthAction::Unlock`]) whenever the flow ends, fails or the client closes (a lock
@@ -23,6 +31,7 @@
 //! and puts the new access token in the headers when the old one was there.
 
 use super::{Core, ResponseHead};
+use crate::auth::dpop::{Prover, PROOF_HEADER};
 use crate::auth::{challenge, Authorizer, Effect, Trigger};
 use crate::engine::actions::{Action, AuthAction, AuthInput, AuthStepId, OpId};
 use crate::engine::config::Config;
@@ -30,6 +39,7 @@ use crate::engine::exchange::Exchange;
 use crate::engine::ids::ExchangeId;
 use crate::engine::ops::{AuthOp, Op, OpInput, Operation, Step};
 use crate::engine::shared::Era;
+use crate::error::json_object;
 use crate::error::{Error, ErrorKind, Result};
 use crate::http::request::HttpRequest;
 use crate::time::Millis;
@@ -55,6 +65,12 @@ pub(super) struct AuthLink {
     lock: Option<AuthStepId>,
     /// The read of tokens another context announced, and their key.
     notice: Option<(AuthStepId, String)>,
+    /// The `DPoP-Nonce` of the flow's response.
+    nonce: Option<String>,
+    /// The flow's request in flight when it carries a DPoP proof (sent again, once, with
+    /// the server's nonce), and whether it was sent again already.
+    sent: Option<HttpRequest>,
+    retried: bool,
 }
 
 impl AuthLink {
@@ -69,17 +85,35 @@ impl AuthLink {
             waiting: None,
             lock: None,
             notice: None,
+            nonce: None,
+            sent: None,
+            retried: false,
         })
     }
 }
 
-/// The Bearer token a request carried.
+/// The access token a request carried (`Bearer` or `DPoP`).
 fn bearer_of(req: &HttpRequest) -> Option<String> {
     req.headers
         .iter()
         .find(|(n, _)| n.eq_ignore_ascii_case("authorization"))
-        .and_then(|(_, v)| v.strip_prefix("Bearer "))
+        .and_then(|(_, v)| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("DPoP "))
+        })
         .map(str::to_string)
+}
+
+fn nonce_error(message: &str) -> Error {
+    Error::new(ErrorKind::Auth, message.to_string())
+        .with_data(json_object(vec![("reason", "dpop-nonce".into())]))
+}
+
+/// The OAuth `error` of a token endpoint's JSON answer.
+fn oauth_error_code(body: &[u8]) -> Option<String> {
+    crate::auth::metadata::object(body)
+        .ok()
+        .and_then(|m| crate::auth::metadata::string(&m, "error"))
 }
 
 impl Core {
@@ -91,6 +125,7 @@ impl Core {
     pub(super) fn auth_flow_head(&mut self, wire: u64, head: &ResponseHead) -> bool {
         if let Some(l) = self.auth.as_mut().filter(|l| l.xfer == Some(wire)) {
             l.status = head.status;
+            l.nonce = head.dpop_nonce.map(str::to_string);
             return true;
         }
         false
@@ -136,7 +171,39 @@ impl Core {
             l.status
         };
         let body = std::mem::take(&mut l.body);
+        let nonce = l.nonce.take();
+        let sent = l.sent.take();
+        // RFC 9449 §8: the token endpoint asks for a nonce; the request goes again, once.
+        let mut refused = None;
+        if let Some(req) = sent.filter(|_| status == 400) {
+            if oauth_error_code(&body).as_deref() == Some("use_dpop_nonce") {
+                let fresh = match (nonce.as_deref(), self.sh.dpop.as_mut()) {
+                    (Some(n), Some(p)) => p.take_nonce(&req.url, n, req.id),
+                    _ => false,
+                };
+                if fresh && !l.retried {
+                    l.retried = true;
+                    self.auth_send(req);
+                    return true;
+                }
+                refused = Some(nonce_error(if fresh || l.retried {
+                    "the token endpoint refused the DPoP proof with its nonce again (use_dpop_nonce twice)"
+                } else {
+                    "the token endpoint asked for a DPoP nonce (use_dpop_nonce) without a valid DPoP-Nonce header"
+                }));
+            }
+        }
+        let Some(l) = self.auth.as_mut() else {
+            return true;
+        };
         let mut effects = l.machine.on_fetch(status, &body, now);
+        if let Some(err) = refused {
+            for e in &mut effects {
+                if let Effect::Done(Err(e)) = e {
+                    *e = err.clone();
+                }
+            }
+        }
         // A browser's CORS refusal of the flow's own request (the shell's `CorsError`, which
         // names the endpoint and what it must send) is what the host must see when the flow
         // ends there.
@@ -162,6 +229,12 @@ impl Core {
         if head.status == 403 && !bearer.as_ref().is_some_and(|b| b.insufficient_scope()) {
             return false;
         }
+        if head.status == 401
+            && self.sh.dpop.is_some()
+            && head.www_authenticate.is_some_and(challenge::use_dpop_nonce)
+        {
+            return self.auth_nonce_refusal(xfer, head.dpop_nonce);
+        }
         let Some((sent_gen, req)) = self.sh.xs.hold(xfer, MAX_AUTH_ROUNDS) else {
             return false;
         };
@@ -184,6 +257,57 @@ impl Core {
         };
         self.auth_start(trigger);
         true
+    }
+
+    /// RFC 9449 §9: the MCP server asks for a nonce. A new, well-formed one is kept and the
+    /// request sent again (within its rounds); the same nonce again, or none, fails it.
+    fn auth_nonce_refusal(&mut self, xfer: ExchangeId, nonce: Option<&str>) -> bool {
+        let Some((_, req)) = self.sh.xs.hold(xfer, MAX_AUTH_ROUNDS) else {
+            return false;
+        };
+        let url = req.map(|r| r.url.clone()).unwrap_or_default();
+        let wire = req.map_or(xfer.0, |r| r.id);
+        self.sh.push(Action::Cancel(wire));
+        let fresh = match (nonce, self.sh.dpop.as_mut()) {
+            (Some(n), Some(p)) => p.take_nonce(&url, n, wire),
+            _ => false,
+        };
+        if !fresh {
+            self.sh.xs.unhold(xfer);
+            let why = if nonce.is_some_and(crate::auth::dpop::valid_nonce) {
+                "the MCP server refused the DPoP proof with its nonce again (use_dpop_nonce twice)"
+            } else {
+                "the MCP server asked for a DPoP nonce (use_dpop_nonce) without a valid DPoP-Nonce header (is it exposed to this origin? README \"CORS\")"
+            };
+            self.exchange_failed(xfer, nonce_error(why));
+            return true;
+        }
+        if !self.auth.as_ref().is_some_and(|l| l.machine.running()) {
+            self.auth_replay();
+        }
+        true
+    }
+
+    /// The flow's own request (a proof, when it has one, is made now).
+    fn auth_send(&mut self, mut req: HttpRequest) {
+        let n = self.sh.next_id();
+        req.id = n;
+        let dpop = req.headers.iter().any(|(k, _)| k == PROOF_HEADER);
+        if dpop {
+            req.headers.retain(|(k, _)| k != PROOF_HEADER);
+            if let Some(p) = self.sh.dpop.as_mut() {
+                let proof = p.proof(n, req.method.as_str(), &req.url, None, self.sh.now);
+                req.headers.push((PROOF_HEADER.to_string(), proof));
+            }
+        }
+        let Some(l) = self.auth.as_mut() else { return };
+        l.xfer = Some(n);
+        l.status = 0;
+        l.body.clear();
+        l.overflow = false;
+        l.nonce = None;
+        l.sent = dpop.then(|| req.clone());
+        self.sh.push(Action::Send(req));
     }
 
     /// The 2025-03-26 fallbacks apply unless the server is known to be 2026-07-28.
@@ -210,18 +334,29 @@ impl Core {
             let Some(l) = self.auth.as_mut() else { return };
             let action = match e {
                 Effect::Fetch(r) => {
-                    l.xfer = Some(n);
-                    l.status = 0;
-                    l.body.clear();
-                    l.overflow = false;
-                    Action::Send(HttpRequest {
+                    l.retried = false;
+                    let mut headers = r.headers;
+                    if r.dpop {
+                        // A placeholder: `auth_send` writes the proof.
+                        headers.push((PROOF_HEADER.to_string(), String::new()));
+                    }
+                    self.auth_send(HttpRequest {
                         id: n,
                         method: r.method,
                         url: r.url,
-                        headers: r.headers,
+                        headers,
                         body: r.body,
                         event_source: false,
-                    })
+                    });
+                    continue;
+                }
+                Effect::Key(name) => {
+                    l.waiting = Some(id);
+                    Action::Auth(AuthAction::Key { id, name })
+                }
+                Effect::Sign(input) => {
+                    l.waiting = Some(id);
+                    Action::Auth(AuthAction::Sign { id, input })
                 }
                 Effect::Random(len) => {
                     l.waiting = Some(id);
@@ -268,6 +403,15 @@ impl Core {
             AuthInput::Callback(r) => l.machine.on_callback(r),
             AuthInput::Loaded(v) => l.machine.on_loaded(v),
             AuthInput::Locked => l.machine.on_locked(),
+            AuthInput::Key(k) => {
+                let p = k.and_then(|(jwk, seed)| Prover::new(&jwk, seed));
+                let ok = p.is_some();
+                if p.is_some() {
+                    self.sh.dpop = p;
+                }
+                l.machine.on_key(ok)
+            }
+            AuthInput::Signed(s) => l.machine.on_signed(s),
         };
         self.auth_apply(effects);
     }
@@ -304,9 +448,15 @@ impl Core {
         }
     }
 
-    /// `Authorization: Bearer <token>` for every later request (a new token generation).
+    /// `Authorization: Bearer <token>` (or `DPoP <token>` for a DPoP-bound one, RFC 9449
+    /// §7.1: never as Bearer) for every later request (a new token generation).
     fn auth_set_token(&mut self, token: &str) {
-        let value = format!("Bearer {token}");
+        let dpop = self.sh.dpop.is_some()
+            && self
+                .auth
+                .as_ref()
+                .is_some_and(|l| l.machine.dpop_token(token));
+        let value = format!("{} {token}", if dpop { "DPoP" } else { "Bearer" });
         if self.sh.cfg.authorization() != Some(value.as_str()) {
             let h = &mut self.sh.cfg.headers;
             h.retain(|(n, _)| !n.eq_ignore_ascii_case("authorization"));
@@ -335,7 +485,11 @@ impl Core {
     /// Announced tokens replace `old`: the next requests carry `new` when they carried
     /// `old` (requests refused with `old` meanwhile are replayed: a new token generation).
     fn auth_use_announced(&mut self, old: &str, new: &str) {
-        if self.sh.cfg.authorization() == Some(format!("Bearer {old}").as_str()) {
+        let held = self.sh.cfg.authorization().and_then(|a| {
+            a.strip_prefix("Bearer ")
+                .or_else(|| a.strip_prefix("DPoP "))
+        });
+        if held == Some(old) {
             self.auth_set_token(new);
         }
     }
@@ -348,7 +502,8 @@ impl Core {
             let wire = self.sh.next_id();
             let fresh = Exchange::new(self.sh.bounds());
             let gen = self.sh.auth_gen;
-            if let Some(req) = self.sh.xs.replay(x, wire, auth.as_deref(), gen, fresh) {
+            if let Some(mut req) = self.sh.xs.replay(x, wire, auth.as_deref(), gen, fresh) {
+                self.sh.prove(&mut req);
                 self.sh.push(Action::Send(req));
             }
         }

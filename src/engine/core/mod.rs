@@ -52,19 +52,22 @@ pub struct ResponseHead<'a> {
     pub retry_after: Option<&'a str>,
     /// `WWW-Authenticate` (401 and 403 answers; OAuth, `crate::auth`).
     pub www_authenticate: Option<&'a str>,
+    /// `DPoP-Nonce` (RFC 9449 §8, §9).
+    pub dpop_nonce: Option<&'a str>,
 }
 
 impl<'a> ResponseHead<'a> {
     /// A head from the values of `http::response::RESPONSE_HEADERS`,
     /// in that order (`None`: absent or unreadable).
-    pub fn read(status: u16, values: &'a [Option<String>; 4]) -> ResponseHead<'a> {
-        let [content_type, session_id, retry_after, www_authenticate] = values;
+    pub fn read(status: u16, values: &'a [Option<String>; 5]) -> ResponseHead<'a> {
+        let [content_type, session_id, retry_after, www_authenticate, dpop_nonce] = values;
         ResponseHead {
             status,
             content_type: content_type.as_deref(),
             session_id: session_id.as_deref(),
             retry_after: retry_after.as_deref(),
             www_authenticate: www_authenticate.as_deref(),
+            dpop_nonce: dpop_nonce.as_deref(),
         }
     }
 }

@@ -121,6 +121,9 @@ impl AuthServer {
                     | AuthAction::Unlock { .. }
                     | AuthAction::Announce { .. } => {}
                     AuthAction::Lock { id, .. } => h.core.on_auth(id, AuthInput::Locked, h.now),
+                    AuthAction::Key { .. } | AuthAction::Sign { .. } => {
+                        panic!("no DPoP nor private_key_jwt here: {a:?}")
+                    }
                 }
             }
             if !progressed {

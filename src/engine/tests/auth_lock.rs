@@ -145,6 +145,9 @@ impl Side {
                         self.store.insert(key, value);
                     }
                     AuthAction::Announce { key } => self.log.push(format!("announce {key}")),
+                    AuthAction::Key { .. } | AuthAction::Sign { .. } => {
+                        panic!("no DPoP nor private_key_jwt here")
+                    }
                     AuthAction::Random { id, len } => {
                         self.log.push("random".into());
                         h.core.on_auth(id, AuthInput::Random(vec![3; len]), h.now);

@@ -2,6 +2,7 @@
 
 mod auth;
 mod auth_lock;
+mod dpop;
 mod legacy;
 mod lifecycle;
 mod listen;

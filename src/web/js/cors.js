@@ -85,6 +85,11 @@ export function corsFacts(reason, page, url, method, headers, status) {
     exposeHeaders.push('WWW-Authenticate');
     required.push('Access-Control-Expose-Headers: WWW-Authenticate');
     what = `a 401 from ${server} hides WWW-Authenticate from ${page}`;
+  } else if (reason === 'dpop-nonce-not-exposed') {
+    // RFC 9449 §9: a use_dpop_nonce refusal whose DPoP-Nonce the page cannot read.
+    exposeHeaders.push('WWW-Authenticate', 'DPoP-Nonce');
+    required.push('Access-Control-Expose-Headers: WWW-Authenticate, DPoP-Nonce');
+    what = `a 401 from ${server} asks for a DPoP nonce but hides DPoP-Nonce from ${page}`;
   } else {
     required.push(`Access-Control-Allow-Origin: ${page}`);
     if (allowHeaders.length) required.push(`Access-Control-Allow-Headers: ${allowHeaders.join(', ')}`);

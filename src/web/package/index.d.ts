@@ -29,7 +29,7 @@ export declare class NetworkError extends McpClientError {}
 export declare class CorsError extends McpClientError { data: CorsErrorData }
 /** `CorsError.data` (README "CORS"). */
 export interface CorsErrorData {
-  reason: 'origin-not-allowed' | 'preflight-refused' | 'www-authenticate-not-exposed';
+  reason: 'origin-not-allowed' | 'preflight-refused' | 'www-authenticate-not-exposed' | 'dpop-nonce-not-exposed';
   /** The page's origin (the one the server must allow) and the server's. */
   origin: string; serverOrigin: string;
   /** The URL of the refused request (for an OAuth flow's own request: the endpoint). */

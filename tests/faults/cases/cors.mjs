@@ -79,6 +79,11 @@ test('CORS diagnosis wording (src/web/js/cors.js): safelisted headers, required 
   ok(f.message.includes('Access-Control-Allow-Origin: http://page.test:5000'), f.message);
   const g = corsFacts('www-authenticate-not-exposed', 'http://p', 'http://s/mcp', 'POST', [], 401);
   eq([g.data.required, g.data.exposeHeaders, g.data.status], [['Access-Control-Expose-Headers: WWW-Authenticate'], ['WWW-Authenticate'], 401], '401 facts');
+  // DPoP (issue 16): the proof header needs permission; a hidden DPoP-Nonce is named.
+  eq(needingPermission([['DPoP', 'a.b.c'], ['Content-Type', 'application/x-www-form-urlencoded']]), ['DPoP'], 'the DPoP header');
+  const n = corsFacts('dpop-nonce-not-exposed', 'http://p', 'http://s/mcp', 'POST', [['DPoP', 'a.b.c']], 401);
+  eq([n.data.reason, n.data.exposeHeaders, n.data.required], ['dpop-nonce-not-exposed', ['WWW-Authenticate', 'DPoP-Nonce'], ['Access-Control-Expose-Headers: WWW-Authenticate, DPoP-Nonce']], 'nonce facts');
+  ok(n.message.includes('DPoP-Nonce'), n.message);
   if (typeof location === 'undefined') eq(crossOrigin('http://example.com/mcp'), undefined, 'no location, no CORS');
   else eq([crossOrigin(`${location.origin}/mcp`), crossOrigin('http://example.com/mcp')], [undefined, location.origin], 'same and cross origin');
 });

@@ -1,0 +1,580 @@
+//! DPoP (RFC 9449) and `private_key_jwt` (RFC 7523) in the engine (issue 16), with a test
+//! signer: the shell's part (the key, the signature) is answered here; the proofs' claims,
+//! the nonce retries (once, never a loop), the scheme of DPoP-bound tokens, and the typed
+//! errors of a server that misbehaves.
+
+use super::auth::{cfg, done_result, read, www401};
+use crate::auth::dpop::{ath, decode_part, ClientKey, DpopMode, JwsAlg, TEST_JWK};
+use crate::engine::actions::{AuthAction, AuthInput};
+use crate::engine::core::ResponseHead;
+use crate::engine::testkit::*;
+use crate::error::ErrorKind;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+const MCP: &str = "http://mcp.test/mcp";
+const PRM: &str = "http://mcp.test/.well-known/oauth-protected-resource/mcp";
+const AS: &str = "http://localhost:4000";
+const TOKEN: &str = "http://localhost:4000/token";
+
+/// How the scripted authorization server behaves.
+#[derive(Default)]
+struct Script {
+    /// The nonce the token endpoint wants (`use_dpop_nonce` until a proof carries it).
+    as_nonce: Option<&'static str>,
+    /// The `DPoP-Nonce` it sends with `use_dpop_nonce`, when not `as_nonce` (a new one
+    /// each time when `"fresh"`).
+    as_nonce_header: Option<&'static str>,
+    /// `token_type` of the tokens (default `DPoP` when the request had a proof).
+    token_type: Option<&'static str>,
+    /// `dpop_signing_alg_values_supported` in the metadata (`None`: not listed).
+    algs: Option<Value>,
+    refresh: bool,
+    /// The shell cannot make a key (no WebCrypto).
+    no_key: bool,
+}
+
+struct DpopAs {
+    script: Script,
+    routes: HashMap<String, (u16, Value)>,
+    /// Every token request: its proof's header and claims (if any) and its form.
+    token_requests: Vec<(Option<(Value, Value)>, String)>,
+    /// The inputs the shell was asked to sign (`private_key_jwt`).
+    signed: Vec<String>,
+    keys_asked: Vec<String>,
+    issued: u32,
+    refused: u32,
+}
+
+fn form_value(body: &str, k: &str) -> Option<String> {
+    crate::auth::url::query_params(&format!("x:?{body}"))
+        .into_iter()
+        .find(|(n, _)| n == k)
+        .map(|(_, v)| v)
+}
+
+impl DpopAs {
+    fn new(script: Script) -> DpopAs {
+        let mut routes = HashMap::new();
+        routes.insert(
+            PRM.to_string(),
+            (200, json!({"resource": MCP, "authorization_servers": [AS]})),
+        );
+        let mut meta = json!({"issuer": AS, "authorization_endpoint": format!("{AS}/authorize"),
+            "token_endpoint": TOKEN, "registration_endpoint": format!("{AS}/register"),
+            "code_challenge_methods_supported": ["S256"]});
+        if let Some(a) = &script.algs {
+            meta["dpop_signing_alg_values_supported"] = a.clone();
+        }
+        routes.insert(
+            format!("{AS}/.well-known/oauth-authorization-server"),
+            (200, meta),
+        );
+        routes.insert(format!("{AS}/register"), (201, json!({"client_id": "cid"})));
+        DpopAs {
+            script,
+            routes,
+            token_requests: Vec::new(),
+            signed: Vec::new(),
+            keys_asked: Vec::new(),
+            issued: 0,
+            refused: 0,
+        }
+    }
+
+    fn token(&mut self, h: &mut Harness, s: &Sent) {
+        let proof = s.header("dpop").map(|p| {
+            assert_eq!(p.split('.').count(), 2, "the signature is the shell's");
+            (decode_part(p, 0), decode_part(p, 1))
+        });
+        let body = s.req.body.clone().unwrap_or_default();
+        self.token_requests.push((proof.clone(), body));
+        if let Some(want) = self.script.as_nonce {
+            let got = proof.as_ref().and_then(|(_, c)| c["nonce"].as_str());
+            if got != Some(want) {
+                self.refused += 1;
+                let header = match self.script.as_nonce_header {
+                    Some("fresh") => format!("n-{}", self.refused),
+                    Some(h) => h.to_string(),
+                    None => want.to_string(),
+                };
+                h.core.on_head(
+                    s.xfer(),
+                    ResponseHead {
+                        status: 400,
+                        content_type: Some("application/json"),
+                        dpop_nonce: Some(&header),
+                        ..Default::default()
+                    },
+                    h.now,
+                );
+                h.chunk(s.xfer(), br#"{"error":"use_dpop_nonce"}"#);
+                h.end(s.xfer());
+                return;
+            }
+        }
+        self.issued += 1;
+        let kind =
+            self.script
+                .token_type
+                .unwrap_or(if proof.is_some() { "DPoP" } else { "Bearer" });
+        let mut t = json!({"access_token": format!("tok-{}", self.issued), "token_type": kind});
+        if self.script.refresh {
+            t["refresh_token"] = json!(format!("rt-{}", self.issued));
+        }
+        h.reply(s, 200, t);
+    }
+
+    fn serve(&mut self, h: &mut Harness) {
+        for _ in 0..100 {
+            h.pump();
+            let mut progressed = false;
+            if let Some(i) = h.outbox.iter().position(|s| s.req.url != MCP) {
+                let s = h.outbox.remove(i).unwrap();
+                progressed = true;
+                if s.req.url == TOKEN {
+                    self.token(h, &s);
+                } else {
+                    let (st, body) = self
+                        .routes
+                        .get(&s.req.url)
+                        .cloned()
+                        .unwrap_or((404, json!({"error": "not_found"})));
+                    h.reply(&s, st, body);
+                }
+            }
+            for a in std::mem::take(&mut h.auth) {
+                progressed = true;
+                match a {
+                    AuthAction::Random { id, len } => {
+                        h.core.on_auth(id, AuthInput::Random(vec![5; len]), h.now)
+                    }
+                    AuthAction::Authorize { id, req } => {
+                        let q: HashMap<String, String> = crate::auth::url::query_params(&req.url)
+                            .into_iter()
+                            .collect();
+                        let cb = format!(
+                            "{}?code=c&state={}",
+                            req.redirect_uri,
+                            q.get("state").cloned().unwrap_or_default()
+                        );
+                        h.core.on_auth(id, AuthInput::Callback(Ok(cb)), h.now)
+                    }
+                    AuthAction::Load { id, .. } => {
+                        h.core.on_auth(id, AuthInput::Loaded(None), h.now)
+                    }
+                    AuthAction::Lock { id, .. } => h.core.on_auth(id, AuthInput::Locked, h.now),
+                    AuthAction::Key { id, name } => {
+                        self.keys_asked.push(name);
+                        let k = (!self.script.no_key).then(|| (TEST_JWK.to_string(), vec![3; 16]));
+                        h.core.on_auth(id, AuthInput::Key(k), h.now)
+                    }
+                    AuthAction::Sign { id, input } => {
+                        self.signed.push(input);
+                        h.core
+                            .on_auth(id, AuthInput::Signed(Some(vec![0xab; 64])), h.now)
+                    }
+                    AuthAction::Save { .. }
+                    | AuthAction::Unlock { .. }
+                    | AuthAction::Announce { .. } => {}
+                }
+            }
+            if !progressed {
+                return;
+            }
+        }
+        panic!("the authorization side never settled");
+    }
+}
+
+fn es256() -> Option<Value> {
+    Some(json!(["RS256", "ES256"]))
+}
+
+fn harness(mode: DpopMode) -> Harness {
+    let mut c = cfg("2026-07-28");
+    if let Some(a) = c.auth.as_mut() {
+        a.dpop = mode;
+    }
+    Harness::new(c)
+}
+
+/// The shell's part of a resource request: completes the proof, returns its claims.
+fn proof_of(s: &Sent) -> (Value, Value) {
+    let p = s.header("dpop").expect("a DPoP proof");
+    assert_eq!(
+        p.split('.').count(),
+        2,
+        "the engine leaves the signature to the shell"
+    );
+    (decode_part(p, 0), decode_part(p, 1))
+}
+
+fn reason(e: &crate::error::Error) -> &str {
+    e.data
+        .as_ref()
+        .and_then(|d| d["reason"].as_str())
+        .unwrap_or("")
+}
+
+/// A refusal of the MCP server asking for a nonce (RFC 9449 §9).
+fn nonce_401(h: &mut Harness, s: &Sent, nonce: &str) {
+    h.core.on_head(
+        s.xfer(),
+        ResponseHead {
+            status: 401,
+            content_type: Some("application/json"),
+            www_authenticate: Some(r#"DPoP error="use_dpop_nonce", algs="ES256""#),
+            dpop_nonce: Some(nonce),
+            ..Default::default()
+        },
+        h.now,
+    );
+    h.pump();
+    h.chunk(s.xfer(), br#"{"error":"use_dpop_nonce"}"#);
+    h.end(s.xfer());
+}
+
+#[test]
+fn dpop_proofs_at_the_token_endpoint_and_on_every_request() {
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        ..Default::default()
+    });
+    let op = read(&mut h, "a");
+    let first = h.take();
+    crate::engine::tests::auth::refuse(&mut h, &first, 401, &www401());
+    srv.serve(&mut h);
+    assert_eq!(
+        srv.keys_asked,
+        ["mcp-wasm-client:oauth:dpop:http://localhost:4000 dcr:http://localhost:9000/cb"]
+    );
+    let (header, claims) = srv.token_requests[0].0.clone().expect("a proof");
+    assert_eq!(header["typ"], "dpop+jwt");
+    assert_eq!(header["alg"], "ES256");
+    assert!(header["jwk"].get("d").is_none());
+    assert_eq!(claims["htm"], "POST");
+    assert_eq!(claims["htu"], TOKEN);
+    assert!(claims.get("ath").is_none(), "no access token yet");
+    let again = h.take();
+    assert_eq!(again.header("authorization"), Some("DPoP tok-1"));
+    let (_, c1) = proof_of(&again);
+    assert_eq!(c1["htm"], "POST");
+    assert_eq!(c1["htu"], MCP);
+    assert_eq!(c1["ath"], ath("tok-1"));
+    assert_eq!(c1["iat"], h.now / 1000);
+    h.result(&again, done_result());
+    h.ok(op);
+    let mut jtis = vec![claims["jti"].clone(), c1["jti"].clone()];
+    for i in 0..3 {
+        let op = read(&mut h, &format!("r{i}"));
+        let s = h.take();
+        assert_eq!(s.header("authorization"), Some("DPoP tok-1"));
+        let (_, c) = proof_of(&s);
+        assert_eq!(c["ath"], ath("tok-1"));
+        jtis.push(c["jti"].clone());
+        h.result(&s, done_result());
+        h.ok(op);
+    }
+    let n = jtis.len();
+    jtis.sort_by_key(|j| j.to_string());
+    jtis.dedup();
+    assert_eq!(jtis.len(), n, "every proof has its own jti");
+    assert!(
+        h.history.iter().all(|s| !s
+            .header("authorization")
+            .is_some_and(|a| a.starts_with("Bearer"))),
+        "a DPoP-bound token is never sent as Bearer"
+    );
+}
+
+#[test]
+fn the_token_endpoints_nonce_is_taken_and_the_request_sent_again_once() {
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        as_nonce: Some("as-n1"),
+        ..Default::default()
+    });
+    let op = h.core.authorize(h.now);
+    srv.serve(&mut h);
+    h.ok(op);
+    assert_eq!(srv.token_requests.len(), 2);
+    let c0 = &srv.token_requests[0].0.as_ref().unwrap().1;
+    let c1 = &srv.token_requests[1].0.as_ref().unwrap().1;
+    assert!(c0.get("nonce").is_none());
+    assert_eq!(c1["nonce"], "as-n1");
+    assert_ne!(c0["jti"], c1["jti"], "a new proof");
+    assert_eq!(
+        srv.token_requests[0].1, srv.token_requests[1].1,
+        "the same form"
+    );
+    // The nonce is the authorization server's: requests to the MCP server carry none.
+    let op = read(&mut h, "a");
+    let s = h.take();
+    assert!(proof_of(&s).1.get("nonce").is_none());
+    h.result(&s, done_result());
+    h.ok(op);
+}
+
+#[test]
+fn a_proof_refused_twice_is_an_authorization_error_without_a_loop() {
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        as_nonce: Some("never-given"),
+        as_nonce_header: Some("fresh"),
+        ..Default::default()
+    });
+    let op = h.core.authorize(h.now);
+    srv.serve(&mut h);
+    let e = h.err(op);
+    assert_eq!(e.kind, ErrorKind::Auth);
+    assert_eq!(reason(&e), "dpop-nonce", "{e:?}");
+    assert_eq!(srv.token_requests.len(), 2, "sent again once, not more");
+}
+
+#[test]
+fn a_nonce_header_that_is_not_a_token_is_not_sent_back() {
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        as_nonce: Some("good"),
+        as_nonce_header: Some("not a\ttoken"),
+        ..Default::default()
+    });
+    let op = h.core.authorize(h.now);
+    srv.serve(&mut h);
+    let e = h.err(op);
+    assert_eq!(reason(&e), "dpop-nonce", "{e:?}");
+    assert!(
+        e.message.contains("without a valid DPoP-Nonce"),
+        "{}",
+        e.message
+    );
+    assert_eq!(srv.token_requests.len(), 1);
+}
+
+#[test]
+fn the_mcp_servers_nonce_is_taken_once_then_a_second_refusal_fails() {
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        ..Default::default()
+    });
+    let op = h.core.authorize(h.now);
+    srv.serve(&mut h);
+    h.ok(op);
+    let op = read(&mut h, "a");
+    let s = h.take();
+    nonce_401(&mut h, &s, "rs-1");
+    srv.serve(&mut h);
+    let again = h.take();
+    assert_eq!(again.body, s.body);
+    assert_eq!(again.header("authorization"), Some("DPoP tok-1"));
+    let c = proof_of(&again).1;
+    assert_eq!(c["nonce"], "rs-1");
+    assert_ne!(c["jti"], proof_of(&s).1["jti"]);
+    h.result(&again, done_result());
+    h.ok(op);
+    assert_eq!(srv.token_requests.len(), 1, "no new flow for a nonce");
+    // Later requests carry the nonce; refused again with the same one: an error, no loop.
+    let op = read(&mut h, "b");
+    let s = h.take();
+    assert_eq!(proof_of(&s).1["nonce"], "rs-1");
+    nonce_401(&mut h, &s, "rs-1");
+    srv.serve(&mut h);
+    let e = h.err(op);
+    assert_eq!(reason(&e), "dpop-nonce", "{e:?}");
+    assert!(h.try_take().is_none(), "nothing sent again");
+    // A nonce header that is not a token: no retry either.
+    let op = read(&mut h, "c");
+    let s = h.take();
+    nonce_401(&mut h, &s, "");
+    srv.serve(&mut h);
+    assert_eq!(reason(&h.err(op)), "dpop-nonce");
+    assert!(h.try_take().is_none());
+}
+
+#[test]
+fn a_token_type_other_than_asked_for_is_refused() {
+    for (mode, algs, kind) in [
+        (DpopMode::Auto, es256(), "Bearer"),
+        (DpopMode::Auto, None, "DPoP"),
+        (DpopMode::Off, es256(), "DPoP"),
+    ] {
+        let mut h = harness(mode);
+        let mut srv = DpopAs::new(Script {
+            algs,
+            token_type: Some(kind),
+            ..Default::default()
+        });
+        let op = read(&mut h, "a");
+        let first = h.take();
+        crate::engine::tests::auth::refuse(&mut h, &first, 401, &www401());
+        srv.serve(&mut h);
+        let e = h.err(op);
+        assert_eq!(e.kind, ErrorKind::Auth);
+        assert_eq!(reason(&e), "token-type", "{kind}: {e:?}");
+        assert!(h.try_take().is_none(), "{kind}: no request with that token");
+    }
+}
+
+#[test]
+fn dpop_true_needs_an_authorization_server_that_lists_es256() {
+    for algs in [None, Some(json!(["RS256"])), Some(json!([]))] {
+        let mut h = harness(DpopMode::Required);
+        let mut srv = DpopAs::new(Script {
+            algs: algs.clone(),
+            ..Default::default()
+        });
+        let op = h.core.authorize(h.now);
+        srv.serve(&mut h);
+        let e = h.err(op);
+        assert_eq!(e.kind, ErrorKind::Auth);
+        assert_eq!(reason(&e), "dpop-unsupported", "{algs:?}");
+        assert!(srv.token_requests.is_empty(), "no token asked for");
+    }
+    // 'auto' goes on with Bearer tokens and no key.
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script::default());
+    let op = h.core.authorize(h.now);
+    srv.serve(&mut h);
+    h.ok(op);
+    assert!(srv.keys_asked.is_empty());
+    assert!(srv.token_requests[0].0.is_none(), "no proof");
+    let op = read(&mut h, "a");
+    let s = h.take();
+    assert_eq!(s.header("authorization"), Some("Bearer tok-1"));
+    assert!(s.header("dpop").is_none());
+    h.result(&s, done_result());
+    h.ok(op);
+}
+
+#[test]
+fn a_shell_without_a_key_is_bearer_with_auto_and_an_error_with_true() {
+    for (mode, ok) in [(DpopMode::Auto, true), (DpopMode::Required, false)] {
+        let mut h = harness(mode);
+        let mut srv = DpopAs::new(Script {
+            algs: es256(),
+            no_key: true,
+            ..Default::default()
+        });
+        let op = h.core.authorize(h.now);
+        srv.serve(&mut h);
+        if ok {
+            h.ok(op);
+            assert!(srv.token_requests[0].0.is_none());
+        } else {
+            assert_eq!(reason(&h.err(op)), "dpop-key");
+        }
+    }
+}
+
+#[test]
+fn a_refresh_of_a_dpop_token_uses_the_same_key() {
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        refresh: true,
+        ..Default::default()
+    });
+    let op = h.core.authorize(h.now);
+    srv.serve(&mut h);
+    h.ok(op);
+    let op = read(&mut h, "a");
+    let s = h.take();
+    crate::engine::tests::auth::refuse(&mut h, &s, 401, "DPoP error=\"invalid_token\"");
+    srv.serve(&mut h);
+    assert_eq!(srv.keys_asked.len(), 1, "one key for the client's life");
+    let (h0, _) = srv.token_requests[0].0.clone().unwrap();
+    let (h1, c1) = srv.token_requests[1]
+        .0
+        .clone()
+        .expect("the refresh has a proof");
+    assert!(srv.token_requests[1].1.contains("grant_type=refresh_token"));
+    assert_eq!(h0["jwk"], h1["jwk"]);
+    assert_eq!(c1["htu"], TOKEN);
+    let again = h.take();
+    assert_eq!(again.header("authorization"), Some("DPoP tok-2"));
+    assert_eq!(proof_of(&again).1["ath"], ath("tok-2"));
+    h.result(&again, done_result());
+    h.ok(op);
+}
+
+#[test]
+fn private_key_jwt_signs_a_client_assertion_for_the_client_credentials_grant() {
+    let mut c = cfg("2026-07-28");
+    if let Some(a) = c.auth.as_mut() {
+        a.client_credentials = true;
+        a.client_id = Some("reports-bot".into());
+        a.client_key = Some(ClientKey {
+            alg: JwsAlg::Es256,
+            key_id: Some("k1".into()),
+        });
+    }
+    let mut h = Harness::new(c);
+    let mut srv = DpopAs::new(Script::default());
+    let op = h.core.authorize(h.now);
+    srv.serve(&mut h);
+    h.ok(op);
+    assert_eq!(srv.signed.len(), 1);
+    let input = &srv.signed[0];
+    let hd = decode_part(input, 0);
+    assert_eq!(
+        (hd["alg"].as_str(), hd["kid"].as_str()),
+        (Some("ES256"), Some("k1"))
+    );
+    let claims = decode_part(input, 1);
+    assert_eq!(claims["iss"], "reports-bot");
+    assert_eq!(claims["sub"], "reports-bot");
+    assert_eq!(claims["aud"], AS);
+    assert!(claims["exp"].as_u64().unwrap() <= h.now / 1000 + 300);
+    let body = &srv.token_requests[0].1;
+    assert_eq!(
+        form_value(body, "grant_type").as_deref(),
+        Some("client_credentials")
+    );
+    assert_eq!(
+        form_value(body, "client_assertion_type").as_deref(),
+        Some("urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+    );
+    let jws = form_value(body, "client_assertion").unwrap();
+    assert!(
+        jws.starts_with(&format!("{input}.")),
+        "the signed input, then the signature"
+    );
+    assert!(form_value(body, "client_secret").is_none());
+    let op = read(&mut h, "a");
+    let s = h.take();
+    assert_eq!(s.header("authorization"), Some("Bearer tok-1"));
+    h.result(&s, done_result());
+    h.ok(op);
+}
+
+#[test]
+fn concurrent_requests_refused_for_the_same_nonce_are_each_sent_again() {
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        ..Default::default()
+    });
+    let op = h.core.authorize(h.now);
+    srv.serve(&mut h);
+    h.ok(op);
+    // Both leave before the server's nonce is known; both are refused for it.
+    let (a, b) = (read(&mut h, "a"), read(&mut h, "b"));
+    let (sa, sb) = (h.take(), h.take());
+    nonce_401(&mut h, &sa, "rs-1");
+    nonce_401(&mut h, &sb, "rs-1");
+    srv.serve(&mut h);
+    for (op, sent) in [(a, &sa), (b, &sb)] {
+        let again = h.take();
+        assert_eq!(again.body, sent.body);
+        assert_eq!(proof_of(&again).1["nonce"], "rs-1");
+        h.result(&again, done_result());
+        h.ok(op);
+    }
+    assert!(h.try_take().is_none());
+}

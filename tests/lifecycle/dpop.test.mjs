@@ -1,0 +1,201 @@
+// DPoP in the browser (issue 16): tokens bound to a non-extractable WebCrypto key. Chromium
+// against the real OAuth world (tests/auth-server/world.mjs: oidc-provider with DPoP and its
+// nonce, and a resource server that verifies every proof, with a nonce of its own) in front
+// of the Python MCP server. The person's login and consent are the authorization server's
+// pages, filled by the test.
+import { launchBrowser, pages, openTab, tasksServer, test, run } from './lib.mjs';
+import { startWorld, thumbprint, USER } from '../auth-server/world.mjs';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+
+/** In a tab: `window.kv`, an async key-value store over IndexedDB (structured clone: it
+ * keeps a CryptoKeyPair as itself). */
+async function useKv(tab) {
+  await tab.evaluate(() => {
+    const db = new Promise((ok, fail) => {
+      const r = indexedDB.open('lifecycle-dpop', 1);
+      r.onupgradeneeded = () => r.result.createObjectStore('kv');
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => fail(r.error);
+    });
+    const tx = async (mode, fn) => {
+      const d = await db;
+      return new Promise((ok, fail) => {
+        const t = d.transaction('kv', mode);
+        const req = fn(t.objectStore('kv'));
+        t.oncomplete = () => ok(req.result);
+        t.onerror = () => fail(t.error);
+      });
+    };
+    window.kv = {
+      get: (k) => tx('readonly', (s) => s.get(k)).then((v) => v ?? null),
+      set: (k, v) => tx('readwrite', (s) => s.put(v, k)),
+      keys: () => tx('readonly', (s) => s.getAllKeys()),
+    };
+  });
+}
+
+/** In a tab: a client with `dpop: true`, `window.kv` as its storage; the person's step is
+ * the test's (`personStep`), unless `person` is false (then being asked is an error). */
+async function makeClient(tab, mcpUrl, person) {
+  await useKv(tab);
+  await tab.evaluate(({ mcpUrl, person }) => {
+    window.client = new window.mcp.McpClient(mcpUrl, {
+      protocolVersion: '2026-07-28',
+      auth: {
+        redirectUri: `${location.origin}/callback`,
+        onAuthorize: (url) => {
+          if (!person) throw new Error('the person was asked');
+          return window.personStep(url);
+        },
+        storage: window.kv,
+        dpop: true,
+      },
+    });
+  }, { mcpUrl, person });
+}
+
+function echo(tab, text) {
+  return tab.evaluate(async (text) => {
+    try {
+      const r = await window.client.callTool('echo', { text });
+      return { ok: r.content?.[0]?.text };
+    } catch (e) {
+      return { error: `${e.name}: ${e.message}` };
+    }
+  }, text);
+}
+
+const b64u = (b) => Buffer.from(b).toString('base64url');
+
+test('8. DPoP: proofs on every request, a non-extractable key kept across a reload, a copied token refused', async ({ browser, site, mcp }) => {
+  const world = await startWorld({ consoleOrigin: new URL(site.url).origin, upstream: mcp, dpop: true, dpopNonce: true, rsNonce: true });
+  const context = await browser.newContext();
+  try {
+    const redirect = `${site.url}/callback`;
+    // The person's step: the authorization server's own pages, in a tab of their own.
+    await context.exposeFunction('personStep', async (url) => {
+      const view = await context.newPage();
+      try {
+        await view.goto(url);
+        await view.getByLabel('Username').fill(USER.login);
+        await view.getByLabel('Password').fill(USER.password);
+        await view.getByRole('button', { name: 'Sign in' }).click();
+        await view.getByRole('button', { name: 'Allow' }).click();
+        await view.waitForURL((u) => u.href.startsWith(redirect), { timeout: 15_000 });
+        return view.url();
+      } finally {
+        await view.close();
+      }
+    });
+    let tab = await openTab(context, site);
+    await makeClient(tab, world.mcpUrl, true);
+    for (const t of ['one', 'two', 'three']) assert.deepEqual(await echo(tab, t), { ok: t });
+
+    // The token endpoint: every request with a proof; the nonce asked for, then sent.
+    const grants = world.tokenRequests;
+    assert.ok(grants.length >= 2, `token requests: ${JSON.stringify(grants)}`);
+    assert.ok(grants.every((g) => g.dpop), 'every token request carried a DPoP proof');
+    assert.equal(grants[0].error, 'use_dpop_nonce', 'the authorization server asked for its nonce');
+    const issued = grants.find((g) => g.ok);
+    assert.equal(issued.token_type, 'DPoP');
+    // The resource server: every request authenticated with the DPoP scheme and a valid,
+    // fresh proof; the server's nonce asked for once, then sent.
+    const seen = world.seen.filter((s) => s.token);
+    assert.ok(seen.every((s) => s.authorization.startsWith('DPoP ')), 'never as Bearer');
+    const proofs = world.proofs;
+    assert.equal(proofs[0].error, 'use_dpop_nonce');
+    const valid = proofs.filter((p) => !p.error);
+    assert.ok(valid.length >= 3, `valid proofs: ${valid.length}`);
+    assert.ok(proofs.slice(1).every((p) => !p.error), `refused proofs: ${JSON.stringify(proofs.map((p) => p.error))}`);
+    const jtis = proofs.map((p) => p.claims.jti);
+    assert.equal(new Set(jtis).size, jtis.length, 'a new jti in every proof');
+    for (const p of proofs) {
+      assert.equal(p.claims.htm, 'POST');
+      assert.equal(p.claims.htu, world.mcpUrl);
+      assert.equal(p.claims.ath, b64u(createHash('sha256').update(p.token).digest()));
+    }
+    const jkt = valid[0].thumbprint;
+    assert.ok(valid.every((p) => p.thumbprint === jkt), 'one key');
+
+    // The key: stored as a CryptoKeyPair (never a JWK), its private half not extractable.
+    const name = `mcp-wasm-client:oauth:dpop:${world.issuer} dcr:${redirect}`;
+    const key = await tab.evaluate(async (name) => {
+      const pair = await window.kv.get(name);
+      let exported = 'exported';
+      try {
+        await crypto.subtle.exportKey('jwk', pair.privateKey);
+      } catch (e) {
+        exported = e.name;
+      }
+      return {
+        isKey: pair.privateKey instanceof CryptoKey,
+        extractable: pair.privateKey.extractable,
+        exported,
+        publicJwk: await crypto.subtle.exportKey('jwk', pair.publicKey),
+        stringsOnly: (await Promise.all((await window.kv.keys()).map((k) => window.kv.get(k))))
+          .filter((v) => typeof v !== 'string').length,
+      };
+    }, name);
+    assert.equal(key.isKey, true);
+    assert.equal(key.extractable, false);
+    assert.equal(key.exported, 'InvalidAccessError', 'exportKey of the private key fails');
+    assert.equal(thumbprint(key.publicJwk), jkt, 'the stored key is the one the tokens are bound to');
+    assert.equal(key.stringsOnly, 1, 'everything else stored is text');
+
+    // A reload: the same key from IndexedDB, the stored token, no person.
+    const before = world.interactions.length;
+    await tab.evaluate(() => window.client.close());
+    await tab.reload();
+    await tab.waitForFunction(() => window.mcpReady === true);
+    await makeClient(tab, world.mcpUrl, false);
+    const from = world.proofs.length;
+    assert.deepEqual(await echo(tab, 'after reload'), { ok: 'after reload' });
+    assert.equal(world.interactions.length, before, 'no sign-in after the reload');
+    const after = world.proofs.slice(from).filter((p) => !p.error);
+    assert.ok(after.length >= 1 && after.every((p) => p.thumbprint === jkt), 'the same key after the reload');
+
+    // A token copied out of storage, replayed with another key (and as Bearer): refused.
+    const replay = await tab.evaluate(async ({ issuer, mcpUrl }) => {
+      const rec = JSON.parse(await window.kv.get(`mcp-wasm-client:oauth:tokens:${issuer}:${mcpUrl}`));
+      const token = rec.access_token;
+      const enc = (o) => btoa(String.fromCharCode(...new TextEncoder().encode(JSON.stringify(o))))
+        .replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      const b64 = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      const thief = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+      const jwk = await crypto.subtle.exportKey('jwk', thief.publicKey);
+      const ath = b64(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
+      const input = `${enc({ typ: 'dpop+jwt', alg: 'ES256', jwk: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y } })}.${enc({
+        jti: crypto.randomUUID(), htm: 'POST', htu: mcpUrl, iat: Math.floor(Date.now() / 1000), ath,
+      })}`;
+      const sig = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, thief.privateKey, new TextEncoder().encode(input));
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+      const post = (headers) => fetch(mcpUrl, {
+        method: 'POST', body, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      }).then((r) => r.status);
+      return {
+        token,
+        dpop: await post({ Authorization: `DPoP ${token}`, DPoP: `${input}.${b64(sig)}` }),
+        bearer: await post({ Authorization: `Bearer ${token}` }),
+      };
+    }, { issuer: world.issuer, mcpUrl: world.mcpUrl });
+    assert.equal(replay.dpop, 401, 'a proof of another key is refused');
+    assert.equal(replay.bearer, 401, 'the DPoP-bound token as Bearer is refused');
+    const stolen = world.proofs.filter((p) => p.token === replay.token).at(-1);
+    assert.match(stolen.error, /not the token's/);
+    await tab.evaluate(() => window.client.close());
+  } finally {
+    await context.close();
+    await world.close();
+  }
+});
+
+run(async () => {
+  const mcp = await tasksServer();
+  const site = await pages();
+  const browser = await launchBrowser();
+  return { mcp, site, browser };
+}, async ({ site, browser }) => {
+  await browser.close();
+  await site.close();
+});
