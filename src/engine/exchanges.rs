@@ -58,6 +58,7 @@ impl Slot {
 }
 
 /// A scheduled resumption of a legacy response stream (`Last-Event-ID`).
+#[cfg_attr(not(feature = "legacy"), allow(dead_code))]
 pub(crate) struct Resume {
     pub owner: Owner,
     pub rpc_id: RequestId,
@@ -291,6 +292,7 @@ impl Exchanges {
     }
 
     /// The resumption `token`, due now; `None` when its call ended meanwhile.
+    #[cfg(feature = "legacy")]
     pub(crate) fn take_resume(&mut self, token: ResumeId) -> Option<Resume> {
         let r = self.resumes.remove(&token)?;
         (self.resuming.get(&r.rpc_id) == Some(&token)).then_some(r)
@@ -298,6 +300,7 @@ impl Exchanges {
 
     /// Exchange `x` (a `Last-Event-ID` GET) resumes `r`'s stream: responses to its
     /// JSON-RPC id are routed to it.
+    #[cfg(feature = "legacy")]
     pub(crate) fn resumed_on(&mut self, x: ExchangeId, r: Resume) {
         if let Some(slot) = self.slots.get_mut(&x) {
             slot.rpc_id = Some(r.rpc_id.clone());

@@ -236,10 +236,10 @@ pub(super) fn warn(h: &Handle, message: &str) {
 fn perform(h: &Handle, a: Action) {
     match a {
         Action::Send(req) => {
-            if req.event_source && crate::web::event_source::available() {
+            if req.wants_event_source() && crate::web::event_source::available() {
                 crate::web::event_source::open(h, req)
             } else {
-                if req.event_source {
+                if req.wants_event_source() {
                     h.borrow_mut().sse_transport = Some(SseReader::Fetch);
                 }
                 crate::web::fetch::perform(h, req)

@@ -2,9 +2,13 @@
 
 mod auth;
 mod auth_lock;
+#[cfg(feature = "legacy")]
 mod legacy;
+#[cfg(feature = "legacy")]
 mod lifecycle;
 mod listen;
+#[cfg(not(feature = "legacy"))]
+mod modern_only;
 mod mrtr;
 mod peers;
 mod quiet;
