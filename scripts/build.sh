@@ -24,9 +24,11 @@ build_wasm() {
   wasm-bindgen --target web --out-dir "$out" --out-name mcp_wasm_client "$wasm"
 
   if [ "$PROFILE" = release ]; then
-    log "wasm-opt -Oz"
+    log "wasm-opt -Oz -Oz"
     # The producers and target-features sections are only for tools: dropped after optimizing.
-    node_modules/.bin/wasm-opt -Oz --strip-producers --strip-target-features "$out/mcp_wasm_client_bg.wasm" -o "$out/mcp_wasm_client_bg.opt.wasm"
+    # Two -Oz passes: the second finds what the first left (measured: -750 B gzip for the
+    # default entry, -553 B for the modern one; --converge and a third pass gave less).
+    node_modules/.bin/wasm-opt -Oz -Oz --strip-producers --strip-target-features "$out/mcp_wasm_client_bg.wasm" -o "$out/mcp_wasm_client_bg.opt.wasm"
     mv "$out/mcp_wasm_client_bg.opt.wasm" "$out/mcp_wasm_client_bg.wasm"
   fi
 
