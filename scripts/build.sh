@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-log() { printf '\033[1;34m[build]\033[0m %s\n' "$*"; }
+log() { printf '\033[1;34m[build +%ss]\033[0m %s\n' "$SECONDS" "$*"; }
 
 PROFILE=${PROFILE:-release}
 # std rebuilt for size (scripts/wasm-std.sh says why and what it saves).
