@@ -57,6 +57,9 @@ impl Slot {
     }
 }
 
+/// Resumptions exist only with the `legacy` feature (2025-11-25 "Resumability").
+const LEGACY: bool = cfg!(feature = "legacy");
+
 /// A scheduled resumption of a legacy response stream (`Last-Event-ID`).
 #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
 pub(crate) struct Resume {
@@ -152,7 +155,10 @@ impl Exchanges {
         slot.settled = true;
         if let Some(id) = slot.rpc_id.clone() {
             self.pending.remove(&id);
-            self.resuming.remove(&id);
+            // (`LEGACY`: no resumptions in the modern-only build; these uses fold away.)
+            if LEGACY {
+                self.resuming.remove(&id);
+            }
         }
     }
 
@@ -191,6 +197,9 @@ impl Exchanges {
             .filter(|(_, s)| &s.owner == owner)
             .map(|(x, _)| *x)
             .collect();
+        if !LEGACY {
+            return (xs, Vec::new());
+        }
         for x in &xs {
             if let Some(id) = self.slots.get(x).and_then(|s| s.rpc_id.clone()) {
                 self.resuming.remove(&id);
@@ -312,18 +321,26 @@ impl Exchanges {
 
     /// JSON-RPC id `id`'s stream is not resumed (any more).
     pub(crate) fn end_resuming(&mut self, id: &RequestId) {
-        self.resuming.remove(id);
+        if LEGACY {
+            self.resuming.remove(id);
+        }
     }
 
     /// A call no longer wants the response to JSON-RPC `id`: the exchange of its
     /// resumption (scheduled or open), to cancel.
     pub(crate) fn abandon(&mut self, id: &RequestId) -> Option<ExchangeId> {
+        if !LEGACY {
+            return None;
+        }
         self.resuming.remove(id)?;
         self.pending.get(id).copied()
     }
 
     /// Drops every scheduled resumption (the client closed); their tokens.
     pub(crate) fn clear_resumes(&mut self) -> Vec<ResumeId> {
+        if !LEGACY {
+            return Vec::new();
+        }
         let tokens = self.resumes.keys().copied().collect();
         self.resumes.clear();
         self.resuming.clear();

@@ -250,9 +250,12 @@ fn perform(h: &Handle, a: Action) {
             if let Some(c) = c {
                 c.abort();
             }
-            let es = h.borrow_mut().event_sources.remove(&x);
-            if let Some(es) = es {
-                es.close();
+            // (No `EventSource` is ever opened in the modern-only build.)
+            if cfg!(feature = "legacy") {
+                let es = h.borrow_mut().event_sources.remove(&x);
+                if let Some(es) = es {
+                    es.close();
+                }
             }
         }
         Action::Ask(ask) => crate::web::asks::run(h, ask),
