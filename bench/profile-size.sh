@@ -6,7 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v twiggy >/dev/null || cargo install twiggy
-W=${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm_client.wasm
+# MODERN=1: the modern-only build (pkg/modern/, feature `legacy` off) that scripts/build.sh keeps
+# beside it.
+SUFFIX=''
+[ "${MODERN:-0}" = 1 ] && SUFFIX=_modern
+W=${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm_client$SUFFIX.wasm
 D=bench/out/size-profile
 rm -rf "$D" && mkdir -p "$D"
 wasm-bindgen --target web --keep-debug --out-dir "$D" --out-name m "$W"

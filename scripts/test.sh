@@ -14,6 +14,7 @@
 #   wasm: node       tests/wasm_node.rs, wasm-bindgen-test-runner + Node
 #   js: node         tests/js/run-node.mjs     (tests/js/suite.mjs on the built package)
 #   js: chromium     tests/js/run-browser.mjs  (the same suite in headless Chromium)
+#   js: ..., modern  the same two on the mcp-wasm-client/modern entry (--modern)
 #   schema           tests/js/validate-log.mjs: every request the client sent, checked
 #                    against the official JSON Schemas (spec 2026-07-28, ext-tasks)
 #   hooks            later stages, each run when present and executable (see HOOKS below)
@@ -227,6 +228,9 @@ clippy() {
   [ "$CLIPPY_STRICT" = 1 ] && deny=(-- -D warnings)
   cargo clippy --all-targets "${deny[@]}" || return $?
   cargo clippy --target wasm32-unknown-unknown --all-targets "${deny[@]}" || return $?
+  # The modern-only build (mcp-wasm-client/modern: the `legacy` feature off).
+  cargo clippy --all-targets --no-default-features "${deny[@]}" || return $?
+  cargo clippy --target wasm32-unknown-unknown --lib --no-default-features "${deny[@]}" || return $?
 }
 run "clippy" clippy 'generated [0-9]+ warning' clippy
 # rustdoc of the public items: no broken or private intra-doc links.
@@ -241,6 +245,7 @@ fi
 # ------------------------------------------------------------------ b. native tests, c. build
 
 run "native tests (cargo test)" cargo-test '^test result:' cargo test
+run "native tests, modern-only (cargo test --no-default-features)" cargo-test-modern '^test result:' cargo test --no-default-features
 
 run "build pkg/ (scripts/build.sh)" build 'pkg/ ready' scripts/build.sh
 
@@ -285,6 +290,10 @@ run "wasm: node (wasm_node)" wasm-node '^test result:' wasm_test wasm_node
 
 run "js: node (tests/js)" js-node '^node: |XFAIL|XPASS' "$NODE" tests/js/run-node.mjs "$JS_SERVER_URL"
 run "js: chromium (tests/js)" js-chromium '^chromium |XFAIL|XPASS' "$NODE" tests/js/run-browser.mjs "$JS_SERVER_URL"
+# The same suite on the mcp-wasm-client/modern entry (pkg/modern/): its legacy-era cases are
+# counted as not applicable.
+run "js: node, modern entry (tests/js)" js-node-modern '^node |XFAIL|XPASS|N/A' "$NODE" tests/js/run-node.mjs "$JS_SERVER_URL" --modern
+run "js: chromium, modern entry (tests/js)" js-chromium-modern '^chromium |XFAIL|XPASS|N/A' "$NODE" tests/js/run-browser.mjs "$JS_SERVER_URL" --modern
 run "schema: recorded requests" schema '^schema: ' "$NODE" tests/js/validate-log.mjs "$JS_SERVER_URL" "$WASM_SERVER_URL"
 
 # ------------------------------------------------------------------ g. hooks (later stages)

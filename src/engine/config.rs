@@ -261,6 +261,15 @@ impl Config {
                 )));
             }
         }
+        // The modern-only build speaks 2026-07-28 alone: an older pinned era is refused here,
+        // before any request (`engine::session`).
+        #[cfg(not(feature = "legacy"))]
+        if let VersionChoice::Pinned(v) = &self.version {
+            if !crate::protocol::is_modern_version(v) {
+                let v = crate::error::sanitize(v, 40);
+                return Err(crate::engine::session::legacy_era_error(Some(&v), 0));
+            }
+        }
         if let Some(level) = &self.log_level {
             if !LOG_LEVELS.contains(&level.as_str()) {
                 return Err(Error::config(format!(

@@ -57,7 +57,11 @@ impl Slot {
     }
 }
 
+/// Resumptions exist only with the `legacy` feature (2025-11-25 "Resumability").
+const LEGACY: bool = cfg!(feature = "legacy");
+
 /// A scheduled resumption of a legacy response stream (`Last-Event-ID`).
+#[cfg_attr(not(feature = "legacy"), allow(dead_code))]
 pub(crate) struct Resume {
     pub owner: Owner,
     pub rpc_id: RequestId,
@@ -151,7 +155,10 @@ impl Exchanges {
         slot.settled = true;
         if let Some(id) = slot.rpc_id.clone() {
             self.pending.remove(&id);
-            self.resuming.remove(&id);
+            // (`LEGACY`: no resumptions in the modern-only build; these uses fold away.)
+            if LEGACY {
+                self.resuming.remove(&id);
+            }
         }
     }
 
@@ -190,6 +197,9 @@ impl Exchanges {
             .filter(|(_, s)| &s.owner == owner)
             .map(|(x, _)| *x)
             .collect();
+        if !LEGACY {
+            return (xs, Vec::new());
+        }
         for x in &xs {
             if let Some(id) = self.slots.get(x).and_then(|s| s.rpc_id.clone()) {
                 self.resuming.remove(&id);
@@ -291,6 +301,7 @@ impl Exchanges {
     }
 
     /// The resumption `token`, due now; `None` when its call ended meanwhile.
+    #[cfg(feature = "legacy")]
     pub(crate) fn take_resume(&mut self, token: ResumeId) -> Option<Resume> {
         let r = self.resumes.remove(&token)?;
         (self.resuming.get(&r.rpc_id) == Some(&token)).then_some(r)
@@ -298,6 +309,7 @@ impl Exchanges {
 
     /// Exchange `x` (a `Last-Event-ID` GET) resumes `r`'s stream: responses to its
     /// JSON-RPC id are routed to it.
+    #[cfg(feature = "legacy")]
     pub(crate) fn resumed_on(&mut self, x: ExchangeId, r: Resume) {
         if let Some(slot) = self.slots.get_mut(&x) {
             slot.rpc_id = Some(r.rpc_id.clone());
@@ -309,18 +321,26 @@ impl Exchanges {
 
     /// JSON-RPC id `id`'s stream is not resumed (any more).
     pub(crate) fn end_resuming(&mut self, id: &RequestId) {
-        self.resuming.remove(id);
+        if LEGACY {
+            self.resuming.remove(id);
+        }
     }
 
     /// A call no longer wants the response to JSON-RPC `id`: the exchange of its
     /// resumption (scheduled or open), to cancel.
     pub(crate) fn abandon(&mut self, id: &RequestId) -> Option<ExchangeId> {
+        if !LEGACY {
+            return None;
+        }
         self.resuming.remove(id)?;
         self.pending.get(id).copied()
     }
 
     /// Drops every scheduled resumption (the client closed); their tokens.
     pub(crate) fn clear_resumes(&mut self) -> Vec<ResumeId> {
+        if !LEGACY {
+            return Vec::new();
+        }
         let tokens = self.resumes.keys().copied().collect();
         self.resumes.clear();
         self.resuming.clear();

@@ -10,11 +10,14 @@ use crate::engine::ids::{ExchangeId, ResumeId};
 use crate::engine::timers::TimerTable;
 use crate::engine::tools::ToolRegistry;
 use crate::error::json_text;
+#[cfg(feature = "legacy")]
+use crate::http::request::{add_progress_token, legacy_post_headers};
 use crate::http::request::{
-    add_progress_token, legacy_post_headers, modern_params_text, modern_post_headers, HttpMethod,
-    HttpRequest, RequestMetaText,
+    modern_params_text, modern_post_headers, HttpMethod, HttpRequest, RequestMetaText,
 };
-use crate::protocol::jsonrpc::{encode_request, encode_request_text, RequestId};
+#[cfg(feature = "legacy")]
+use crate::protocol::jsonrpc::encode_request;
+use crate::protocol::jsonrpc::{encode_request_text, RequestId};
 use crate::protocol::LATEST_PROTOCOL_VERSION;
 use crate::time::Millis;
 use rustc_hash::FxHashMap;
@@ -43,9 +46,32 @@ pub(crate) enum Era {
     /// 2026-07-28: per-request `_meta`, no handshake.
     Modern,
     /// 2025-03-26 … 2025-11-25 Streamable HTTP after `initialize`.
+    #[cfg(feature = "legacy")]
     Legacy,
     /// 2024-11-05 HTTP+SSE.
+    #[cfg(feature = "legacy")]
     HttpSse,
+}
+
+impl Era {
+    /// The 2025 Streamable HTTP era (always false without the `legacy` feature, so that
+    /// the branches it guards fold away in the modern-only build).
+    #[inline]
+    pub(crate) fn is_legacy(&self) -> bool {
+        #[cfg(feature = "legacy")]
+        return *self == Era::Legacy;
+        #[cfg(not(feature = "legacy"))]
+        false
+    }
+
+    /// The 2024-11-05 HTTP+SSE era (always false without the `legacy` feature).
+    #[inline]
+    pub(crate) fn is_http_sse(&self) -> bool {
+        #[cfg(feature = "legacy")]
+        return *self == Era::HttpSse;
+        #[cfg(not(feature = "legacy"))]
+        false
+    }
 }
 
 /// Shared state.
@@ -58,6 +84,7 @@ pub(crate) struct Shared {
     /// Legacy era: the session id the server assigned.
     pub session_id: Option<String>,
     /// HTTP+SSE: the URL to POST to (from the `endpoint` event).
+    #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
     pub post_url: Option<String>,
     next_id: u64,
     pub actions: VecDeque<Action>,
@@ -225,6 +252,7 @@ impl Shared {
                 let body = encode_request_text(&rpc_id, method, text, request_state);
                 (self.cfg.url.clone(), h, body)
             }
+            #[cfg(feature = "legacy")]
             Era::Legacy | Era::HttpSse => {
                 let mut p = params.clone();
                 if let Some(t) = progress_token {
@@ -300,6 +328,7 @@ impl Shared {
 
     /// Sends a raw HTTP request that carries no JSON-RPC request (GET streams, DELETE,
     /// notification and response POSTs).
+    #[cfg(feature = "legacy")]
     pub(crate) fn send_raw(&mut self, owner: Owner, req: HttpRequest) -> ExchangeId {
         self.open(req.id, owner, None, req)
     }
@@ -315,6 +344,7 @@ impl Shared {
     /// A GET on the server URL for a 2025-11-25 SSE stream (the session's GET stream, or a
     /// response stream's resumption): the session's headers, and `Last-Event-ID` to resume
     /// after that event (2025-11-25 `basic/transports` "Resumability and Redelivery").
+    #[cfg(feature = "legacy")]
     pub(crate) fn legacy_stream_get(&mut self, last_event_id: Option<&str>) -> HttpRequest {
         let mut headers = vec![
             ("Accept".to_string(), "text/event-stream".to_string()),

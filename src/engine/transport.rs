@@ -13,6 +13,7 @@ pub(crate) enum SseReader {
 }
 
 /// The transport in use.
+#[cfg_attr(not(feature = "legacy"), allow(dead_code))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Transport {
     /// Streamable HTTP (2025-03-26 and later).
@@ -26,8 +27,14 @@ impl Transport {
     /// (`None`: not opened with an `EventSource`, so it is read with `fetch`).
     pub(crate) fn of(era: &Era, reader: Option<SseReader>) -> Transport {
         match era {
+            #[cfg(feature = "legacy")]
             Era::HttpSse => Transport::HttpSse(reader.unwrap_or(SseReader::Fetch)),
-            Era::Modern | Era::Legacy => Transport::StreamableHttp,
+            #[cfg(feature = "legacy")]
+            Era::Legacy => Transport::StreamableHttp,
+            Era::Modern => {
+                let _ = reader;
+                Transport::StreamableHttp
+            }
         }
     }
 
@@ -46,7 +53,9 @@ impl Transport {
 pub(crate) fn era_name(era: &Era) -> &'static str {
     match era {
         Era::Modern => "modern",
+        #[cfg(feature = "legacy")]
         Era::Legacy => "legacy",
+        #[cfg(feature = "legacy")]
         Era::HttpSse => "http+sse",
     }
 }
@@ -56,6 +65,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(feature = "legacy")]
     fn names() {
         let t = |e: &Era, r| Transport::of(e, r).as_str();
         assert_eq!(t(&Era::Modern, None), "streamable-http");

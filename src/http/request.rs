@@ -20,6 +20,15 @@ pub struct HttpRequest {
     pub event_source: bool,
 }
 
+impl HttpRequest {
+    /// True when the shell should read this stream with `EventSource` (never in the
+    /// modern-only build, so the shell's `EventSource` path folds away there).
+    #[inline]
+    pub fn wants_event_source(&self) -> bool {
+        cfg!(feature = "legacy") && self.event_source
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HttpMethod {
     Post,
@@ -174,6 +183,7 @@ fn member(out: &mut Vec<u8>, key: &str, v: Member) {
 }
 
 /// Adds only a progress token (legacy eras: no per-request capabilities).
+#[cfg(feature = "legacy")]
 pub(crate) fn add_progress_token(params: &mut Map<String, Value>, token: &Value) {
     let entry = params
         .entry("_meta")
@@ -221,6 +231,7 @@ pub fn modern_post_headers(
 
 /// The headers of a legacy (2025 era) POST: no `Mcp-Method`/`Mcp-Name`; the protocol
 /// version only after initialization; the session id once the server assigned one.
+#[cfg(feature = "legacy")]
 pub(crate) fn legacy_post_headers(
     protocol_version: Option<&str>,
     session_id: Option<&str>,

@@ -101,6 +101,7 @@ pub fn decode_initialize_result(raw: &RawValue, over_sse: bool) -> Result<Initia
 
 /// The 2025 client capabilities for `initialize`, from the modern ones the host configured
 /// (elicitation, sampling, roots; extensions have no 2025 form).
+#[cfg(feature = "legacy")]
 pub(crate) fn legacy_capabilities(modern: &Value) -> Value {
     let mut m = Map::new();
     if let Some(e) = modern.get("elicitation") {
@@ -163,6 +164,7 @@ pub(crate) fn check_session_id(s: &str) -> Result<()> {
 
 /// Resolves the 2024-11-05 `endpoint` event's URI against the server URL and refuses
 /// another origin (the POST target must be the server's own).
+#[cfg(feature = "legacy")]
 pub(crate) fn resolve_endpoint(base: &str, endpoint: &str) -> Result<String> {
     let endpoint = endpoint.trim();
     let origin_of = |u: &str| -> Option<String> {
@@ -218,6 +220,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    #[cfg(feature = "legacy")]
     fn endpoint_resolution_and_origin_check() {
         let b = "http://127.0.0.1:8000/sse";
         assert_eq!(

@@ -236,10 +236,10 @@ pub(super) fn warn(h: &Handle, message: &str) {
 fn perform(h: &Handle, a: Action) {
     match a {
         Action::Send(req) => {
-            if req.event_source && crate::web::event_source::available() {
+            if req.wants_event_source() && crate::web::event_source::available() {
                 crate::web::event_source::open(h, req)
             } else {
-                if req.event_source {
+                if req.wants_event_source() {
                     h.borrow_mut().sse_transport = Some(SseReader::Fetch);
                 }
                 crate::web::auth::send(h, req)
@@ -250,9 +250,12 @@ fn perform(h: &Handle, a: Action) {
             if let Some(c) = c {
                 c.abort();
             }
-            let es = h.borrow_mut().event_sources.remove(&x);
-            if let Some(es) = es {
-                es.close();
+            // (No `EventSource` is ever opened in the modern-only build.)
+            if cfg!(feature = "legacy") {
+                let es = h.borrow_mut().event_sources.remove(&x);
+                if let Some(es) = es {
+                    es.close();
+                }
             }
         }
         Action::Ask(ask) => crate::web::asks::run(h, ask),

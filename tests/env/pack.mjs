@@ -14,7 +14,10 @@ const [report] = JSON.parse(
 );
 const files = new Set(report.files.map((f) => f.path));
 const must = ['LICENSE', 'README.md', 'package.json', 'index.js', 'index.d.ts', 'load.js',
-  'load.d.ts', 'mcp_wasm_client_bg.wasm', 'dialog/index.js', 'react.js', 'react.d.ts', 'ai.js', 'ai.d.ts'];
+  'load.d.ts', 'mcp_wasm_client_bg.wasm', 'dialog/index.js', 'react.js', 'react.d.ts', 'ai.js', 'ai.d.ts',
+  // mcp-wasm-client/modern (2026-07-28 only): its entry, types, glue and module.
+  'modern/index.js', 'modern/index.d.ts', 'modern/load.js', 'modern/mcp_wasm_client.js',
+  'modern/mcp_wasm_client_bg.wasm'];
 const missing = must.filter((f) => !files.has(f));
 const problems = [];
 if (missing.length) problems.push(`missing from the tarball: ${missing.join(', ')}`);
@@ -25,6 +28,7 @@ for (const peer of ['react', 'ai']) {
   }
   if (!manifest.exports?.[`./${peer}`]) problems.push(`no ./${peer} in exports`);
 }
+if (!manifest.exports?.['./modern']) problems.push('no ./modern in exports');
 if (manifest.license !== 'Apache-2.0') problems.push(`license is ${manifest.license}`);
 const licence = readFileSync(new URL('LICENSE', pkgDir), 'utf8');
 if (!/Apache License\s+Version 2\.0/.test(licence)) problems.push('LICENSE is not the Apache-2.0 text');

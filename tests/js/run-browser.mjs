@@ -1,7 +1,8 @@
 // Runs tests/js/suite.mjs (or another suite with the same runSuite API, e.g.
 // tests/faults/suite.mjs) in headless Chromium (playwright-core, /usr/bin/chromium) against a
 // running test server.
-//   node tests/js/run-browser.mjs <serverUrl> [--suite <path>] [--only <regexp>]
+//   node tests/js/run-browser.mjs <serverUrl> [--suite <path>] [--only <regexp>] [--modern]
+// --modern: the page runs the suite on the mcp-wasm-client/modern entry (pkg/modern/).
 // Serves the repository root over HTTP on a free port (the page imports /pkg/index.js like
 // any page would), opens tests/js/browser.html, streams each case's line back, and exits 0
 // when every case passed (expected failures aside) and no promise rejection went unhandled.
@@ -99,6 +100,7 @@ try {
   await page.exposeFunction('__report', (line) => console.log(line));
   const q = new URLSearchParams({ server: serverUrl, dead: await deadUrl() });
   if (only) q.set('only', only);
+  if (args.includes('--modern')) q.set('entry', 'modern');
   if (suiteAt >= 0) {
     // The page imports the suite by its path under the repository root (served above).
     const file = normalize(join(process.cwd(), args[suiteAt + 1]));
@@ -123,8 +125,8 @@ try {
     }
     const version = browser.version();
     console.log(
-      `chromium ${version}: ${r.passed} passed, ${r.failed} failed, ${r.xfailed} expected failures, ` +
-        `${r.xpassed} unexpected passes, ${r.skipped ? `${r.skipped} skipped, ` : ''}${r.unhandled.length} unhandled rejections ` +
+      `chromium ${version}${args.includes('--modern') ? ' (mcp-wasm-client/modern)' : ''}: ${r.passed} passed, ${r.failed} failed, ${r.xfailed} expected failures, ` +
+        `${r.xpassed} unexpected passes, ${r.skipped ? `${r.skipped} skipped, ` : ''}${r.notApplicable ? `${r.notApplicable} not applicable: legacy era, ` : ''}${r.unhandled.length} unhandled rejections ` +
         `(${r.total} cases, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
     );
     code = r.failed === 0 && r.xpassed === 0 && r.unhandled.length === 0 && pageErrors.length === 0 && r.total > 0 ? 0 : 1;

@@ -1,6 +1,8 @@
 // Runs tests/js/suite.mjs (or another suite with the same runSuite API, e.g.
 // tests/faults/suite.mjs) in Node against a running test server.
-//   node tests/js/run-node.mjs <serverUrl> [--suite <path>] [--only <regexp>]
+//   node tests/js/run-node.mjs <serverUrl> [--suite <path>] [--only <regexp>] [--modern]
+// --modern: the suite runs on the mcp-wasm-client/modern entry (pkg/modern/); its legacy-era
+// cases are counted as not applicable.
 // Exit status 0 when every case passed (expected failures aside) and no promise rejection
 // went unhandled, 1 otherwise.
 import net from 'node:net';
@@ -12,6 +14,7 @@ const serverUrl = args[0];
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? new RegExp(args[onlyAt + 1]) : undefined;
 const suiteAt = args.indexOf('--suite');
+if (args.includes('--modern')) globalThis.__MCP_WASM_CLIENT_ENTRY = 'modern';
 if (!serverUrl) {
   console.error('usage: node tests/js/run-node.mjs <serverUrl> [--suite <path>] [--only <regexp>]');
   process.exit(2);
@@ -48,8 +51,9 @@ if (unhandled.length) {
   for (const u of [...new Set(unhandled)]) console.error(`  ${u} (×${unhandled.filter((x) => x === u).length})`);
 }
 console.log(
-  `node: ${r.passed} passed, ${r.failed} failed, ${r.xfailed} expected failures, ${r.xpassed} unexpected passes, ` +
+  `node${args.includes('--modern') ? ' (mcp-wasm-client/modern)' : ''}: ${r.passed} passed, ${r.failed} failed, ${r.xfailed} expected failures, ${r.xpassed} unexpected passes, ` +
     (r.skipped ? `${r.skipped} skipped, ` : '') +
+    (r.notApplicable ? `${r.notApplicable} not applicable: legacy era, ` : '') +
     `${unhandled.length} unhandled rejections (${r.total} cases, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
 );
 process.exit(r.failed === 0 && r.xpassed === 0 && unhandled.length === 0 && r.total > 0 ? 0 : 1);

@@ -4,8 +4,18 @@
 // a user imports the built package (pkg/, made by scripts/build.sh).
 //
 // A case is `test(name, fn)` or `xfail(name, todo, fn)` (an expected failure: it must still
-// fail; a pass is reported as XPASS and fails the run, so the marker gets removed).
-import {
+// fail; a pass is reported as XPASS and fails the run, so the marker gets removed), or
+// `legacyTest(name, fn)`: a case that needs the 2025-11-25 or 2024-11-05 era, counted as
+// "not applicable: legacy era" (never silently dropped) when the suite runs on the
+// `mcp-wasm-client/modern` entry.
+//
+// The entry under test: the default one (pkg/index.js), or with `--modern` in the runners
+// (they set globalThis.__MCP_WASM_CLIENT_ENTRY = 'modern' before importing this module)
+// mcp-wasm-client/modern (pkg/modern/index.js: 2026-07-28 only, the same API).
+import { AssertionError, show, ok, same, eq, withTimeout, sleep } from './assert.mjs';
+
+const MODERN = globalThis.__MCP_WASM_CLIENT_ENTRY === 'modern';
+const {
   McpClient,
   Task,
   McpClientError,
@@ -20,8 +30,8 @@ import {
   MissingRequiredClientCapabilityError,
   AuthorizationError,
   HttpError,
-} from '../../pkg/index.js';
-import { AssertionError, show, ok, same, eq, withTimeout, sleep } from './assert.mjs';
+  UnsupportedProtocolVersionError,
+} = await import(MODERN ? '../../pkg/modern/index.js' : '../../pkg/index.js');
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const CASE_TIMEOUT_MS = 30_000;
@@ -34,6 +44,10 @@ function test(name, fn) {
 }
 function xfail(name, todo, fn) {
   cases.push({ name, fn, todo });
+}
+/** A case of the 2025-11-25 / 2024-11-05 eras: not applicable to mcp-wasm-client/modern. */
+function legacyTest(name, fn) {
+  cases.push({ name, fn, legacy: true });
 }
 
 /** Awaits a promise that must reject with an error of class `Cls` (and `code` when given). */
@@ -64,17 +78,23 @@ const text = (result) => result?.content?.[0]?.text;
  * Runs every case; `report(line)` receives one line per case. `deadUrl`: a URL nothing
  * listens on. `unhandled()`: the unhandled promise rejections the host saw so far (the
  * runner hooks them). Resolves with
- * `{ passed, failed, xfailed, xpassed, total, failures: [{ name, error }] }`.
+ * `{ passed, failed, xfailed, xpassed, notApplicable, total, failures: [{ name, error }] }`
+ * (`notApplicable`: legacy-era cases on the modern entry).
  */
 export async function runSuite({ serverUrl, deadUrl, report = console.log, only, unhandled = () => [] } = {}) {
   ok(serverUrl, 'runSuite: serverUrl is required');
   ok(deadUrl, 'runSuite: deadUrl (a URL nothing listens on) is required');
   const base = serverUrl.replace(/\/mcp\/?$/, '');
   const unique = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-  const out = { passed: 0, failed: 0, xfailed: 0, xpassed: 0, total: 0, failures: [] };
+  const out = { passed: 0, failed: 0, xfailed: 0, xpassed: 0, notApplicable: 0, total: 0, failures: [] };
   for (const c of cases) {
     if (only && !only.test(c.name)) continue;
     out.total += 1;
+    if (MODERN && c.legacy) {
+      out.notApplicable += 1;
+      report(`  N/A   ${c.name} — not applicable: legacy era (mcp-wasm-client/modern)`);
+      continue;
+    }
     const clients = [];
     const env = {
       url: serverUrl,
@@ -637,6 +657,69 @@ test('invalid call options → ConfigError, client still works', async ({ client
   const c = client();
   await rejects(c.callTool('echo', { text: 'x' }, { timeoutMs: -5 }), ConfigError);
   await stillWorks(c);
+});
+
+// ------------------------------------------------------------------ a server of an older era
+// A 2025-11-25 server in memory behind the `fetch` option: `server/discover` is a bare 400
+// (not a modern JSON-RPC error), `initialize` opens session S1, the GET stream is 405.
+
+function server2025() {
+  const w = { url: 'https://old.mcp.test/mcp', methods: [] };
+  const json = (status, v, headers = {}) =>
+    new Response(JSON.stringify(v), { status, headers: { 'content-type': 'application/json', ...headers } });
+  w.fetch = async (input, init = {}) => {
+    if ((init.method ?? 'GET') !== 'POST') return new Response(null, { status: 405 });
+    const m = JSON.parse(init.body);
+    w.methods.push(m.method);
+    switch (m.method) {
+      case 'server/discover':
+        return json(400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } });
+      case 'initialize':
+        return json(200, {
+          jsonrpc: '2.0', id: m.id,
+          result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '1' } },
+        }, { 'mcp-session-id': 'S1' });
+      case 'tools/list':
+        return json(200, { jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'old_tool', inputSchema: { type: 'object' } }] } });
+      default:
+        return new Response(null, { status: 202 }); // notifications
+    }
+  };
+  return w;
+}
+
+legacyTest('legacy era: a 2025-11-25-only server is spoken to after the modern probe', async () => {
+  const w = server2025();
+  const c = new McpClient(w.url, { fetch: w.fetch });
+  const { tools } = await c.listTools();
+  eq(tools.map((t) => t.name), ['old_tool'], 'tools');
+  eq([c.era, c.protocolVersion], ['legacy', '2025-11-25'], 'era');
+  eq(w.methods, ['server/discover', 'initialize', 'notifications/initialized', 'tools/list'], 'requests');
+  c.close();
+});
+
+test('a 2025-11-25-only server: the default entry speaks its era; mcp-wasm-client/modern refuses it with UnsupportedProtocolVersionError', async () => {
+  const w = server2025();
+  const c = new McpClient(w.url, { fetch: w.fetch });
+  if (!MODERN) {
+    eq((await c.listTools()).tools.length, 1, 'the default entry speaks 2025-11-25');
+    c.close();
+    return;
+  }
+  const e = await rejects(c.listTools(), UnsupportedProtocolVersionError, { message: /mcp-wasm-client\/modern/ });
+  eq(e.status, 400, 'status');
+  eq(e.data, { era: '2025-11-25 or 2024-11-05', supported: ['2026-07-28'], entry: 'mcp-wasm-client' }, 'data');
+  eq(w.methods, ['server/discover'], 'only the probe was sent: no initialize');
+  // A pinned older version is refused at construction.
+  let thrown;
+  try {
+    new McpClient(w.url, { protocolVersion: '2025-11-25', fetch: w.fetch });
+  } catch (err) {
+    thrown = err;
+  }
+  ok(thrown instanceof UnsupportedProtocolVersionError, `pinned 2025-11-25: ${thrown?.name}: ${thrown?.message}`);
+  eq(thrown.data?.era, '2025-11-25', 'pinned era');
+  c.close();
 });
 
 test('server down (connection refused) → NetworkError', async ({ deadUrl, client }) => {

@@ -223,12 +223,16 @@ impl Core {
     }
 
     fn refresh_session(&mut self) {
-        for p in [
+        #[cfg(feature = "legacy")]
+        let parts = [
             SessionPart::Probe,
             SessionPart::Init,
             SessionPart::Initialized,
             SessionPart::GetStream,
-        ] {
+        ];
+        #[cfg(not(feature = "legacy"))]
+        let parts = [SessionPart::Probe];
+        for p in parts {
             self.refresh(&session::owner(p));
         }
     }
@@ -380,6 +384,7 @@ impl Core {
 
     fn timer_for(&mut self, owner: &Owner) {
         match owner {
+            #[cfg(feature = "legacy")]
             Owner::Resume(token) => self.resume_now(*token),
             _ => self.deliver(owner, CallInput::Timer),
         }
@@ -426,6 +431,7 @@ impl Core {
         self.sh.set_deadline(&Owner::Resume(token), Some(at));
     }
 
+    #[cfg(feature = "legacy")]
     fn resume_now(&mut self, token: ResumeId) {
         let Some(r) = self.sh.xs.take_resume(token) else {
             return; // its call ended meanwhile

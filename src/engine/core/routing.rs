@@ -132,7 +132,7 @@ impl Core {
         let retry_ms = slot.retry_ms;
         let resumes = slot.resumes;
         // HTTP+SSE: a POST is accepted (202); its response comes on the SSE stream.
-        if self.sh.era == Era::HttpSse
+        if self.sh.era.is_http_sse()
             && err.is_none()
             && !settled
             && is_success(status)
@@ -164,7 +164,7 @@ impl Core {
         }
         let Some(rpc_id) = rpc_id else { return };
         // 2025: a dropped stream with event ids is resumed, not re-sent.
-        if self.sh.era == Era::Legacy && (streamed || err.is_none()) {
+        if self.sh.era.is_legacy() && (streamed || err.is_none()) {
             if let Some(last) = last_event_id {
                 if resumes < MAX_RESUMES {
                     self.schedule_resume(owner, rpc_id, last, resumes + 1, retry_ms);
@@ -218,7 +218,7 @@ impl Core {
 
     /// True when an HTTP 404 means the legacy session ended (2025-11-25 "Session Management" 4).
     fn session_gone(&self, status: u16) -> bool {
-        status == 404 && self.sh.era == Era::Legacy && self.sh.session_id.is_some()
+        status == 404 && self.sh.era.is_legacy() && self.sh.session_id.is_some()
     }
 
     fn expire_session(&mut self, owner: Owner) {

@@ -160,7 +160,9 @@ impl ToolOp {
         // 2025-11-25 tasks: the client asks for a task (`params.task`) when the server and
         // the tool support it (2025 `basic/utilities/tasks.mdx` "Tool-Level Negotiation").
         let support = entry.as_ref().and_then(|e| e.task_support.clone());
-        if self.legacy_tasks == Some(true)
+        // (`cfg!`: the modern-only build has no 2025 tasks; the branch folds away there.)
+        if cfg!(feature = "legacy")
+            && self.legacy_tasks == Some(true)
             && cx.sh.cfg.tasks_enabled()
             && matches!(support.as_deref(), Some("optional" | "required"))
         {
@@ -203,7 +205,9 @@ impl ToolOp {
                     return Step::Pending;
                 };
                 match outcome {
-                    Ok(CallOutcome::Complete(raw)) if self.asked_task => {
+                    Ok(CallOutcome::Complete(raw))
+                        if cfg!(feature = "legacy") && self.asked_task =>
+                    {
                         // 2025: `{task: {...}}`, or a plain result if the server ignored the ask.
                         let v: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
                         if v.get("task").is_some() {

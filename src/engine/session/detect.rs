@@ -12,7 +12,10 @@ use serde_json::{Map, Value};
 
 impl Session {
     pub(super) fn probe(&mut self, sh: &mut Shared) {
-        self.auto = true;
+        #[cfg(feature = "legacy")]
+        {
+            self.auto = true;
+        }
         sh.era = Era::Modern;
         sh.version = LATEST_PROTOCOL_VERSION.to_string();
         let mut c = Call::new("server/discover", Map::new(), Vec::new(), init_policy(sh));
@@ -46,8 +49,13 @@ impl Session {
                             .iter()
                             .find(|v| supported().any(|s| s == **v))
                         {
-                            self.initialize(sh, v, false);
-                            return Outcome::Pending;
+                            #[cfg(feature = "legacy")]
+                            {
+                                self.initialize(sh, v, false);
+                                return Outcome::Pending;
+                            }
+                            #[cfg(not(feature = "legacy"))]
+                            return self.refuse(Some(v), status);
                         }
                         self.phase = Phase::Unknown;
                         return Outcome::Failed(e);
@@ -55,8 +63,13 @@ impl Session {
                     return self.modern();
                 }
                 if matches!(status, 400 | 404 | 405) {
-                    self.initialize(sh, LEGACY_PROTOCOL_VERSIONS[0], false);
-                    return Outcome::Pending;
+                    #[cfg(feature = "legacy")]
+                    {
+                        self.initialize(sh, LEGACY_PROTOCOL_VERSIONS[0], false);
+                        return Outcome::Pending;
+                    }
+                    #[cfg(not(feature = "legacy"))]
+                    return self.refuse(None, status);
                 }
                 self.phase = Phase::Unknown;
                 sh.era = Era::Modern;
@@ -65,9 +78,46 @@ impl Session {
         }
     }
 
+    /// Without the `legacy` feature: the server speaks an older era only (`version`, when
+    /// its `UnsupportedProtocolVersion` error named one; else its 400/404/405 to
+    /// `server/discover` said so, 2026-07-28 `basic/transports/streamable-http`
+    /// "Backward Compatibility"). The error names the era and the entry that speaks it.
+    #[cfg(not(feature = "legacy"))]
+    fn refuse(&mut self, version: Option<&str>, status: u16) -> Outcome {
+        self.phase = Phase::Unknown;
+        Outcome::Failed(legacy_era_error(version, status))
+    }
+
     fn modern(&mut self) -> Outcome {
         self.era_known = true;
         self.phase = Phase::Ready;
         Outcome::Ready
     }
+}
+
+/// The error of the modern-only build for a server that speaks only an older era.
+#[cfg(not(feature = "legacy"))]
+pub(crate) fn legacy_era_error(version: Option<&str>, status: u16) -> crate::error::Error {
+    use crate::error::{json_object, Error, ErrorKind};
+    let era = version.unwrap_or("2025-11-25 or 2024-11-05");
+    let mut e = Error::new(
+        ErrorKind::UnsupportedProtocolVersion,
+        format!(
+            "the server speaks only an older protocol era ({era}); this build \
+             (mcp-wasm-client/modern) speaks only {LATEST_PROTOCOL_VERSION}: use the default \
+             entry, mcp-wasm-client, for such servers"
+        ),
+    )
+    .with_data(json_object(vec![
+        ("era", era.into()),
+        (
+            "supported",
+            Value::Array(vec![LATEST_PROTOCOL_VERSION.into()]),
+        ),
+        ("entry", "mcp-wasm-client".into()),
+    ]));
+    if status != 0 {
+        e.status = Some(status);
+    }
+    e
 }

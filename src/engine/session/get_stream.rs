@@ -3,7 +3,7 @@
 //! after a drop, reopened a bounded number of times with backoff.
 
 use super::{owner, Outcome, Phase, Session, SessionPart};
-use crate::engine::shared::{Era, Shared};
+use crate::engine::shared::Shared;
 use crate::error::Error;
 
 /// Reconnection attempts of the GET stream before giving up on it.
@@ -36,7 +36,7 @@ impl Session {
     /// server declined it, the session is not ready or ended (404).
     pub(super) fn on_get_end(&mut self, sh: &mut Shared, err: Option<&Error>) -> Outcome {
         self.get_stream = None;
-        if self.get_disabled || !matches!(self.phase, Phase::Ready) || sh.era != Era::Legacy {
+        if self.get_disabled || !matches!(self.phase, Phase::Ready) || !sh.era.is_legacy() {
             return Outcome::Pending;
         }
         if err.is_some_and(|e| e.status == Some(404)) {
@@ -78,7 +78,7 @@ impl Session {
     /// Back online (issue 13): a GET stream that dropped reopens at once, its back-off
     /// reset.
     pub(crate) fn on_online(&mut self, sh: &mut Shared) {
-        let ready = matches!(self.phase, Phase::Ready) && sh.era == Era::Legacy;
+        let ready = matches!(self.phase, Phase::Ready) && sh.era.is_legacy();
         if ready && self.get_stream.is_none() && !self.get_disabled {
             self.get_attempts = 0;
             self.open_get(sh);

@@ -140,7 +140,8 @@ impl Driver {
                 }
             }
         }
-        if self.legacy {
+        // (`cfg!`: no 2025 tasks in the modern-only build; the branch folds away there.)
+        if cfg!(feature = "legacy") && self.legacy {
             // 2025: input and the outcome come through `tasks/result` (it blocks until the
             // task is terminal; the server's requests for input arrive on its stream).
             match dt.task.status {
@@ -296,7 +297,7 @@ impl Driver {
         self.poll = None;
         match outcome {
             Ok(CallOutcome::Complete(raw)) => {
-                let decoded = if self.legacy {
+                let decoded = if cfg!(feature = "legacy") && self.legacy {
                     decode_legacy_detailed(&raw, &self.id)
                 } else {
                     decode_detailed_task(&raw, Some(&self.id), false)

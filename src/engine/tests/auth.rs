@@ -366,6 +366,7 @@ fn aborted_while_held_is_not_replayed() {
 }
 
 #[test]
+#[cfg(feature = "legacy")]
 fn legacy_session_initialize_is_authorized_and_every_request_carries_the_token() {
     let mut h = Harness::new(cfg("2025-11-25"));
     let mut srv = AuthServer::new();

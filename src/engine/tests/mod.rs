@@ -3,9 +3,13 @@
 mod auth;
 mod auth_lock;
 mod dpop;
+#[cfg(feature = "legacy")]
 mod legacy;
+#[cfg(feature = "legacy")]
 mod lifecycle;
 mod listen;
+#[cfg(not(feature = "legacy"))]
+mod modern_only;
 mod mrtr;
 mod peers;
 mod push;

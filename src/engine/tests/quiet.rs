@@ -3,6 +3,7 @@
 //! exchange, JSON-RPC id, resumption, held request, ask, progress token or timer left).
 
 use super::auth::{cfg as auth_cfg, done_result, read, refuse, www401, AuthServer};
+#[cfg(feature = "legacy")]
 use super::legacy::{legacy, legacy_task};
 use crate::engine::actions::{OpId, OpOptions};
 use crate::engine::config::{Config, ElicitationModes, VersionChoice};
@@ -211,6 +212,7 @@ fn held_requests_that_end_leave_nothing() {
 }
 
 #[test]
+#[cfg(feature = "legacy")]
 fn legacy_resumptions_that_end_leave_nothing() {
     let mut h = legacy(json!({}));
     assert_eq!(
@@ -295,6 +297,7 @@ fn legacy_resumptions_that_end_leave_nothing() {
 }
 
 #[test]
+#[cfg(feature = "legacy")]
 fn a_legacy_task_poll_resumption_leaves_nothing() {
     let (mut h, op, poll) = legacy_task(1_000);
     h.head(poll.xfer(), 200, Some("text/event-stream"));

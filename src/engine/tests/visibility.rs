@@ -436,6 +436,7 @@ fn a_listen_backoff_running_as_the_network_goes_waits_for_it() {
 }
 
 /// A 2025 session ("S1") whose GET stream is open (200, SSE); returns the GET.
+#[cfg(feature = "legacy")]
 fn legacy_with_get_stream(h: &mut Harness) -> Sent {
     use super::legacy::{answer_initialize, opts};
     let op = h
@@ -461,6 +462,7 @@ fn legacy_with_get_stream(h: &mut Harness) -> Sent {
     get
 }
 
+#[cfg(feature = "legacy")]
 fn gets(h: &Harness) -> usize {
     h.history
         .iter()
@@ -469,6 +471,7 @@ fn gets(h: &Harness) -> usize {
 }
 
 #[test]
+#[cfg(feature = "legacy")]
 fn a_2025_get_stream_dropped_offline_waits_for_the_network_then_reopens_at_once() {
     let mut h = Harness::new(super::legacy::auto());
     let get = legacy_with_get_stream(&mut h);
@@ -483,6 +486,7 @@ fn a_2025_get_stream_dropped_offline_waits_for_the_network_then_reopens_at_once(
 }
 
 #[test]
+#[cfg(feature = "legacy")]
 fn a_2025_get_stream_retry_running_as_the_network_goes_waits_for_it() {
     let mut h = Harness::new(super::legacy::auto());
     let get = legacy_with_get_stream(&mut h);
