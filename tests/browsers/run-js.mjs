@@ -1,0 +1,105 @@
+// Runs tests/js/suite.mjs (or another suite with the same runSuite API, e.g.
+// tests/faults/suite.mjs) in Firefox ESR or WebKitGTK through W3C WebDriver
+// (tests/browsers/webdriver.mjs) against a running test server: the same page
+// (tests/js/browser.html) and the same report as tests/js/run-browser.mjs does in Chromium.
+//   node tests/browsers/run-js.mjs <serverUrl> --engine firefox|webkit [--suite <path>] [--only <regexp>]
+// Serves the repository root on a free port, opens the page, polls its output (WebDriver has
+// no binding back to Node) and prints each case's line as it appears; exits 0 when every case
+// passed (expected failures aside) and no error or promise rejection went unhandled.
+import net from 'node:net';
+import { join, normalize, sep } from 'node:path';
+import { staticServer, ROOT } from '../e2e/lib.mjs';
+import { startDriver, missing } from './webdriver.mjs';
+
+const args = process.argv.slice(2);
+const serverUrl = args[0];
+const opt = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const engine = opt('--engine');
+const only = opt('--only');
+const suite = opt('--suite');
+if (!serverUrl || !engine) {
+  console.error('usage: node tests/browsers/run-js.mjs <serverUrl> --engine firefox|webkit [--suite <path>] [--only <regexp>]');
+  process.exit(2);
+}
+const SUITE_TIMEOUT_MS = 10 * 60 * 1000;
+
+const why = missing(engine);
+if (why) {
+  console.log(`${engine}: NOT RUN: ${why}`);
+  process.exit(1);
+}
+
+/** A URL on a port nothing listens on (bound, then released). */
+async function deadUrl() {
+  const srv = net.createServer();
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address();
+  await new Promise((r) => srv.close(r));
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
+const t0 = Date.now();
+const files = await staticServer({ '/': ROOT });
+let driver;
+let session;
+let code = 1;
+try {
+  driver = await startDriver(engine);
+  session = await driver.newSession();
+  const q = new URLSearchParams({ server: serverUrl, dead: await deadUrl() });
+  if (only) q.set('only', only);
+  if (suite) {
+    const file = normalize(join(process.cwd(), suite));
+    q.set('suite', `/${file.slice(ROOT.length).split(sep).join('/')}`.replace(/^\/+/, '/'));
+  }
+  await session.navigate(`${files.url}/tests/js/browser.html?${q}`);
+  // Poll the page's output and its result.
+  let seen = 0;
+  let r;
+  const end = Date.now() + SUITE_TIMEOUT_MS;
+  for (;;) {
+    const v = await session.execute(
+      `const o = document.getElementById('out');
+       return { text: o ? o.textContent.slice(arguments[0]) : '', result: window.__result ?? null };`,
+      [seen],
+    );
+    seen += v.text.length;
+    if (v.text) process.stdout.write(v.text);
+    if (v.result) {
+      r = v.result;
+      break;
+    }
+    if (Date.now() > end) throw new Error(`the suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s`);
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  if (r.error) {
+    console.error(`the suite did not run in the page:\n${r.error}`);
+  } else {
+    for (const f of r.failures) console.error(`\n✗ ${f.name}\n${f.error}`);
+    if (r.unhandled.length) {
+      console.error(`\n✗ ${r.unhandled.length} unhandled promise rejection(s) in the page:`);
+      for (const u of [...new Set(r.unhandled)]) console.error(`  ${u} (×${r.unhandled.filter((x) => x === u).length})`);
+    }
+    const errors = r.errors ?? [];
+    for (const e of [...new Set(errors)]) {
+      console.error(`\n✗ uncaught page error (×${errors.filter((x) => x === e).length}): ${e.split('\n').slice(0, 4).join('\n')}`);
+    }
+    console.log(
+      `${engine} ${session.capabilities.browserVersion}: ${r.passed} passed, ${r.failed} failed, ${r.xfailed} expected failures, ` +
+        `${r.xpassed} unexpected passes, ${r.skipped ? `${r.skipped} skipped, ` : ''}${r.unhandled.length} unhandled rejections ` +
+        `(${r.total} cases, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    );
+    code = r.failed === 0 && r.xpassed === 0 && r.unhandled.length === 0 && errors.length === 0 && r.total > 0 ? 0 : 1;
+  }
+} catch (e) {
+  console.error(`${engine} run failed: ${e?.stack ?? e}`);
+  if (driver) console.error(`driver log (tail):\n${driver.log().slice(-3000)}`);
+} finally {
+  await session?.quit();
+  await driver?.stop();
+  await files.close();
+}
+process.exit(code);
