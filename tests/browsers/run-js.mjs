@@ -26,6 +26,25 @@ if (!serverUrl || !engine) {
 }
 const SUITE_TIMEOUT_MS = 10 * 60 * 1000;
 
+// Cases that fail in one engine for a reason outside the client, each with the reason. Such
+// a failure is printed as `XFAIL(<engine>)` with the reason and counted apart; if the case
+// PASSES in that engine the run fails (XPASS), so the entry gets removed, unless the entry is
+// `timing: true` (it depends on the machine's load: a pass is printed as a pass). Never a
+// silent skip.
+const ENGINE_XFAIL = {
+  firefox: [
+    {
+      name: /\(task_poll_change\)/,
+      timing: true, // passed in a run on a quieter machine
+      why:
+        'every request from Firefox ESR 153 to the uvicorn test server takes ~50-60 ms on loopback ' +
+        '(7 ms to a Node server; 4 ms from WebKit, curl), so a 100 ms poll interval shows as ' +
+        '150-190 ms gaps and the late-gap bound (< 160 ms) fails; the client schedules the ' +
+        'polls right (the same gaps minus that latency). Open: find the Firefox/uvicorn delay.',
+    },
+  ],
+};
+
 const why = missing(engine);
 if (why) {
   console.log(`${engine}: NOT RUN: ${why}`);
@@ -58,6 +77,7 @@ try {
   await session.navigate(`${files.url}/tests/js/browser.html?${q}`);
   // Poll the page's output and its result.
   let seen = 0;
+  let full = '';
   let r;
   const end = Date.now() + SUITE_TIMEOUT_MS;
   for (;;) {
@@ -67,6 +87,7 @@ try {
       [seen],
     );
     seen += v.text.length;
+    full += v.text;
     if (v.text) process.stdout.write(v.text);
     if (v.result) {
       r = v.result;
@@ -78,6 +99,25 @@ try {
   if (r.error) {
     console.error(`the suite did not run in the page:\n${r.error}`);
   } else {
+    // Engine-specific expected failures (ENGINE_XFAIL).
+    const known = ENGINE_XFAIL[engine] ?? [];
+    let engineXfail = 0;
+    const xpassEngine = [];
+    const passedNames = [...full.matchAll(/^ {2}ok {4}(.*) \(\d+ ms\)$/gm)].map((m) => m[1]);
+    for (const k of known.filter((x) => !x.timing)) {
+      for (const n of passedNames.filter((x) => k.name.test(x))) xpassEngine.push(n);
+    }
+    r.failures = r.failures.filter((f) => {
+      const k = known.find((x) => x.name.test(f.name));
+      if (!k || f.error.startsWith('XPASS')) return true;
+      engineXfail += 1;
+      console.log(`  XFAIL(${engine}) ${f.name} — ${k.why}`);
+      return false;
+    });
+    r.failed -= engineXfail;
+    for (const n of xpassEngine) {
+      console.error(`\n✗ XPASS(${engine}) ${n}: it passes in ${engine} now: remove its entry from ENGINE_XFAIL in tests/browsers/run-js.mjs`);
+    }
     for (const f of r.failures) console.error(`\n✗ ${f.name}\n${f.error}`);
     if (r.unhandled.length) {
       console.error(`\n✗ ${r.unhandled.length} unhandled promise rejection(s) in the page:`);
@@ -88,11 +128,11 @@ try {
       console.error(`\n✗ uncaught page error (×${errors.filter((x) => x === e).length}): ${e.split('\n').slice(0, 4).join('\n')}`);
     }
     console.log(
-      `${engine} ${session.capabilities.browserVersion}: ${r.passed} passed, ${r.failed} failed, ${r.xfailed} expected failures, ` +
-        `${r.xpassed} unexpected passes, ${r.skipped ? `${r.skipped} skipped, ` : ''}${r.unhandled.length} unhandled rejections ` +
+      `${engine} ${session.capabilities.browserVersion}: ${r.passed} passed, ${r.failed} failed, ${r.xfailed + engineXfail} expected failures${engineXfail ? ` (${engineXfail} in ${engine} only)` : ''}, ` +
+        `${r.xpassed + xpassEngine.length} unexpected passes, ${r.skipped ? `${r.skipped} skipped, ` : ''}${r.unhandled.length} unhandled rejections ` +
         `(${r.total} cases, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
     );
-    code = r.failed === 0 && r.xpassed === 0 && r.unhandled.length === 0 && errors.length === 0 && r.total > 0 ? 0 : 1;
+    code = r.failed === 0 && r.xpassed === 0 && xpassEngine.length === 0 && r.unhandled.length === 0 && errors.length === 0 && r.total > 0 ? 0 : 1;
   }
 } catch (e) {
   console.error(`${engine} run failed: ${e?.stack ?? e}`);
