@@ -13,7 +13,8 @@
 //                          realm by an inline <script> (added by `execute/sync`) and its result
 //                          polled (short commands), so a long evaluate in one page
 //                          does not hold the session while another page is driven; the value
-//                          comes back as WebDriver serializes it (JSON-like, as Playwright)
+//                          comes back as JSON text (key order kept, as Playwright; WebKit's
+//                          WebDriver serialization reorders object keys)
 //   page.waitForFunction   evaluate polled every 50 ms
 //   context.setOffline(b)  EMULATED: navigator.onLine is overridden in every page and the
 //                          `offline`/`online` event fired; the network itself stays up
@@ -181,7 +182,7 @@ class Page {
         [
           `(() => { const slots = (window.__wdEval ??= {}); slots[${id}] = { done: false };
             Promise.resolve().then(() => (${src})(${argText})).then(
-              (v) => { slots[${id}] = { done: true, value: v === undefined ? null : v }; },
+              (v) => { slots[${id}] = { done: true, json: v === undefined ? 'null' : JSON.stringify(v) ?? 'null' }; },
               (e) => { slots[${id}] = { done: true, error: String((e && e.stack && String(e.stack).includes(String(e.message)) ? e.stack : e) ?? e) }; });
           })();`,
         ],
@@ -201,7 +202,7 @@ class Page {
       if (r?.lost) throw new Error('page.evaluate: the page navigated before the function settled');
       if (r) {
         if (r.error !== undefined) throw new Error(`page.evaluate: ${r.error}`);
-        return r.value;
+        return JSON.parse(r.json);
       }
       await sleep(wait);
     }

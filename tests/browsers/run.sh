@@ -12,6 +12,12 @@
 #          (the runner sends no capabilities to that driver; WebKitWebDriver then starts its
 #          default browser, MiniBrowser --automation)
 #   js     tests/js/suite.mjs by tests/browsers/run-js.mjs (W3C WebDriver, webdriver.mjs)
+#   lifecycle  tests/lifecycle/*.test.mjs, the same test bodies as in Chromium, with
+#          BROWSER_ENGINE=<engine>: tests/e2e/lib.mjs's launchBrowser() then returns
+#          playwright-shim.mjs (Playwright's API over WebDriver; what it emulates is said there:
+#          offline by navigator.onLine and the offline/online events, hidden as the tests already
+#          do, by document.visibilityState and visibilitychange); a test needing a Playwright
+#          feature WebDriver lacks is printed NOT RUN with the reason
 # and prints one line per engine: `<engine> <version>: N passed, M failed (wasm a/b, js c/d)`.
 # Outputs: test-output/browsers/<engine>-<suite>.log. Exits non-zero when a case failed or an
 # engine could not run (it is printed as NOT RUN with the reason, never skipped silently).
@@ -110,6 +116,22 @@ engine() {
   passed=$((passed + p)); failed=$((failed + f)); parts+=("js $p/$((p + f))")
   grep -E '^  XFAIL' "$OUT/$e-js.log" || true
   [ "$jrc" = 0 ] || { echo "$e js: FAILED"; grep -v -E '^  ok ' "$OUT/$e-js.log" | tail -40; rc=1; }
+  # lifecycle: tests/lifecycle/*.test.mjs, the same bodies through playwright-shim.mjs
+  local lp=0 lf=0 ln=0 lrc=0 t name
+  for t in tests/lifecycle/*.test.mjs; do
+    [ -e "$t" ] || continue
+    name=$(basename "$t" .test.mjs)
+    BROWSER_ENGINE=$e flock "$TIMING_LOCK" "$NODE" "$t" >"$OUT/$e-lifecycle-$name.log" 2>&1 || lrc=1
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$OUT/$e-lifecycle-$name.log" | tail -1)
+    p=$(sed -n 's/^\([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
+    if [ -z "$p" ]; then p=0; f=1; lrc=1; echo "$e lifecycle $name: no result (see ${OUT#"$ROOT"/}/$e-lifecycle-$name.log)"; fi
+    n=$(sed -n 's/.* \([0-9]*\) not run.*/\1/p' <<<"$line")
+    lp=$((lp + p)); lf=$((lf + f)); ln=$((ln + ${n:-0}))
+    grep -E '^NOT RUN' "$OUT/$e-lifecycle-$name.log" || true
+    [ "$f" = 0 ] || { echo "$e lifecycle $name: FAILED"; grep -E '^FAIL' -A4 "$OUT/$e-lifecycle-$name.log" | head -40; }
+  done
+  passed=$((passed + lp)); failed=$((failed + lf)); parts+=("lifecycle $lp/$((lp + lf))${ln:+$([ "$ln" = 0 ] || echo " + $ln not run")}")
+  [ "$lrc" = 0 ] || rc=1
   local joined; joined=$(printf '%s, ' "${parts[@]}")
   echo "$e ${version:-?}: $passed passed, $failed failed (${joined%, })" | tee "$OUT/$e.summary"
   return $rc
