@@ -12,6 +12,7 @@
 #          (the runner sends no capabilities to that driver; WebKitWebDriver then starts its
 #          default browser, MiniBrowser --automation)
 #   js     tests/js/suite.mjs by tests/browsers/run-js.mjs (W3C WebDriver, webdriver.mjs)
+#   faults tests/faults/suite.mjs (fault injection) the same way, against tests/faults/server.mjs
 #   lifecycle  tests/lifecycle/*.test.mjs, the same test bodies as in Chromium, with
 #          BROWSER_ENGINE=<engine>: tests/e2e/lib.mjs's launchBrowser() then returns
 #          playwright-shim.mjs (Playwright's API over WebDriver; what it emulates is said there:
@@ -63,6 +64,16 @@ if [ -z "${MCP_WASM_TEST_URL:-}" ]; then
   MCP_WASM_TEST_URL=$(start_server wasm "${MCP_WASM_TEST_PORT:-38111}") || exit 1
 fi
 export MCP_TEST_SERVER_URL MCP_WASM_TEST_URL
+# The fault-injection server (tests/faults/server.mjs), for the fault suite.
+"$NODE" tests/faults/server.mjs --port 0 >"$OUT/server-faults.ready" 2>"$OUT/server-faults.log" &
+PIDS+=($!)
+FAULT_URL=''
+for _ in $(seq 100); do
+  FAULT_URL=$(sed -n 's/^READY //p' "$OUT/server-faults.ready" | head -1)
+  [ -n "$FAULT_URL" ] && break
+  sleep 0.1
+done
+[ -n "$FAULT_URL" ] || { echo "the fault server did not start:" >&2; cat "$OUT/server-faults.log" >&2; exit 1; }
 
 # The wasm test binary (built once; the two engines run it in parallel without cargo's lock).
 WASM=$(cargo test --target wasm32-unknown-unknown --test wasm_browser --no-run 2>&1 | tee "$OUT/wasm-build.log" |
@@ -116,6 +127,15 @@ engine() {
   passed=$((passed + p)); failed=$((failed + f)); parts+=("js $p/$((p + f))")
   grep -E '^  XFAIL' "$OUT/$e-js.log" || true
   [ "$jrc" = 0 ] || { echo "$e js: FAILED"; grep -v -E '^  ok ' "$OUT/$e-js.log" | tail -40; rc=1; }
+  # faults: tests/faults/suite.mjs against the fault server (tests/faults/server.mjs)
+  local frc=0
+  flock "$TIMING_LOCK" "$NODE" tests/browsers/run-js.mjs "$FAULT_URL" --engine "$e" --suite tests/faults/suite.mjs >"$OUT/$e-faults.log" 2>&1 || frc=1
+  line=$(grep -E "^$e [^ ]+: [0-9]+ passed" "$OUT/$e-faults.log" | tail -1)
+  p=$(sed -n 's/^[^:]*: \([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
+  if [ -z "$p" ]; then p=0; f=1; echo "$e faults: no result (see ${OUT#"$ROOT"/}/$e-faults.log)"; frc=1; fi
+  passed=$((passed + p)); failed=$((failed + f)); parts+=("faults $p/$((p + f))")
+  grep -E '^  XFAIL' "$OUT/$e-faults.log" || true
+  [ "$frc" = 0 ] || { echo "$e faults: FAILED"; grep -v -E '^  (ok|skip) ' "$OUT/$e-faults.log" | tail -40; rc=1; }
   # lifecycle: tests/lifecycle/*.test.mjs, the same bodies through playwright-shim.mjs
   local lp=0 lf=0 ln=0 lrc=0 t name
   for t in tests/lifecycle/*.test.mjs; do
