@@ -44,24 +44,32 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# start_server <name> <port>: a Python test server; prints its URL.
+# start_server <name> <port>: a Python test server; sets SERVER_URL (not a $(...) call: the
+# PID must reach PIDS in this shell, to be stopped on exit).
 start_server() {
   local ready=$OUT/server-$1.ready i
   : >"$ready"
   .venv/bin/python tests/servers/modern_server.py --port "$2" >"$ready" 2>"$OUT/server-$1.log" &
   PIDS+=($!)
   for i in $(seq 300); do
-    if grep -q '^READY ' "$ready"; then sed -n 's/^READY //p' "$ready" | head -1; return 0; fi
+    if grep -q '^READY ' "$ready"; then SERVER_URL=$(sed -n 's/^READY //p' "$ready" | head -1); return 0; fi
     sleep 0.1
   done
   echo "the $1 server was not ready within 30 s" >&2
   return 1
 }
 if [ -z "${MCP_TEST_SERVER_URL:-}" ]; then
-  MCP_TEST_SERVER_URL=$(start_server js 0) || exit 1
+  start_server js 0 || exit 1
+  MCP_TEST_SERVER_URL=$SERVER_URL
 fi
 if [ -z "${MCP_WASM_TEST_URL:-}" ]; then
-  MCP_WASM_TEST_URL=$(start_server wasm "${MCP_WASM_TEST_PORT:-38111}") || exit 1
+  port=${MCP_WASM_TEST_PORT:-38111}
+  if (exec 5<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    echo "port $port (the wasm tests' server, compiled into them) is in use: set MCP_WASM_TEST_URL to a running test server or MCP_WASM_TEST_PORT to a free port" >&2
+    exit 1
+  fi
+  start_server wasm "$port" || exit 1
+  MCP_WASM_TEST_URL=$SERVER_URL
 fi
 export MCP_TEST_SERVER_URL MCP_WASM_TEST_URL
 # The fault-injection server (tests/faults/server.mjs), for the fault suite.
