@@ -14,7 +14,8 @@
 #   wasm: node       tests/wasm_node.rs, wasm-bindgen-test-runner + Node
 #   js: node         tests/js/run-node.mjs     (tests/js/suite.mjs on the built package)
 #   js: chromium     tests/js/run-browser.mjs  (the same suite in headless Chromium)
-#   engines          tests/browsers/run.sh: the wasm tests and the JS suite in Firefox ESR and
+#   engines          tests/browsers/run.sh: the wasm tests, the JS suite, the fault suite and the
+#                    lifecycle tests in Firefox ESR and
 #                    WebKitGTK through WebDriver, the two engines in parallel (SKIP_ENGINES=1
 #                    skips them, with a note)
 #   schema           tests/js/validate-log.mjs: every request the client sent, checked
