@@ -38,8 +38,46 @@ if [ "${SKIP_CHROMIUM:-0}" != 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
+# 3b. Firefox ESR + geckodriver, WebKitGTK + WebKitWebDriver (MiniBrowser) + Xvfb: the other
+#     two engines the browser suites run in (tests/browsers/, issue 18). Debian packages at
+#     pinned versions (browser downloads by test tools fail here); geckodriver is built from
+#     crates.io (measured: apt ~45 s; geckodriver 9m43s on 2 cores shared with other builds,
+#     less on an idle machine). SKIP_ENGINES=1 skips both (the suites then print each
+#     engine as not installed and fail).
+FIREFOX_ESR_VERSION=153.8.0esr-1~deb12u1
+WEBKITGTK_VERSION=2.50.6-1~deb12u2
+XVFB_VERSION=2:21.1.7-3+deb12u13
+GECKODRIVER_VERSION=0.37.1
+if [ "${SKIP_ENGINES:-0}" != 1 ]; then
+  pkgs=()
+  for p in "firefox-esr=$FIREFOX_ESR_VERSION" "webkit2gtk-driver=$WEBKITGTK_VERSION" \
+    "libwebkit2gtk-4.1-0=$WEBKITGTK_VERSION" "xvfb=$XVFB_VERSION" xauth; do
+    name=${p%%=*} want=${p#*=}
+    have=$(dpkg-query -W -f='${Status} ${Version}' "$name" 2>/dev/null || true)
+    if [ "$name" = "$want" ]; then # unpinned (xauth: whatever xvfb-run needs)
+      [ "${have%% *}" = install ] || pkgs+=("$name")
+    elif [ "$have" != "install ok installed $want" ]; then
+      pkgs+=("$p")
+    fi
+  done
+  if [ ${#pkgs[@]} -gt 0 ]; then
+    log "installing ${pkgs[*]}"
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
+  fi
+  if [ "$(geckodriver --version 2>/dev/null | awk 'NR==1{print $2}')" != "$GECKODRIVER_VERSION" ]; then
+    log "installing geckodriver $GECKODRIVER_VERSION (a few minutes cold)"
+    cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked
+  fi
+fi
+
 # 4. npm packages (test harness, conformance suite, wasm-opt, bundlers, peers).
-if [ ! -d node_modules ] || [ package.json -nt node_modules/.setup-stamp ] || [ package-lock.json -nt node_modules/.setup-stamp ]; then
+# A node_modules that is a symlink (a worktree sharing another checkout's packages) is never
+# reinstalled through: `npm ci` would empty the directory the link points to.
+if [ -L node_modules ]; then
+  log "node_modules is a symlink ($(readlink node_modules)): npm packages left as they are"
+elif [ ! -d node_modules ] || [ package.json -nt node_modules/.setup-stamp ] || [ package-lock.json -nt node_modules/.setup-stamp ]; then
   log "installing npm packages"
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
   touch node_modules/.setup-stamp

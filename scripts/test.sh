@@ -15,6 +15,10 @@
 #   js: node         tests/js/run-node.mjs     (tests/js/suite.mjs on the built package)
 #   js: chromium     tests/js/run-browser.mjs  (the same suite in headless Chromium)
 #   js: ..., modern  the same two on the mcp-wasm-client/modern entry (--modern)
+#   engines          tests/browsers/run.sh: the wasm tests, the JS suite, the fault suite and the
+#                    lifecycle tests in Firefox ESR and
+#                    WebKitGTK through WebDriver, the two engines in parallel (SKIP_ENGINES=1
+#                    skips them, with a note)
 #   schema           tests/js/validate-log.mjs: every request the client sent, checked
 #                    against the official JSON Schemas (spec 2026-07-28, ext-tasks)
 #   hooks            later stages, each run when present and executable (see HOOKS below)
@@ -36,6 +40,7 @@
 #   SKIP_SETUP=1            skip scripts/setup.sh (everything is installed already)
 #   MCP_WASM_TEST_PORT=N    the wasm tests' server port (default 38111)
 #   CHROMEDRIVER, CHROMIUM  default /usr/bin/chromedriver, /usr/bin/chromium
+#   SKIP_ENGINES=1          no Firefox/WebKit section (and no install of them in setup)
 #   VERBOSE=1               print every output in full
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,6 +50,7 @@ mkdir -p "$OUT"
 # The script's own stdout/stderr, for the summary: a trap runs while the interrupted
 # command's redirections are still in place. Children do not get these descriptors.
 exec 3>&1 4>&2
+touch "$OUT/.run-start" # outputs older than this are of an earlier run
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 KEEP_GOING=${KEEP_GOING:-0}
@@ -178,6 +184,27 @@ start_server() {
   return 1
 }
 
+# One line per browser engine: the cases passed and failed in it (wasm tests + JS suite;
+# Chromium from its two sections' logs, Firefox and WebKit from tests/browsers/run.sh).
+engine_lines() {
+  local wasm js p=0 f=0 v n parts=()
+  wasm=$(grep -E '^test result:' "$OUT/wasm-browser.log" 2>/dev/null | tail -1)
+  js=$(grep -E '^chromium [^ ]+: [0-9]+ passed' "$OUT/js-chromium.log" 2>/dev/null | tail -1)
+  [ -n "$wasm$js" ] || return 0
+  local np nf
+  for v in "wasm|$wasm" "js|$js"; do
+    np=$(sed -n 's/.* \([0-9]*\) passed.*/\1/p' <<<"$v"); nf=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$v")
+    p=$((p + ${np:-0})); f=$((f + ${nf:-0})); parts+=("${v%%|*} ${np:-0}/$((${np:-0} + ${nf:-0}))")
+  done
+  n=$(printf '%s, ' "${parts[@]}")
+  printf '  %-7s %s\n' engine "chromium $(sed -n 's/^chromium \([^:]*\):.*/\1/p' <<<"$js"): $p passed, $f failed (${n%, })"
+  for v in firefox webkit; do
+    if [ -f "$OUT/browsers/$v.summary" ] && [ "$OUT/browsers/$v.summary" -nt "$OUT/.run-start" ]; then
+      printf '  %-7s %s\n' engine "$(cat "$OUT/browsers/$v.summary")"
+    fi
+  done
+}
+
 summary() {
   local rc=$1 r status title ms
   if [ -n "$CURRENT" ]; then # a section was cut short (an error in this script, or a signal)
@@ -194,6 +221,7 @@ summary() {
       printf '  %s%-7s%s %-34s %7ss\n' "$C_R" "$status" "$C_0" "$title" "$(secs "$ms")"
     fi
   done
+  engine_lines
   for r in "${NOTES[@]}"; do printf '  %snote:%s %s\n' "$C_Y" "$C_0" "$r"; done
   local total; total=$(secs "$(ms_since "$T_ALL")")
   if [ "$rc" -eq 0 ] && [ "$FAILURES" -eq 0 ]; then
@@ -294,6 +322,12 @@ run "js: chromium (tests/js)" js-chromium '^chromium |XFAIL|XPASS' "$NODE" tests
 # counted as not applicable.
 run "js: node, modern entry (tests/js)" js-node-modern '^node |XFAIL|XPASS|N/A' "$NODE" tests/js/run-node.mjs "$JS_SERVER_URL" --modern
 run "js: chromium, modern entry (tests/js)" js-chromium-modern '^chromium |XFAIL|XPASS|N/A' "$NODE" tests/js/run-browser.mjs "$JS_SERVER_URL" --modern
+# Firefox ESR and WebKitGTK (issue 18): the same wasm tests and JS suite through WebDriver.
+if [ "${SKIP_ENGINES:-0}" = 1 ]; then
+  note "firefox and webkit not run (SKIP_ENGINES=1)"
+else
+  run "engines: firefox, webkit (tests/browsers)" engines '^(firefox|webkit) |XFAIL|NOT RUN' tests/browsers/run.sh
+fi
 run "schema: recorded requests" schema '^schema: ' "$NODE" tests/js/validate-log.mjs "$JS_SERVER_URL" "$WASM_SERVER_URL"
 
 # ------------------------------------------------------------------ g. hooks (later stages)

@@ -18,6 +18,9 @@ export const CHROMIUM_ARGS = [
 ];
 
 export async function launchBrowser() {
+  // BROWSER_ENGINE=firefox|webkit: the same tests through WebDriver (tests/browsers/, issue 18).
+  const engine = process.env.BROWSER_ENGINE;
+  if (engine && engine !== 'chromium') return (await import('../browsers/playwright-shim.mjs')).launchEngine(engine);
   const { chromium } = await import('playwright-core');
   return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
 }

@@ -908,7 +908,10 @@ def main(argv: list[str] | None = None) -> int:
     inner = mcp.streamable_http_app(transport_security=security, host=args.host, json_response=args.json_response)
     app = RecorderMiddleware(CORSMiddleware(tasks.asgi_lost_ack_middleware(inner)))
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # proto IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets whose proto says TCP
+    # (base_events._set_nodelay), and accepted sockets inherit it. Without it Nagle held the
+    # response body until the client's delayed ACK: ~50 ms per request from Firefox.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((args.host, args.port))
     port = sock.getsockname()[1]
