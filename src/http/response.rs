@@ -6,7 +6,9 @@ use crate::error::{sanitize, Error};
 
 /// The response headers the engine reads, lower-case, in the order
 /// [`ResponseHead::read`](crate::engine::core::ResponseHead::read) takes their values: the
-/// shell reads these and no other.
+/// shell reads these and no other. The reference for the shell's fetch runner
+/// (`src/web/js/cors.js`, `Fetcher.run`), which reads them in JS and passes them in this order.
+#[cfg(test)]
 pub(crate) const RESPONSE_HEADERS: [&str; 4] = [
     "content-type",
     // Legacy era (2025-11-25 "Session Management").
@@ -19,7 +21,8 @@ pub(crate) const RESPONSE_HEADERS: [&str; 4] = [
 /// Whether the shell reads header `name` of a response with `status`. `WWW-Authenticate`
 /// only on 401 and 403, the statuses whose challenge the engine uses (RFC 9110 §11.6.1;
 /// RFC 6750 §3.1 `insufficient_scope`): each read is a call into the host's `Headers`,
-/// on every response.
+/// on every response. (The fetch runner does the same in JS.)
+#[cfg(test)]
 pub(crate) fn reads_header(name: &str, status: u16) -> bool {
     name != "www-authenticate" || matches!(status, 401 | 403)
 }

@@ -1,6 +1,7 @@
-// CORS diagnosis for the wasm shell (src/web/fetch.rs): what a server must allow so that a
-// page on another origin can talk to it. Plain JS because it is mostly awaiting fetches
-// (several times smaller than the same in wasm).
+// The wasm shell's fetch runner (src/web/fetch.rs) and its CORS diagnosis: what a server
+// must allow so that a page on another origin can talk to it. Plain JS because it is
+// mostly awaiting fetches (several times smaller than the same in wasm, and each await in
+// wasm costs a closure and a promise reaction more).
 //
 // A browser hides why a cross-origin exchange failed: fetch rejects with a bare TypeError
 // whether the network is down or the server's CORS policy refused the request, and a
@@ -94,4 +95,203 @@ export function corsFacts(reason, page, url, method, headers, status) {
   const data = { reason, origin: page, serverOrigin: server, url, allowHeaders, allowMethods, exposeHeaders, required };
   if (status) data.status = status;
   return { message: `blocked by CORS: ${what}; the server must send ${required.join('; ')}`, data };
+}
+
+/** A thrown value's description (what the shell's `describe` gives). */
+function describe(e) {
+  if (typeof e === 'string') return e;
+  const m = e?.message;
+  return typeof m === 'string' ? m : '(non-error value)';
+}
+
+/** The first header the platform refuses, as the error the shell reports, or null. */
+function badHeader(pairs) {
+  if (typeof Headers !== 'function') return null;
+  const h = new Headers();
+  for (const [n, v] of pairs) {
+    try {
+      h.append(n, v);
+    } catch (e) {
+      return `header ${n} could not be set: ${describe(e)}`;
+    }
+  }
+  return null;
+}
+
+const EMPTY = new Uint8Array(0);
+
+function join(parts, n) {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Performs the engine's HTTP requests with `fetch` (the host's, or the global one) and
+ * feeds what comes back to the wasm shell through four functions made once per client:
+ * `head(id, status, contentType, sessionId, retryAfter, wwwAuthenticate)` returns how to
+ * read the body (-1: chunk by chunk, as an SSE stream is; n >= 0: one JSON message of at
+ * most n bytes, handed over whole), `body(id, bytes, last)`, and
+ * `fail(id, kind, message, data, status)`. Transport facts only: no protocol decision.
+ */
+export class Fetcher {
+  constructor(fetchFn, head, body, fail) {
+    this.fetchFn = typeof fetchFn === 'function' ? fetchFn : null;
+    this.head = head;
+    this.body = body;
+    this.fail = fail;
+    /** Exchanges in flight: id → AbortController. */
+    this.live = new Map();
+  }
+
+  /** Starts request `id`; `headers` is `name\0value\0…` (names and values hold no NUL). */
+  send(id, url, method, headers, body) {
+    const ac = new AbortController();
+    this.live.set(id, ac);
+    this.run(id, ac, url, method, headers, body).catch((e) => {
+      try {
+        this.failed(id, 'network', `fetch failed: ${describe(e)}`);
+      } catch {
+        // the client is gone
+      }
+    });
+  }
+
+  /** The engine gave up on exchange `id`. */
+  cancel(id) {
+    const ac = this.live.get(id);
+    if (ac) {
+      this.live.delete(id);
+      ac.abort();
+    }
+  }
+
+  failed(id, kind, message, data, status) {
+    if (!this.live.delete(id)) return;
+    this.fail(id, kind, message, data, status || 0);
+  }
+
+  async run(id, ac, url, method, headerText, body) {
+    const pairs = [];
+    if (headerText) {
+      const p = headerText.split('\0');
+      for (let i = 0; i + 1 < p.length; i += 2) pairs.push([p[i], p[i + 1]]);
+    }
+    const custom = this.fetchFn;
+    const f = custom || globalThis.fetch;
+    const self = custom ? undefined : globalThis;
+    if (typeof f !== 'function') return this.failed(id, 'network', 'no fetch function in this environment');
+    // A host's fetch gets a Headers object (it may read or change it); the platform's, the
+    // pairs (it builds its own).
+    let headers = pairs;
+    if (custom) {
+      const bad = badHeader(pairs);
+      if (bad) return this.failed(id, 'config', bad);
+      headers = new Headers(pairs);
+    }
+    const init = { method, headers, signal: ac.signal };
+    if (body !== undefined) init.body = body;
+    let res;
+    try {
+      res = f.call(self, url, init);
+    } catch (e) {
+      const bad = badHeader(pairs);
+      return bad ? this.failed(id, 'config', bad) : this.failed(id, 'network', `fetch failed: ${describe(e)}`);
+    }
+    try {
+      res = await res;
+    } catch (e) {
+      if (ac.signal.aborted) return this.live.delete(id);
+      const bad = badHeader(pairs);
+      if (bad) return this.failed(id, 'config', bad);
+      const page = crossOrigin(url);
+      if (page) {
+        const reason = await diagnose(f, self, url, pairs).catch(() => null);
+        if (ac.signal.aborted) return this.live.delete(id); // the engine gave up while probing
+        if (typeof reason === 'string') {
+          const facts = corsFacts(reason, page, url, method, pairs, 0);
+          return this.failed(id, 'cors', facts.message, facts.data, 0);
+        }
+      }
+      return this.failed(id, 'network', `fetch failed: ${describe(e)}`);
+    }
+    if (!res || typeof res.status !== 'number' || !res.headers) {
+      return this.failed(id, 'network', 'fetch did not return a Response');
+    }
+    const status = res.status;
+    const h = res.headers;
+    // WWW-Authenticate only where the engine uses it (401, 403).
+    const www = status === 401 || status === 403 ? h.get('www-authenticate') : null;
+    if (status === 401 && www === null) {
+      // A 401 always carries WWW-Authenticate (RFC 9110 §15.5.2): unreadable, it was not
+      // exposed to this origin, and the page cannot learn how to authenticate.
+      const page = crossOrigin(url);
+      if (page) {
+        ac.abort();
+        const facts = corsFacts('www-authenticate-not-exposed', page, url, method, pairs, 401);
+        return this.failed(id, 'cors', facts.message, facts.data, 401);
+      }
+    }
+    if (!this.live.has(id)) return;
+    let limit = this.head(id, status, h.get('content-type'), h.get('mcp-session-id'), h.get('retry-after'), www);
+    const stream = res.body;
+    if (!this.live.has(id)) {
+      // The engine is done with it: drop the body (an aborted stream rejects: caught).
+      stream?.cancel?.().catch(() => {});
+      return;
+    }
+    if (!stream) {
+      this.live.delete(id);
+      return this.body(id, EMPTY, true);
+    }
+    try {
+      // A JSON body of a known size within the limit, not compressed (the size is then the
+      // size read) and not filtered by CORS (whose hidden Content-Encoding could be):
+      // one read.
+      const size = limit >= 0 ? h.get('content-length') : null;
+      if (size !== null && /^\d{1,15}$/.test(size) && Number(size) <= limit && h.get('content-encoding') === null && (res.type === 'basic' || res.type === 'default')) {
+        const all = new Uint8Array(await res.arrayBuffer());
+        if (this.live.delete(id)) this.body(id, all, true);
+        return;
+      }
+      const reader = stream.getReader();
+      const parts = [];
+      let n = 0;
+      for (;;) {
+        if (!this.live.has(id)) {
+          // Cancelled by the engine: the abort has errored the stream, so cancel() rejects.
+          await reader.cancel().catch(() => {});
+          return;
+        }
+        const r = await reader.read();
+        if (r.done) break;
+        const v = r.value;
+        // `ArrayBuffer.isView`, not `instanceof Uint8Array`: a fetch from another realm
+        // yields Uint8Arrays that are not instances of this realm's class.
+        if (!ArrayBuffer.isView(v)) continue;
+        const u = v instanceof Uint8Array ? v : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+        if (limit < 0) {
+          this.body(id, u, false);
+          continue;
+        }
+        parts.push(u);
+        n += u.byteLength;
+        if (n > limit) {
+          // Over the limit: the engine refuses it; from here on, chunk by chunk.
+          this.body(id, join(parts, n), false);
+          parts.length = 0;
+          limit = -1;
+        }
+      }
+      if (this.live.delete(id)) this.body(id, parts.length ? join(parts, n) : EMPTY, true);
+    } catch (e) {
+      if (ac.signal.aborted) return this.live.delete(id);
+      this.failed(id, 'network', `the response stream broke: ${describe(e)}`);
+    }
+  }
 }
