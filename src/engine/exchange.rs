@@ -60,6 +60,11 @@ pub(crate) struct Exchange {
     received: usize,
     /// True once at least one message came out (used to tell a dropped stream from an empty one).
     pub produced: bool,
+    /// The result of this exchange's request goes to the host unread by the engine (a tool
+    /// result with no `outputSchema` to check): the shell may parse a large JSON body
+    /// itself and feed the engine a stand-in whose result only names what it kept
+    /// (`web::fetch`).
+    pub(crate) host_result: bool,
 }
 
 const ERROR_BODY_KEEP: usize = 64 * 1024;
@@ -72,6 +77,7 @@ impl Exchange {
             bounds,
             received: 0,
             produced: false,
+            host_result: false,
         }
     }
 

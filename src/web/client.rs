@@ -136,7 +136,11 @@ impl McpClient {
         let custom_fetch = handlers.fetch.clone();
         let h = Rc::new(RefCell::new(Driver::new(core, handlers, url)));
         let f = crate::web::fetch::fetcher(&h, custom_fetch.as_ref());
-        h.borrow_mut().fetcher = Some(Rc::new(f));
+        {
+            let mut d = h.borrow_mut();
+            d.stand_in = crate::web::fetch::stand_in_prefix(&f);
+            d.fetcher = Some(Rc::new(f));
+        }
         crate::web::visibility::watch(&h);
         crate::web::peers::setup(&h);
         Ok(McpClient { h })

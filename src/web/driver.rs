@@ -64,6 +64,8 @@ pub(super) struct Driver {
     /// The driver itself while requests are in flight: they end even when the host has
     /// dropped the client (its calls' promises still settle).
     pub keep_alive: Option<Handle>,
+    /// The start of a stand-in result's text (`web::fetch::stand_in_prefix`).
+    pub stand_in: String,
     /// Host asks and OAuth steps of the person, by the number of their `AskId` or
     /// `AuthStepId` (one counter issues both: they never collide).
     pub asks: FxHashMap<u64, AbortController>,
@@ -99,6 +101,7 @@ impl Driver {
             exchanges: FxHashSet::default(),
             fetcher: None,
             keep_alive: None,
+            stand_in: String::new(),
             asks: FxHashMap::default(),
             pending: FxHashMap::default(),
             host_errors: FxHashMap::default(),
@@ -438,6 +441,12 @@ fn done(h: &Handle, op: OpId, outcome: crate::error::Result<crate::engine::actio
     }
     match p.kind {
         Kind::Value => match outcome {
+            // A stand-in is short: only short results are looked at.
+            Ok(crate::engine::actions::Output::Raw(r)) if r.get().len() < 512 => {
+                let kept = crate::web::fetch::kept_result(&h.borrow(), r.get());
+                let v = kept.unwrap_or_else(|| crate::web::convert::raw_to_js(r.get()));
+                call1(&p.resolve, &v)
+            }
             Ok(o) => call1(&p.resolve, &output_to_js(o, &url)),
             Err(e) => {
                 let v = h.borrow_mut().error_value(&e);

@@ -32,9 +32,23 @@ extern "C" {
     #[wasm_bindgen(constructor)]
     fn new(fetch: &JsValue, head: &JsValue, body: &JsValue, fail: &JsValue) -> Fetcher;
     #[wasm_bindgen(method)]
-    fn send(this: &Fetcher, id: f64, url: &str, method: &str, headers: &str, body: Option<String>);
+    fn send(
+        this: &Fetcher,
+        id: f64,
+        url: &str,
+        method: &str,
+        headers: &str,
+        body: Option<String>,
+        host: bool,
+    );
     #[wasm_bindgen(method)]
     fn cancel(this: &Fetcher, id: f64);
+    /// The result kept for the host under a stand-in's number (once).
+    #[wasm_bindgen(method)]
+    fn take(this: &Fetcher, n: f64) -> JsValue;
+    /// The stand-in's member name, as JSON text.
+    #[wasm_bindgen(method, getter, js_name = keyJson)]
+    fn key_json(this: &Fetcher) -> String;
 }
 
 /// Runs `f` on the driver if it still exists, then drains the engine's actions.
@@ -138,13 +152,14 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
         headers.push_str(v);
         headers.push('\0');
     }
-    let f = {
+    let (f, host) = {
         let mut d = h.borrow_mut();
+        let host = d.core.host_result(id);
         if d.keep_alive.is_none() {
             d.keep_alive = Some(h.clone());
         }
         d.exchanges.insert(id);
-        d.fetcher.clone()
+        (d.fetcher.clone(), host)
     };
     let nul = req
         .headers
@@ -166,7 +181,14 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
         return pump(h);
     }
     if let Some(f) = f {
-        f.send(id as f64, &req.url, req.method.as_str(), &headers, req.body);
+        f.send(
+            id as f64,
+            &req.url,
+            req.method.as_str(),
+            &headers,
+            req.body,
+            host,
+        );
     }
 }
 
@@ -183,4 +205,20 @@ pub(super) fn cancel(h: &Handle, id: u64) {
     if let Some(f) = f {
         f.cancel(id as f64);
     }
+}
+
+/// The start of a stand-in result's text (`Fetcher.standIn`): `{"resultType":"complete",`,
+/// the runner's secret member name, `:`; the kept result's number follows.
+pub(super) fn stand_in_prefix(f: &Fetcher) -> String {
+    format!("{{\"resultType\":\"complete\",{}:", f.key_json())
+}
+
+/// The host's value of a result: the one the runner kept when `raw` is its stand-in.
+pub(super) fn kept_result(d: &Driver, raw: &str) -> Option<JsValue> {
+    let rest = raw
+        .strip_prefix(d.stand_in.as_str())
+        .filter(|_| !d.stand_in.is_empty())?;
+    let n: u32 = rest.strip_suffix('}')?.parse().ok()?;
+    let v = d.fetcher.as_ref()?.take(f64::from(n));
+    (!v.is_undefined()).then_some(v)
 }

@@ -97,6 +97,15 @@ impl Core {
         self.sh.xs.get(xfer)?.exchange.json_limit()
     }
 
+    /// True when exchange `wire`'s result goes to the host unread (see `Exchange::host_result`).
+    pub fn host_result(&self, wire: u64) -> bool {
+        self.sh
+            .xs
+            .by_wire(wire)
+            .and_then(|x| self.sh.xs.get(x))
+            .is_some_and(|s| s.exchange.host_result)
+    }
+
     /// A piece of exchange `wire`'s body arrived, owned (a body read whole: no copy).
     pub fn on_body(&mut self, wire: u64, bytes: Vec<u8>, now: Millis) {
         self.sh.now = self.sh.now.max(now);

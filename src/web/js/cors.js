@@ -119,6 +119,8 @@ function badHeader(pairs) {
 }
 
 const EMPTY = new Uint8Array(0);
+/** Bodies from this size on may be parsed here for the host (`Fetcher.standIn`). */
+const STAND_IN_MIN = 64 * 1024;
 
 function join(parts, n) {
   if (parts.length === 1) return parts[0];
@@ -147,13 +149,68 @@ export class Fetcher {
     this.fail = fail;
     /** Exchanges in flight: id → AbortController. */
     this.live = new Map();
+    /** Results parsed here for the host (see `standIn`), by number, until claimed. */
+    this.kept = new Map();
+    this.nextRef = 1;
+    // The stand-in's member name: a server cannot guess it (it never sees it), so no
+    // result it sends can pass for one.
+    const r = new Uint32Array(4);
+    if (globalThis.crypto?.getRandomValues) globalThis.crypto.getRandomValues(r);
+    else for (let i = 0; i < 4; i++) r[i] = Math.floor(Math.random() * 2 ** 32);
+    this.key = `\u0000mcp-wasm-client/kept-${Array.from(r, (x) => x.toString(16)).join('-')}`;
+    this.keyJson = JSON.stringify(this.key);
   }
 
-  /** Starts request `id`; `headers` is `name\0value\0…` (names and values hold no NUL). */
-  send(id, url, method, headers, body) {
+  /** The result kept under number `n` (once), or undefined. */
+  take(n) {
+    const v = this.kept.get(n);
+    this.kept.delete(n);
+    return v;
+  }
+
+  /**
+   * A large JSON body whose result goes to the host unread: parsed here once (the engine
+   * would scan it twice, and the host parse it again), the result kept, and the engine
+   * fed a stand-in: the same `jsonrpc` and `id`, and a result naming only what was kept.
+   * Anything else (an error, a request, a non-`complete` result, not UTF-8, not JSON):
+   * null, and the engine reads the bytes as they are.
+   */
+  standIn(bytes) {
+    let msg;
+    try {
+      msg = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes));
+    } catch {
+      return null;
+    }
+    if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return null;
+    const { jsonrpc, id, result } = msg;
+    if (typeof jsonrpc !== 'string' || !(typeof id === 'string' || Number.isSafeInteger(id))) return null;
+    if ('error' in msg || 'method' in msg || result === null || typeof result !== 'object' || Array.isArray(result)) return null;
+    if (result.resultType !== undefined && result.resultType !== 'complete') return null;
+    const n = this.nextRef++;
+    this.kept.set(n, result);
+    const text = `{"jsonrpc":${JSON.stringify(jsonrpc)},"id":${JSON.stringify(id)},"result":{"resultType":"complete",${this.keyJson}:${n}}}`;
+    return { n, bytes: new TextEncoder().encode(text) };
+  }
+
+  /** The whole body of exchange `id`: the engine hears it (or its stand-in), and its end. */
+  whole(id, bytes, host) {
+    if (!this.live.delete(id)) return;
+    const s = host && bytes.byteLength >= STAND_IN_MIN ? this.standIn(bytes) : null;
+    if (!s) return this.body(id, bytes, true);
+    try {
+      this.body(id, s.bytes, true);
+    } finally {
+      this.kept.delete(s.n); // claimed while the engine handled it, or never to be
+    }
+  }
+
+  /** Starts request `id`; `headers` is `name\0value\0…` (names and values hold no NUL);
+   *  `host`: its result goes to the host unread (see `standIn`). */
+  send(id, url, method, headers, body, host) {
     const ac = new AbortController();
     this.live.set(id, ac);
-    this.run(id, ac, url, method, headers, body).catch((e) => {
+    this.run(id, ac, url, method, headers, body, host).catch((e) => {
       try {
         this.failed(id, 'network', `fetch failed: ${describe(e)}`);
       } catch {
@@ -176,7 +233,7 @@ export class Fetcher {
     this.fail(id, kind, message, data, status || 0);
   }
 
-  async run(id, ac, url, method, headerText, body) {
+  async run(id, ac, url, method, headerText, body, host) {
     const pairs = [];
     if (headerText) {
       const p = headerText.split('\0');
@@ -255,9 +312,7 @@ export class Fetcher {
       // one read.
       const size = limit >= 0 ? h.get('content-length') : null;
       if (size !== null && /^\d{1,15}$/.test(size) && Number(size) <= limit && h.get('content-encoding') === null && (res.type === 'basic' || res.type === 'default')) {
-        const all = new Uint8Array(await res.arrayBuffer());
-        if (this.live.delete(id)) this.body(id, all, true);
-        return;
+        return this.whole(id, new Uint8Array(await res.arrayBuffer()), host);
       }
       const reader = stream.getReader();
       const parts = [];
@@ -288,7 +343,8 @@ export class Fetcher {
           limit = -1;
         }
       }
-      if (this.live.delete(id)) this.body(id, parts.length ? join(parts, n) : EMPTY, true);
+      if (limit >= 0) return this.whole(id, parts.length ? join(parts, n) : EMPTY, host);
+      if (this.live.delete(id)) this.body(id, EMPTY, true);
     } catch (e) {
       if (ac.signal.aborted) return this.live.delete(id);
       this.failed(id, 'network', `the response stream broke: ${describe(e)}`);
