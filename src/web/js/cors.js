@@ -172,13 +172,13 @@ export class Fetcher {
    * A large JSON body whose result goes to the host unread: parsed here once (the engine
    * would scan it twice, and the host parse it again), the result kept, and the engine
    * fed a stand-in: the same `jsonrpc` and `id`, and a result naming only what was kept.
-   * Anything else (an error, a request, a non-`complete` result, not UTF-8, not JSON):
-   * null, and the engine reads the bytes as they are.
+   * `text`: the body, decoded. Anything else (an error, a request, a non-`complete`
+   * result, not JSON): null, and the engine reads the body as it is.
    */
-  standIn(bytes) {
+  standIn(text) {
     let msg;
     try {
-      msg = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes));
+      msg = JSON.parse(text);
     } catch {
       return null;
     }
@@ -189,20 +189,34 @@ export class Fetcher {
     if (result.resultType !== undefined && result.resultType !== 'complete') return null;
     const n = this.nextRef++;
     this.kept.set(n, result);
-    const text = `{"jsonrpc":${JSON.stringify(jsonrpc)},"id":${JSON.stringify(id)},"result":{"resultType":"complete",${this.keyJson}:${n}}}`;
-    return { n, bytes: new TextEncoder().encode(text) };
+    const stub = `{"jsonrpc":${JSON.stringify(jsonrpc)},"id":${JSON.stringify(id)},"result":{"resultType":"complete",${this.keyJson}:${n}}}`;
+    return { n, bytes: new TextEncoder().encode(stub) };
   }
 
   /** The whole body of exchange `id`: the engine hears it (or its stand-in), and its end. */
   whole(id, bytes, host) {
     if (!this.live.delete(id)) return;
-    const s = host && bytes.byteLength >= STAND_IN_MIN ? this.standIn(bytes) : null;
-    if (!s) return this.body(id, bytes, true);
-    try {
-      this.body(id, s.bytes, true);
-    } finally {
-      this.kept.delete(s.n); // claimed while the engine handled it, or never to be
+    if (host && bytes.byteLength >= STAND_IN_MIN) {
+      let text = null;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+      } catch {
+        // not UTF-8: the engine says so
+      }
+      if (text !== null) {
+        bytes = null; // the text holds the body now: the bytes may go before the parse
+        const s = this.standIn(text);
+        if (s) {
+          try {
+            return this.body(id, s.bytes, true);
+          } finally {
+            this.kept.delete(s.n); // claimed while the engine handled it, or never to be
+          }
+        }
+        bytes = new TextEncoder().encode(text); // the same bytes (valid UTF-8)
+      }
     }
+    this.body(id, bytes, true);
   }
 
   /** Starts request `id`; `headers` is `name\0value\0…` (names and values hold no NUL);
@@ -343,7 +357,8 @@ export class Fetcher {
           limit = -1;
         }
       }
-      if (limit >= 0) return this.whole(id, parts.length ? join(parts, n) : EMPTY, host);
+      // `splice`: the gathered chunks are referenced by nothing once joined.
+      if (limit >= 0) return this.whole(id, parts.length ? join(parts.splice(0), n) : EMPTY, host);
       if (this.live.delete(id)) this.body(id, EMPTY, true);
     } catch (e) {
       if (ac.signal.aborted) return this.live.delete(id);
