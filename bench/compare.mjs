@@ -5,7 +5,9 @@
 // three alike; the figure that matters is each client's CPU per call over raw fetch's.
 //   cp -r pkg bench/out/pkg-baseline      # before the change
 //   scripts/build.sh && node bench/compare.mjs   # after it
-// Settings: ROUNDS=5, N=1000, BATCH=50, WARMUPS=200,5000 (one set of rounds per warm-up).
+// Settings: ROUNDS=5, N=1000, BATCH=50, WARMUPS=200,5000 (one set of rounds per warm-up),
+// CLIENTS=raw,ours,baseline (add `ts` for the TS client: each client's figure over raw is
+// then also given as a ratio to the TS client's), MODE=json (or sse).
 import { spawn, spawnSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +18,8 @@ const rounds = Number(env.ROUNDS ?? 5);
 const n = Number(env.N ?? 1000);
 const batch = Number(env.BATCH ?? 50);
 const warmups = (env.WARMUPS ?? '200,5000').split(',').map(Number);
-const CLIENTS = ['raw', 'ours', 'baseline'];
+const CLIENTS = (env.CLIENTS ?? 'raw,ours,baseline').split(',');
+const mode = env.MODE ?? 'json';
 const median = (a) => {
   const s = [...a].sort((x, y) => x - y);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -47,14 +50,14 @@ try {
     for (let r = 0; r < rounds; r++) {
       for (const client of CLIENTS) {
         const opts = { n, batch, warmup, template };
-        const p = spawnSync(process.execPath, ['--expose-gc', 'bench/node/percall.mjs', client, `${base}/json`, JSON.stringify(opts)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+        const p = spawnSync(process.execPath, ['--expose-gc', 'bench/node/percall.mjs', client, `${base}/${mode}`, JSON.stringify(opts)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
         if (p.status !== 0) throw new Error(`${client} failed:\n${p.stderr}`);
         const x = JSON.parse(p.stdout.trim().split('\n').pop());
         cpu.seq[client].push(x.seq.cpuUsPerCall);
         cpu.conc[client].push(x.conc.cpuUsPerCall);
       }
     }
-    console.log(`\nNode ${process.version}, json, warm-up ${warmup} calls, ${rounds} rounds × ${n} calls: CPU µs per call (median [min–max])`);
+    console.log(`\nNode ${process.version}, ${mode}, warm-up ${warmup} calls, ${rounds} rounds × ${n} calls: CPU µs per call (median [min–max])`);
     for (const pattern of ['seq', 'conc']) {
       const m = Object.fromEntries(CLIENTS.map((k) => [k, median(cpu[pattern][k])]));
       for (const k of CLIENTS) {
@@ -63,7 +66,9 @@ try {
       }
       const over = (k) => m[k] - m.raw;
       const us = (v) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(0)} µs`;
-      console.log(`  ${pattern.padEnd(4)} over raw: ours ${us(over('ours'))}, baseline ${us(over('baseline'))} → ours/baseline ${(over('ours') / over('baseline')).toFixed(2)}×`);
+      const others = CLIENTS.filter((k) => k !== 'raw');
+      const ratio = (k, ref) => (CLIENTS.includes(ref) && CLIENTS.includes(k) && k !== ref ? `, ${k}/${ref} ${(over(k) / over(ref)).toFixed(2)}×` : '');
+      console.log(`  ${pattern.padEnd(4)} over raw: ${others.map((k) => `${k} ${us(over(k))}`).join(', ')}${ratio('ours', 'baseline')}${ratio('ours', 'ts')}${ratio('baseline', 'ts')}`);
     }
   }
 } finally {

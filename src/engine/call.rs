@@ -148,6 +148,8 @@ pub(crate) struct Call {
     version_retried: bool,
     round: Option<Round>,
     finished: bool,
+    /// The result goes to the host unread (`Exchange::host_result`).
+    pub host_result: bool,
 }
 
 /// Checks that an input request is of a kind the client declared (spec mrtr.mdx: servers
@@ -279,6 +281,7 @@ impl Call {
             version_retried: false,
             round: None,
             finished: false,
+            host_result: false,
         }
     }
 
@@ -300,26 +303,32 @@ impl Call {
         if let Some(x) = self.xfer.take() {
             sh.cancel_exchange(x);
         }
-        let mut params = self.params.clone();
         let mut state = None;
+        let mut answered = None;
         if let Some(r) = &self.round {
             if !r.answers.is_empty() {
-                params.insert("inputResponses".into(), Value::Object(r.answers.clone()));
+                let mut p = self.params.clone();
+                p.insert("inputResponses".into(), Value::Object(r.answers.clone()));
+                answered = Some(p);
             }
             state = r.request_state.as_deref();
         }
+        let params = answered.as_ref().unwrap_or(&self.params);
         if let Some(id) = self.rpc_id.take() {
             sh.abandon(&id);
         }
         let (xfer, id) = sh.send_request(
             owner.clone(),
             &self.method,
-            &params,
+            params,
             &self.extra_headers,
             state,
             self.progress_token.as_ref(),
             self.policy.log_level.as_deref(),
         );
+        if let Some(slot) = sh.xs.get_mut(xfer) {
+            slot.exchange.host_result = self.host_result;
+        }
         self.xfer = Some(xfer);
         self.rpc_id = Some(id);
     }

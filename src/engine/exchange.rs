@@ -60,6 +60,11 @@ pub(crate) struct Exchange {
     received: usize,
     /// True once at least one message came out (used to tell a dropped stream from an empty one).
     pub produced: bool,
+    /// The result of this exchange's request goes to the host unread by the engine (a tool
+    /// result with no `outputSchema` to check): the shell may parse a large JSON body
+    /// itself and feed the engine a stand-in whose result only names what it kept
+    /// (`web::fetch`).
+    pub(crate) host_result: bool,
 }
 
 const ERROR_BODY_KEEP: usize = 64 * 1024;
@@ -72,6 +77,7 @@ impl Exchange {
             bounds,
             received: 0,
             produced: false,
+            host_result: false,
         }
     }
 
@@ -111,6 +117,29 @@ impl Exchange {
             (false, BodyKind::Sse) => Body::Refused(Vec::new(), "text/event-stream".into()),
             (false, BodyKind::Other(ct)) => Body::Refused(Vec::new(), ct),
         };
+    }
+
+    /// For a JSON body: the most bytes the body may have (the shell may then read it whole
+    /// and hand it over in one piece). `None` for any other body (fed chunk by chunk).
+    pub(crate) fn json_limit(&self) -> Option<usize> {
+        match &self.body {
+            Body::Json(_) => Some(self.bounds.max_body_bytes.saturating_sub(self.received)),
+            _ => None,
+        }
+    }
+
+    /// A piece of the body arrived, owned: the first piece of a JSON body within the limit
+    /// becomes its buffer (no copy); anything else is [`Exchange::on_chunk`].
+    pub(crate) fn on_chunk_owned(&mut self, chunk: Vec<u8>, out: &mut Vec<Output>) {
+        if let Body::Json(buf) = &mut self.body {
+            let total = self.received.saturating_add(chunk.len());
+            if buf.is_empty() && total <= self.bounds.max_body_bytes {
+                self.received = total;
+                *buf = chunk;
+                return;
+            }
+        }
+        self.on_chunk(&chunk, out);
     }
 
     /// A chunk of the body arrived.
@@ -353,6 +382,58 @@ mod tests {
             Some((ErrorKind::Protocol, None))
         );
         assert_eq!(failed_kind(&run(202, None, &[])), None);
+    }
+
+    /// The owned path (one piece, read whole by the shell) gives what the chunked one
+    /// gives, for good and hostile bodies alike, and keeps the byte limit.
+    #[test]
+    fn an_owned_body_is_the_chunked_body() {
+        let bodies: [&[u8]; 7] = [
+            br#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+            b"{oops",
+            b"\xff\xfe",
+            b"",
+            b"   ",
+            br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"nope"}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"result":{}}{"jsonrpc":"2.0","id":2,"result":{}}"#,
+        ];
+        for status in [200, 404, 500] {
+            for body in bodies {
+                let chunked = format!("{:?}", run(status, Some("application/json"), &[body]));
+                let mut x = Exchange::new(bounds());
+                let mut out = Vec::new();
+                x.on_head(status, Some("application/json"), &mut out);
+                assert_eq!(x.json_limit(), Some(1000));
+                x.on_chunk_owned(body.to_vec(), &mut out);
+                x.on_end(&mut out);
+                assert_eq!(format!("{out:?}"), chunked, "{status} {body:?}");
+            }
+        }
+        // Over the limit, in one piece or after a first piece: refused.
+        let big = vec![b' '; 1001];
+        for first in [&b""[..], &b"{"[..]] {
+            let mut x = Exchange::new(bounds());
+            let mut out = Vec::new();
+            x.on_head(200, Some("application/json"), &mut out);
+            x.on_chunk(first, &mut out);
+            x.on_chunk_owned(big.clone(), &mut out);
+            assert_eq!(failed_kind(&out), Some((ErrorKind::Protocol, None)));
+            assert_eq!(x.json_limit(), None);
+        }
+        // Not JSON: no limit to read whole; the owned piece is fed as a chunk.
+        let mut x = Exchange::new(bounds());
+        let mut out = Vec::new();
+        x.on_head(200, Some("text/event-stream"), &mut out);
+        assert_eq!(x.json_limit(), None);
+        x.on_chunk_owned(
+            b"data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n".to_vec(),
+            &mut out,
+        );
+        assert!(matches!(
+            out[..],
+            [Output::Message(Message::Response { .. }, 200)]
+        ));
+        assert_eq!(Exchange::new(bounds()).json_limit(), None);
     }
 
     #[test]

@@ -6,7 +6,9 @@ use crate::error::{sanitize, Error};
 
 /// The response headers the engine reads, lower-case, in the order
 /// [`ResponseHead::read`](crate::engine::core::ResponseHead::read) takes their values: the
-/// shell reads these and no other.
+/// shell reads these and no other. The reference for the shell's fetch runner
+/// (`src/web/js/cors.js`, `Fetcher.run`), which reads them in JS and passes them in this order.
+#[cfg(test)]
 pub(crate) const RESPONSE_HEADERS: [&str; 5] = [
     "content-type",
     // Legacy era (2025-11-25 "Session Management").
@@ -23,7 +25,9 @@ pub(crate) const RESPONSE_HEADERS: [&str; 5] = [
 /// RFC 6750 §3.1 `insufficient_scope`): each read is a call into the host's `Headers`,
 /// on every response. `DPoP-Nonce` only on refusals: 400 (the token endpoint's
 /// `use_dpop_nonce`, RFC 9449 §8), 401 and 403 (the resource server's, §9); a new nonce on
-/// a success (§8.2) is learnt at the next refusal instead.
+/// a success (§8.2) is learnt at the next refusal instead. (The fetch runner does the same
+/// in JS.)
+#[cfg(test)]
 pub(crate) fn reads_header(name: &str, status: u16) -> bool {
     match name {
         "www-authenticate" => matches!(status, 401 | 403),

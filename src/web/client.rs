@@ -133,7 +133,14 @@ impl McpClient {
         let (cfg, handlers) = client_options(url.clone(), &options)
             .map_err(|e| error_to_js(&e, JsValue::UNDEFINED))?;
         let core = Core::new(cfg, now()).map_err(|e| error_to_js(&e, JsValue::UNDEFINED))?;
+        let custom_fetch = handlers.fetch.clone();
         let h = Rc::new(RefCell::new(Driver::new(core, handlers, url)));
+        let f = crate::web::fetch::fetcher(&h, custom_fetch.as_ref());
+        {
+            let mut d = h.borrow_mut();
+            d.stand_in = crate::web::fetch::stand_in_prefix(&f);
+            d.fetcher = Some(Rc::new(f));
+        }
         crate::web::visibility::watch(&h);
         crate::web::peers::setup(&h);
         Ok(McpClient { h })

@@ -14,7 +14,7 @@ use crate::web::convert::{error_to_js, output_to_js, task_to_js, to_js};
 use crate::web::js::{console_warn, Subscription};
 use crate::web::options::Handlers;
 use js_sys::{Function, Object, Reflect};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
@@ -57,15 +57,28 @@ pub(super) struct Driver {
     pub core: Core,
     pub handlers: Handlers,
     pub url: String,
-    pub exchanges: FxHashMap<u64, AbortController>,
+    /// Exchanges in flight in the fetch runner (their `AbortController`s are kept in JS).
+    pub exchanges: FxHashSet<u64>,
+    /// The fetch runner (`web::fetch`), made right after the driver.
+    pub fetcher: Option<Rc<crate::web::fetch::Fetcher>>,
+    /// The driver itself while requests are in flight: they end even when the host has
+    /// dropped the client (its calls' promises still settle).
+    pub keep_alive: Option<Handle>,
+    /// The start of a stand-in result's text (`web::fetch::stand_in_prefix`).
+    pub stand_in: String,
     /// Host asks and OAuth steps of the person, by the number of their `AskId` or
     /// `AuthStepId` (one counter issues both: they never collide).
     pub asks: FxHashMap<u64, AbortController>,
     pub pending: FxHashMap<OpId, Pending>,
     host_errors: FxHashMap<u32, JsValue>,
     next_host_ref: u32,
-    timer: Option<gloo_timers::callback::Timeout>,
+    /// The one timer: its handle (what `setTimeout` returned), when it fires, and whether it
+    /// is only kept for reuse (no deadline is due then: unreferenced where the host can).
+    timer: Option<JsValue>,
     timer_at: Option<Millis>,
+    timer_idle: bool,
+    /// The timer's callback, made once (not a closure per deadline).
+    on_timer: Option<Function>,
     pub closed: bool,
     /// Open `EventSource`s (2024-11-05 streams), by exchange id.
     pub event_sources: FxHashMap<u64, web_sys::EventSource>,
@@ -85,13 +98,18 @@ impl Driver {
             core,
             handlers,
             url,
-            exchanges: FxHashMap::default(),
+            exchanges: FxHashSet::default(),
+            fetcher: None,
+            keep_alive: None,
+            stand_in: String::new(),
             asks: FxHashMap::default(),
             pending: FxHashMap::default(),
             host_errors: FxHashMap::default(),
             next_host_ref: 1,
             timer: None,
             timer_at: None,
+            timer_idle: false,
+            on_timer: None,
             closed: false,
             event_sources: FxHashMap::default(),
             sse_transport: None,
@@ -179,30 +197,84 @@ pub(super) fn pump(h: &Handle) {
     reschedule(h);
 }
 
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(f: &Function, ms: f64) -> JsValue;
+    #[wasm_bindgen(js_name = clearTimeout)]
+    fn clear_timeout(handle: &JsValue);
+    type TimerObject;
+    #[wasm_bindgen(method, js_name = ref)]
+    fn ref_(this: &TimerObject);
+    #[wasm_bindgen(method)]
+    fn unref(this: &TimerObject);
+}
+
+/// Node, Deno and Bun timers are objects that keep the process alive until they fire,
+/// unless unreferenced; a browser's are numbers.
+fn set_referenced(handle: &JsValue, on: bool) {
+    if handle.is_object() {
+        let t: &TimerObject = handle.unchecked_ref();
+        if on {
+            t.ref_();
+        } else {
+            t.unref();
+        }
+    }
+}
+
+/// Keeps one timer for the engine's next deadline. A timer that fires no later than the
+/// deadline is kept (it re-arms for the deadline when it fires), and one left with no
+/// deadline is kept too, unreferenced, for the next: calls that each set and clear a
+/// deadline then cost no timer of their own.
 fn reschedule(h: &Handle) {
     let mut d = h.borrow_mut();
     let next = d.core.next_deadline();
-    if next == d.timer_at && (next.is_none() || d.timer.is_some()) {
-        return;
-    }
-    d.timer = None;
-    d.timer_at = next;
-    let Some(at) = next else { return };
-    // setTimeout takes at most 2^31-1 ms; a later deadline is re-armed when this one fires.
-    let delay = at.saturating_sub(now()).min(i32::MAX as u64) as u32;
-    let weak = Rc::downgrade(h);
-    d.timer = Some(gloo_timers::callback::Timeout::new(delay, move || {
-        if let Some(h) = weak.upgrade() {
-            {
-                let mut d = h.borrow_mut();
-                d.timer = None;
-                d.timer_at = None;
-                let t = now();
-                d.core.on_timer(t);
-            }
-            pump(&h);
+    let Some(at) = next else {
+        if let (Some(t), false) = (&d.timer, d.timer_idle) {
+            set_referenced(t, false);
+            d.timer_idle = true;
         }
-    }));
+        return;
+    };
+    if let (Some(t), Some(armed)) = (&d.timer, d.timer_at) {
+        if armed <= at {
+            if d.timer_idle {
+                set_referenced(t, true);
+                d.timer_idle = false;
+            }
+            return;
+        }
+        clear_timeout(t);
+    }
+    let f = match &d.on_timer {
+        Some(f) => f.clone(),
+        None => {
+            let weak = Rc::downgrade(h);
+            let f: Function = Closure::<dyn FnMut()>::new(move || {
+                if let Some(h) = weak.upgrade() {
+                    {
+                        let mut d = h.borrow_mut();
+                        d.timer = None;
+                        d.timer_at = None;
+                        d.timer_idle = false;
+                        let t = now();
+                        d.core.on_timer(t);
+                    }
+                    pump(&h);
+                }
+            })
+            .into_js_value()
+            .unchecked_into();
+            d.on_timer = Some(f.clone());
+            f
+        }
+    };
+    // setTimeout takes at most 2^31-1 ms; a later deadline is re-armed when this one fires.
+    let delay = at.saturating_sub(now()).min(i32::MAX as u64) as f64;
+    d.timer = Some(set_timeout(&f, delay));
+    d.timer_at = Some(at);
+    d.timer_idle = false;
 }
 
 fn call1(f: &Function, a: &JsValue) {
@@ -246,10 +318,7 @@ fn perform(h: &Handle, a: Action) {
             }
         }
         Action::Cancel(x) => {
-            let c = h.borrow_mut().exchanges.remove(&x);
-            if let Some(c) = c {
-                c.abort();
-            }
+            crate::web::fetch::cancel(h, x);
             // (No `EventSource` is ever opened in the modern-only build.)
             if cfg!(feature = "legacy") {
                 let es = h.borrow_mut().event_sources.remove(&x);
@@ -375,6 +444,12 @@ fn done(h: &Handle, op: OpId, outcome: crate::error::Result<crate::engine::actio
     }
     match p.kind {
         Kind::Value => match outcome {
+            // A stand-in is short: only short results are looked at.
+            Ok(crate::engine::actions::Output::Raw(r)) if r.get().len() < 512 => {
+                let kept = crate::web::fetch::kept_result(&h.borrow(), r.get());
+                let v = kept.unwrap_or_else(|| crate::web::convert::raw_to_js(r.get()));
+                call1(&p.resolve, &v)
+            }
             Ok(o) => call1(&p.resolve, &output_to_js(o, &url)),
             Err(e) => {
                 let v = h.borrow_mut().error_value(&e);

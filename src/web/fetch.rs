@@ -1,6 +1,11 @@
-//! Performing an HTTP request with `fetch` (the global one, or the host's), streaming the
-//! body with a `ReadableStream` reader, and feeding head, chunks and end to the engine.
-//! Cancellation is an `AbortController` per exchange.
+//! Performing the engine's HTTP requests with `fetch` (the global one, or the host's) and
+//! feeding head, body and end to the engine. The fetch itself runs in JS (`js/cors.js`,
+//! `Fetcher`): one async function per request, reporting back through four functions
+//! made once per client, instead of a wasm future with a closure and a promise reaction
+//! per await. A JSON body is read whole (one `arrayBuffer()` when its size is known and
+//! within the engine's limit, else its chunks gathered in JS up to that limit) and handed
+//! over in one piece; an SSE body goes chunk by chunk. Cancellation is an
+//! `AbortController` per exchange, kept in JS.
 //!
 //! CORS diagnosis (a page talking to a server on another origin): a browser rejects a
 //! refused request with the same bare `TypeError` as a network failure, and hides response
@@ -8,288 +13,234 @@
 //! cross-origin URL: after a rejected fetch, up to three `HEAD` probes tell "CORS refused"
 //! from "network down", and a 401 whose `WWW-Authenticate` is unreadable is reported as
 //! such; both become a `CorsError` whose `data` names what the server must allow. The
-//! probes and the wording are in `js/cors.js` (plain JS: mostly awaiting fetches, several
-//! times smaller than the same in wasm). Transport facts only: no protocol decision.
+//! probes and the wording are in `js/cors.js` too. Transport facts only: no protocol
+//! decision.
 
 use crate::engine::core::ResponseHead;
 use crate::error::{sanitize, Error, ErrorKind};
 use crate::http::request::HttpRequest;
-use crate::http::response::{reads_header, RESPONSE_HEADERS};
-use crate::web::convert::{describe, from_js};
-use crate::web::driver::{now, pump, Handle};
-use js_sys::{Array, ArrayBuffer, Function, Reflect, Uint8Array};
+use crate::web::convert::from_js;
+use crate::web::driver::{now, pump, Driver, Handle};
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{spawn_local, JsFuture};
-use web_sys::{AbortController, Headers, ReadableStreamDefaultReader, RequestInit, Response};
-
-fn fail(h: &Handle, id: u64, e: Error) {
-    {
-        let mut d = h.borrow_mut();
-        d.exchanges.remove(&id);
-        let t = now();
-        d.core.on_fail(id, e, t);
-    }
-    pump(h);
-}
-
-/// The response body of exchange `id` ended: the engine hears it.
-fn end(h: &Handle, id: u64) {
-    {
-        let mut d = h.borrow_mut();
-        d.exchanges.remove(&id);
-        let t = now();
-        d.core.on_end(id, t);
-    }
-    pump(h);
-}
-
-/// Why a fetch was rejected, as the engine's error. A browser reports CORS refusals and
-/// network failures alike as a `TypeError`: a network error, unless [`diagnose`] finds CORS.
-fn fetch_error(e: &JsValue) -> Error {
-    Error::network(format!("fetch failed: {}", describe(e)))
-}
 
 #[wasm_bindgen(module = "/src/web/js/cors.js")]
 extern "C" {
-    /// The page's origin when the URL is cross-origin in a browser context.
-    #[wasm_bindgen(js_name = crossOrigin)]
-    fn cross_origin(url: &str) -> Option<String>;
-    /// After a rejected fetch: a promise of the finding (a string), or null (not CORS).
-    fn diagnose(f: &Function, this: &JsValue, url: &str, headers: &Array) -> js_sys::Promise;
-    /// The CorsError's `{ message, data }` for a finding.
-    #[wasm_bindgen(js_name = corsFacts)]
-    fn cors_facts(
-        reason: &str,
-        page: &str,
+    /// The fetch runner of one client.
+    pub(super) type Fetcher;
+    #[wasm_bindgen(constructor)]
+    fn new(fetch: &JsValue, head: &JsValue, body: &JsValue, fail: &JsValue) -> Fetcher;
+    #[wasm_bindgen(method)]
+    fn send(
+        this: &Fetcher,
+        id: f64,
         url: &str,
         method: &str,
-        headers: &Array,
-        status: u16,
-    ) -> JsValue;
+        headers: &str,
+        body: Option<String>,
+        host: bool,
+    );
+    #[wasm_bindgen(method)]
+    fn cancel(this: &Fetcher, id: f64);
+    /// The result kept for the host under a stand-in's number (once).
+    #[wasm_bindgen(method)]
+    fn take(this: &Fetcher, n: f64) -> JsValue;
+    /// The stand-in's member name, as JSON text.
+    #[wasm_bindgen(method, getter, js_name = keyJson)]
+    fn key_json(this: &Fetcher) -> String;
 }
 
-/// What a CORS diagnosis needs of a cross-origin request in a browser context.
-struct CorsContext {
-    /// The page's origin (`location.origin`).
-    page: String,
-    url: String,
-    method: &'static str,
-    headers: Vec<(String, String)>,
-}
-
-impl CorsContext {
-    /// The headers as `[name, value]` pairs (built only when a diagnosis runs).
-    fn header_pairs(&self) -> Array {
-        self.headers
-            .iter()
-            .map(|(n, v)| Array::of2(&JsValue::from_str(n), &JsValue::from_str(v)))
-            .collect()
-    }
-
-    fn error(&self, reason: &str, status: u16) -> Error {
-        let facts = cors_facts(
-            reason,
-            &self.page,
-            &self.url,
-            self.method,
-            &self.header_pairs(),
-            status,
-        );
-        let message = Reflect::get(&facts, &JsValue::from_str("message"))
-            .ok()
-            .and_then(|m| m.as_string())
-            .unwrap_or_default();
-        let mut e = Error::new(ErrorKind::Cors, sanitize(&message, 2000));
-        if let Ok(Some(d)) = Reflect::get(&facts, &JsValue::from_str("data"))
-            .map_err(|_| ())
-            .and_then(|d| from_js(&d).map_err(|_| ()))
-        {
-            e.data = Some(d);
-        }
-        if status != 0 {
-            e.status = Some(status);
-        }
-        e
+/// Runs `f` on the driver if it still exists, then drains the engine's actions.
+fn with(weak: &Weak<RefCell<Driver>>, f: impl FnOnce(&mut Driver)) {
+    if let Some(h) = weak.upgrade() {
+        f(&mut h.borrow_mut());
+        pump(&h);
     }
 }
 
-fn build(req: &HttpRequest, signal: &web_sys::AbortSignal) -> Result<RequestInit, Error> {
-    let init = RequestInit::new();
-    init.set_method(req.method.as_str());
-    let headers = Headers::new().map_err(|e| Error::network(describe(&e)))?;
-    for (n, v) in &req.headers {
-        headers
-            .append(n, v)
-            .map_err(|e| Error::config(format!("header {n} could not be set: {}", describe(&e))))?;
+/// Exchange `id` is over (ended, failed or cancelled).
+fn over(d: &mut Driver, id: u64) {
+    d.exchanges.remove(&id);
+    if d.exchanges.is_empty() {
+        // Nothing in flight: the client may be collected once the host drops it.
+        d.keep_alive = None;
     }
-    init.set_headers(&headers);
-    if let Some(b) = &req.body {
-        init.set_body(&JsValue::from_str(b));
-    }
-    init.set_signal(Some(signal));
-    Ok(init)
+}
+
+/// The fetch runner of a client, its callbacks holding the driver weakly (requests in
+/// flight hold it strongly: `Driver::keep_alive`).
+pub(super) fn fetcher(h: &Handle, custom: Option<&js_sys::Function>) -> Fetcher {
+    let w = Rc::downgrade(h);
+    let head = Closure::<
+        dyn FnMut(
+            f64,
+            u16,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            bool,
+        ) -> f64,
+    >::new(
+        move |id: f64,
+              status: u16,
+              ct: Option<String>,
+              sid: Option<String>,
+              ra: Option<String>,
+              www: Option<String>,
+              nonce: Option<String>,
+              cross: bool| {
+            // DPoP (RFC 9449 §9): a cross-origin 401 asking for a nonce this origin cannot
+            // read (the server did not expose `DPoP-Nonce`) is a CORS error (-2), not a head.
+            if cross
+                && status == 401
+                && nonce.is_none()
+                && www
+                    .as_deref()
+                    .is_some_and(crate::auth::challenge::use_dpop_nonce)
+            {
+                return -2.0;
+            }
+            let mut mode = -1.0;
+            with(&w, |d| {
+                let values = [ct, sid, ra, www, nonce];
+                let id = id as u64;
+                let t = now();
+                d.core.on_head(id, ResponseHead::read(status, &values), t);
+                if let Some(limit) = d.core.body_limit(id) {
+                    mode = limit as f64;
+                }
+            });
+            mode
+        },
+    );
+    let w = Rc::downgrade(h);
+    let body = Closure::<dyn FnMut(f64, Vec<u8>, bool)>::new(
+        move |id: f64, bytes: Vec<u8>, last: bool| {
+            with(&w, |d| {
+                let id = id as u64;
+                let t = now();
+                if !bytes.is_empty() {
+                    d.core.on_body(id, bytes, t);
+                }
+                if last {
+                    over(d, id);
+                    d.core.on_end(id, t);
+                }
+            })
+        },
+    );
+    let w = Rc::downgrade(h);
+    let fail = Closure::<dyn FnMut(f64, String, String, JsValue, u16)>::new(
+        move |id: f64, kind: String, message: String, data: JsValue, status: u16| {
+            with(&w, |d| {
+                let id = id as u64;
+                let e = match kind.as_str() {
+                    "cors" => {
+                        let mut e = Error::new(ErrorKind::Cors, sanitize(&message, 2000));
+                        e.data = from_js(&data).ok().flatten();
+                        if status != 0 {
+                            e.status = Some(status);
+                        }
+                        e
+                    }
+                    "config" => Error::config(message),
+                    _ => Error::network(message),
+                };
+                over(d, id);
+                let t = now();
+                d.core.on_fail(id, e, t);
+            })
+        },
+    );
+    let custom = custom.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
+    Fetcher::new(
+        &custom,
+        &head.into_js_value(),
+        &body.into_js_value(),
+        &fail.into_js_value(),
+    )
 }
 
 /// Starts the request; events go to the engine as they arrive.
 pub(super) fn perform(h: &Handle, req: HttpRequest) {
     let id = req.id;
-    let controller = match AbortController::new() {
-        Ok(c) => c,
-        Err(e) => {
-            return fail(
-                h,
-                id,
-                Error::network(format!("AbortController unavailable: {}", describe(&e))),
-            )
-        }
-    };
-    let init = match build(&req, &controller.signal()) {
-        Ok(i) => i,
-        Err(e) => return fail(h, id, e),
-    };
-    let custom = {
+    let mut headers = String::with_capacity(256);
+    for (n, v) in &req.headers {
+        headers.push_str(n);
+        headers.push('\0');
+        headers.push_str(v);
+        headers.push('\0');
+    }
+    let (f, host) = {
         let mut d = h.borrow_mut();
-        d.exchanges.insert(id, controller.clone());
-        d.handlers.fetch.clone()
+        let host = d.core.host_result(id);
+        if d.keep_alive.is_none() {
+            d.keep_alive = Some(h.clone());
+        }
+        d.exchanges.insert(id);
+        (d.fetcher.clone(), host)
     };
-    let global = js_sys::global();
-    let (f, this): (Option<Function>, JsValue) = match custom {
-        Some(f) => (Some(f), JsValue::UNDEFINED),
-        None => (
-            Reflect::get(&global, &JsValue::from_str("fetch"))
-                .ok()
-                .and_then(|f| f.dyn_into::<Function>().ok()),
-            global.clone().into(),
-        ),
-    };
-    let Some(f) = f else {
-        return fail(
-            h,
-            id,
-            Error::network("no fetch function in this environment"),
+    let nul = req
+        .headers
+        .iter()
+        .find(|(n, v)| n.contains('\0') || v.contains('\0'));
+    if f.is_none() || nul.is_some() {
+        let e = match nul {
+            Some((n, _)) => Error::config(format!(
+                "header {} could not be set: it contains a NUL character",
+                sanitize(n, 100)
+            )),
+            None => Error::network("no fetch runner (the client is closed)"),
+        };
+        let mut d = h.borrow_mut();
+        over(&mut d, id);
+        let t = now();
+        d.core.on_fail(id, e, t);
+        drop(d);
+        return pump(h);
+    }
+    if let Some(f) = f {
+        f.send(
+            id as f64,
+            &req.url,
+            req.method.as_str(),
+            &headers,
+            req.body,
+            host,
         );
-    };
-    let promise = match f.call2(&this, &JsValue::from_str(&req.url), &init) {
-        Ok(p) => js_sys::Promise::resolve(&p),
-        Err(e) => return fail(h, id, fetch_error(&e)),
-    };
-    let cors = cross_origin(&req.url).map(|page| CorsContext {
-        page,
-        method: req.method.as_str(),
-        headers: req.headers,
-        url: req.url,
-    });
-    let h = h.clone();
-    spawn_local(async move {
-        let resp = match JsFuture::from(promise).await {
-            Ok(r) => r,
-            Err(e) => {
-                if controller.signal().aborted() {
-                    return;
-                }
-                let mut err = fetch_error(&e);
-                if let Some(cx) = &cors {
-                    let finding =
-                        JsFuture::from(diagnose(&f, &this, &cx.url, &cx.header_pairs())).await;
-                    if let Some(reason) = finding.ok().and_then(|r| r.as_string()) {
-                        err = cx.error(&reason, 0);
-                    }
-                    if controller.signal().aborted() {
-                        return; // the engine gave up on the exchange while probing
-                    }
-                }
-                fail(&h, id, err);
-                return;
-            }
-        };
-        let Ok(resp) = resp.dyn_into::<Response>() else {
-            return fail(&h, id, Error::network("fetch did not return a Response"));
-        };
-        let hdrs = resp.headers();
-        // The headers the engine reads (cross-origin, readable only when the server exposes
-        // them: README "CORS"); `WWW-Authenticate` only where the engine uses it.
-        let status = resp.status();
-        let values = RESPONSE_HEADERS.map(|n| {
-            reads_header(n, status)
-                .then(|| hdrs.get(n).ok().flatten())
-                .flatten()
-        });
-        let head = ResponseHead::read(status, &values);
-        if let Some(cx) = &cors {
-            // A 401 always carries WWW-Authenticate (RFC 9110 §15.5.2): unreadable, it was
-            // not exposed to this origin, and the page cannot learn how to authenticate.
-            if head.status == 401 && head.www_authenticate.is_none() {
-                controller.abort();
-                return fail(&h, id, cx.error("www-authenticate-not-exposed", 401));
-            }
-            // DPoP (RFC 9449 §9): the nonce asked for must be readable too.
-            if head.status == 401
-                && head.dpop_nonce.is_none()
-                && head
-                    .www_authenticate
-                    .is_some_and(crate::auth::challenge::use_dpop_nonce)
-            {
-                controller.abort();
-                return fail(&h, id, cx.error("dpop-nonce-not-exposed", 401));
-            }
-        }
-        {
-            let mut d = h.borrow_mut();
-            let t = now();
-            d.core.on_head(id, head, t);
-        }
-        pump(&h);
-        let Some(body) = resp.body() else {
-            end(&h, id);
+    }
+}
+
+/// The engine gave up on exchange `id`.
+pub(super) fn cancel(h: &Handle, id: u64) {
+    let f = {
+        let mut d = h.borrow_mut();
+        if !d.exchanges.contains(&id) {
             return;
-        };
-        let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-        loop {
-            if !h.borrow().exchanges.contains_key(&id) {
-                // Cancelled by the engine (the controller aborted the stream). The abort has
-                // already errored the stream, so `cancel()` returns a rejected promise: await
-                // it, or the host sees an unhandled AbortError rejection (Node then exits).
-                let _ = JsFuture::from(reader.cancel()).await;
-                return;
-            }
-            let r = match JsFuture::from(reader.read()).await {
-                Ok(r) => r,
-                Err(e) => {
-                    if !controller.signal().aborted() {
-                        fail(
-                            &h,
-                            id,
-                            Error::network(format!("the response stream broke: {}", describe(&e))),
-                        );
-                    }
-                    return;
-                }
-            };
-            let done = Reflect::get(&r, &JsValue::from_str("done"))
-                .ok()
-                .and_then(|v| v.as_bool())
-                .unwrap_or(true);
-            if done {
-                end(&h, id);
-                return;
-            }
-            let value = Reflect::get(&r, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
-            // `ArrayBuffer.isView`, not `instanceof Uint8Array`: a fetch from another realm (an
-            // iframe's, or a host's fetch handed to a sandboxed context) yields Uint8Arrays
-            // that are not instances of this realm's class; they must not be dropped.
-            if ArrayBuffer::is_view(&value) {
-                let bytes = match value.dyn_ref::<Uint8Array>() {
-                    Some(chunk) => chunk.to_vec(),
-                    None => Uint8Array::new(&value).to_vec(),
-                };
-                {
-                    let mut d = h.borrow_mut();
-                    let t = now();
-                    d.core.on_chunk(id, &bytes, t);
-                }
-                pump(&h);
-            }
         }
-    });
+        over(&mut d, id);
+        d.fetcher.clone()
+    };
+    if let Some(f) = f {
+        f.cancel(id as f64);
+    }
+}
+
+/// The start of a stand-in result's text (`Fetcher.standIn`): `{"resultType":"complete",`,
+/// the runner's secret member name, `:`; the kept result's number follows.
+pub(super) fn stand_in_prefix(f: &Fetcher) -> String {
+    format!("{{\"resultType\":\"complete\",{}:", f.key_json())
+}
+
+/// The host's value of a result: the one the runner kept when `raw` is its stand-in.
+pub(super) fn kept_result(d: &Driver, raw: &str) -> Option<JsValue> {
+    let rest = raw
+        .strip_prefix(d.stand_in.as_str())
+        .filter(|_| !d.stand_in.is_empty())?;
+    let n: u32 = rest.strip_suffix('}')?.parse().ok()?;
+    let v = d.fetcher.as_ref()?.take(f64::from(n));
+    (!v.is_undefined()).then_some(v)
 }

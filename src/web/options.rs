@@ -404,6 +404,15 @@ const LIMIT_NAMES: [&str; 8] = [
 /// Reads per-call options (`{ signal, timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs,
 /// taskTimeoutMs, onProgress, onTaskStatus | onStatus, cache, logLevel, _meta }`).
 pub(super) fn call_options(o: &JsValue) -> Result<CallOpts, Error> {
+    if o.is_undefined() {
+        // No options object (the common call): nothing to read, no crossing per name.
+        return Ok(CallOpts {
+            opts: OpOptions::default(),
+            signal: None,
+            on_progress: None,
+            on_status: None,
+        });
+    }
     let mut opts = OpOptions {
         timeout_ms: number(o, "timeoutMs")?,
         ..Default::default()

@@ -88,6 +88,41 @@ impl Core {
         self.process(xfer, outs);
     }
 
+    /// The most bytes exchange `wire`'s body may have when it is one JSON message (the
+    /// shell may read it whole and hand it to [`Core::on_body`] in one piece); `None` when
+    /// it is to be fed chunk by chunk (SSE, an error body, an OAuth flow's exchange).
+    pub fn body_limit(&self, wire: u64) -> Option<usize> {
+        // An OAuth flow's exchange is not booked in `xs`: `None`.
+        let xfer = self.sh.xs.by_wire(wire)?;
+        self.sh.xs.get(xfer)?.exchange.json_limit()
+    }
+
+    /// True when exchange `wire`'s result goes to the host unread (see `Exchange::host_result`).
+    pub fn host_result(&self, wire: u64) -> bool {
+        self.sh
+            .xs
+            .by_wire(wire)
+            .and_then(|x| self.sh.xs.get(x))
+            .is_some_and(|s| s.exchange.host_result)
+    }
+
+    /// A piece of exchange `wire`'s body arrived, owned (a body read whole: no copy).
+    pub fn on_body(&mut self, wire: u64, bytes: Vec<u8>, now: Millis) {
+        self.sh.now = self.sh.now.max(now);
+        if self.auth_on_chunk(wire, &bytes) {
+            return;
+        }
+        let Some(xfer) = self.sh.xs.by_wire(wire) else {
+            return;
+        };
+        let mut outs = Vec::new();
+        match self.sh.xs.get_mut(xfer) {
+            Some(slot) => slot.exchange.on_chunk_owned(bytes, &mut outs),
+            None => return,
+        }
+        self.process(xfer, outs);
+    }
+
     /// Exchange `xfer`'s body ended.
     pub fn on_end(&mut self, wire: u64, now: Millis) {
         self.sh.now = self.sh.now.max(now);

@@ -175,6 +175,11 @@ impl ToolOp {
         }
         let policy = policy_for(cx.sh, &Purpose::CallTool, &self.opts);
         let mut call = Call::new("tools/call", with_meta(params, &self.opts), headers, policy);
+        // What goes to the host unread: no outputSchema to check, no task to make of it.
+        call.host_result = !self.as_task
+            && !self.asked_task
+            && (cx.sh.cfg.validate_output == ValidateOutput::Off
+                || !matches!(self.check, OutputCheck::Schema(_)));
         call.start(cx.sh, &Owner::Op(op));
         self.phase = ToolPhase::Calling(call);
         None

@@ -668,3 +668,92 @@ fn a_call_answered_in_full_cancels_nothing() {
     }
     assert_eq!(h.cancelled, Vec::<u64>::new());
 }
+
+/// Issue 14: the shell may read a JSON body whole (`Core::body_limit`) and hand it over in
+/// one owned piece (`Core::on_body`); and it learns which results go to the host unread
+/// (`Core::host_result`: tool results with no outputSchema to check and no task to make).
+#[test]
+fn whole_bodies_and_results_the_host_reads_unread() {
+    let mut h = Harness::modern();
+    let op = h
+        .core
+        .call_tool("plain", Some(json!({})), false, &opts(), h.now);
+    let l = h.take();
+    assert!(
+        !h.core.host_result(l.xfer()),
+        "a listing is read by the engine"
+    );
+    h.result(
+        &l,
+        tools_page(
+            vec![
+                json!({"name":"plain","inputSchema":{"type":"object"}}),
+                json!({"name":"checked","inputSchema":{"type":"object"},
+                       "outputSchema":{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}}),
+            ],
+            None,
+        ),
+    );
+    let s = h.take();
+    assert!(h.core.host_result(s.xfer()));
+    assert_eq!(h.core.body_limit(s.xfer()), None, "before the head");
+    h.core.on_head(
+        s.xfer(),
+        crate::engine::core::ResponseHead {
+            status: 200,
+            content_type: Some("application/json"),
+            ..Default::default()
+        },
+        h.now,
+    );
+    assert_eq!(h.core.body_limit(s.xfer()), Some(64 * 1024 * 1024));
+    let body = json!({"jsonrpc":"2.0","id":s.id(),"result":{"content":[]}}).to_string();
+    h.core.on_body(s.xfer(), body.into_bytes(), h.now);
+    h.core.on_end(s.xfer(), h.now);
+    h.pump();
+    assert_eq!(h.ok(op), json!({"content":[]}));
+    assert_eq!(h.core.body_limit(s.xfer()), None, "over");
+    assert!(!h.core.host_result(s.xfer()), "over");
+
+    // With an outputSchema the engine reads the result: not for the host alone.
+    let op = h
+        .core
+        .call_tool("checked", Some(json!({})), false, &opts(), h.now);
+    let s = h.take();
+    assert!(!h.core.host_result(s.xfer()));
+    h.head(s.xfer(), 200, Some("text/event-stream"));
+    assert_eq!(
+        h.core.body_limit(s.xfer()),
+        None,
+        "an SSE body goes chunk by chunk"
+    );
+    h.core.on_body(
+        s.xfer(),
+        format!(
+            "data: {}\n\n",
+            json!({"jsonrpc":"2.0","id":s.id(),"result":{"content":[],"structuredContent":{"n":"x"}}})
+        )
+        .into_bytes(),
+        h.now,
+    );
+    h.end(s.xfer());
+    assert_eq!(h.err(op).kind, ErrorKind::OutputValidation);
+
+    // Hostile bodies handed over whole are typed errors, never a panic.
+    for bad in [
+        &b"{oops"[..],
+        b"\xff\xfe",
+        b"",
+        b"[1,2]",
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"result\":{}}",
+    ] {
+        let op = h
+            .core
+            .call_tool("plain", Some(json!({})), false, &opts(), h.now);
+        let s = h.take();
+        h.head(s.xfer(), 200, Some("application/json"));
+        h.core.on_body(s.xfer(), bad.to_vec(), h.now);
+        h.end(s.xfer());
+        assert!(matches!(h.err(op).kind, ErrorKind::Protocol), "{bad:?}");
+    }
+}

@@ -1,6 +1,7 @@
-// CORS diagnosis for the wasm shell (src/web/fetch.rs): what a server must allow so that a
-// page on another origin can talk to it. Plain JS because it is mostly awaiting fetches
-// (several times smaller than the same in wasm).
+// The wasm shell's fetch runner (src/web/fetch.rs) and its CORS diagnosis: what a server
+// must allow so that a page on another origin can talk to it. Plain JS because it is
+// mostly awaiting fetches (several times smaller than the same in wasm, and each await in
+// wasm costs a closure and a promise reaction more).
 //
 // A browser hides why a cross-origin exchange failed: fetch rejects with a bare TypeError
 // whether the network is down or the server's CORS policy refused the request, and a
@@ -99,4 +100,285 @@ export function corsFacts(reason, page, url, method, headers, status) {
   const data = { reason, origin: page, serverOrigin: server, url, allowHeaders, allowMethods, exposeHeaders, required };
   if (status) data.status = status;
   return { message: `blocked by CORS: ${what}; the server must send ${required.join('; ')}`, data };
+}
+
+/** A thrown value's description (what the shell's `describe` gives). */
+function describe(e) {
+  if (typeof e === 'string') return e;
+  const m = e?.message;
+  return typeof m === 'string' ? m : '(non-error value)';
+}
+
+/** The first header the platform refuses, as the error the shell reports, or null. */
+function badHeader(pairs) {
+  if (typeof Headers !== 'function') return null;
+  const h = new Headers();
+  for (const [n, v] of pairs) {
+    try {
+      h.append(n, v);
+    } catch (e) {
+      return `header ${n} could not be set: ${describe(e)}`;
+    }
+  }
+  return null;
+}
+
+const EMPTY = new Uint8Array(0);
+/** Bodies from this size on may be parsed here for the host (`Fetcher.standIn`). */
+const STAND_IN_MIN = 64 * 1024;
+
+function join(parts, n) {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+/**
+ * Performs the engine's HTTP requests with `fetch` (the host's, or the global one) and
+ * feeds what comes back to the wasm shell through four functions made once per client:
+ * `head(id, status, contentType, sessionId, retryAfter, wwwAuthenticate, dpopNonce,
+ * crossOrigin401)` returns how to read the body (-1: chunk by chunk, as an SSE stream is;
+ * n >= 0: one JSON message of at most n bytes, handed over whole; -2: not delivered, a
+ * DPoP nonce this origin cannot read was asked for, a CORS error), `body(id, bytes, last)`, and
+ * `fail(id, kind, message, data, status)`. Transport facts only: no protocol decision.
+ */
+export class Fetcher {
+  constructor(fetchFn, head, body, fail) {
+    this.fetchFn = typeof fetchFn === 'function' ? fetchFn : null;
+    this.head = head;
+    this.body = body;
+    this.fail = fail;
+    /** Exchanges in flight: id → AbortController. */
+    this.live = new Map();
+    /** Results parsed here for the host (see `standIn`), by number, until claimed. */
+    this.kept = new Map();
+    this.nextRef = 1;
+    // The stand-in's member name: a server cannot guess it (it never sees it), so no
+    // result it sends can pass for one.
+    const r = new Uint32Array(4);
+    if (globalThis.crypto?.getRandomValues) globalThis.crypto.getRandomValues(r);
+    else for (let i = 0; i < 4; i++) r[i] = Math.floor(Math.random() * 2 ** 32);
+    this.key = `\u0000mcp-wasm-client/kept-${Array.from(r, (x) => x.toString(16)).join('-')}`;
+    this.keyJson = JSON.stringify(this.key);
+  }
+
+  /** The result kept under number `n` (once), or undefined. */
+  take(n) {
+    const v = this.kept.get(n);
+    this.kept.delete(n);
+    return v;
+  }
+
+  /**
+   * A large JSON body whose result goes to the host unread: parsed here once (the engine
+   * would scan it twice, and the host parse it again), the result kept, and the engine
+   * fed a stand-in: the same `jsonrpc` and `id`, and a result naming only what was kept.
+   * `text`: the body, decoded. Anything else (an error, a request, a non-`complete`
+   * result, not JSON): null, and the engine reads the body as it is.
+   */
+  standIn(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return null;
+    }
+    if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return null;
+    const { jsonrpc, id, result } = msg;
+    if (typeof jsonrpc !== 'string' || !(typeof id === 'string' || Number.isSafeInteger(id))) return null;
+    if ('error' in msg || 'method' in msg || result === null || typeof result !== 'object' || Array.isArray(result)) return null;
+    if (result.resultType !== undefined && result.resultType !== 'complete') return null;
+    const n = this.nextRef++;
+    this.kept.set(n, result);
+    const stub = `{"jsonrpc":${JSON.stringify(jsonrpc)},"id":${JSON.stringify(id)},"result":{"resultType":"complete",${this.keyJson}:${n}}}`;
+    return { n, bytes: new TextEncoder().encode(stub) };
+  }
+
+  /** The whole body of exchange `id`: the engine hears it (or its stand-in), and its end. */
+  whole(id, bytes, host) {
+    if (!this.live.delete(id)) return;
+    if (host && bytes.byteLength >= STAND_IN_MIN) {
+      let text = null;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+      } catch {
+        // not UTF-8: the engine says so
+      }
+      if (text !== null) {
+        bytes = null; // the text holds the body now: the bytes may go before the parse
+        const s = this.standIn(text);
+        if (s) {
+          try {
+            return this.body(id, s.bytes, true);
+          } finally {
+            this.kept.delete(s.n); // claimed while the engine handled it, or never to be
+          }
+        }
+        bytes = new TextEncoder().encode(text); // the same bytes (valid UTF-8)
+      }
+    }
+    this.body(id, bytes, true);
+  }
+
+  /** Starts request `id`; `headers` is `name\0value\0…` (names and values hold no NUL);
+   *  `host`: its result goes to the host unread (see `standIn`). */
+  send(id, url, method, headers, body, host) {
+    const ac = new AbortController();
+    this.live.set(id, ac);
+    this.run(id, ac, url, method, headers, body, host).catch((e) => {
+      try {
+        this.failed(id, 'network', `fetch failed: ${describe(e)}`);
+      } catch {
+        // the client is gone
+      }
+    });
+  }
+
+  /** The engine gave up on exchange `id`. */
+  cancel(id) {
+    const ac = this.live.get(id);
+    if (ac) {
+      this.live.delete(id);
+      ac.abort();
+    }
+  }
+
+  failed(id, kind, message, data, status) {
+    if (!this.live.delete(id)) return;
+    this.fail(id, kind, message, data, status || 0);
+  }
+
+  async run(id, ac, url, method, headerText, body, host) {
+    const pairs = [];
+    if (headerText) {
+      const p = headerText.split('\0');
+      for (let i = 0; i + 1 < p.length; i += 2) pairs.push([p[i], p[i + 1]]);
+    }
+    const custom = this.fetchFn;
+    const f = custom || globalThis.fetch;
+    const self = custom ? undefined : globalThis;
+    if (typeof f !== 'function') return this.failed(id, 'network', 'no fetch function in this environment');
+    // A host's fetch gets a Headers object (it may read or change it); the platform's, the
+    // pairs (it builds its own).
+    let headers = pairs;
+    if (custom) {
+      const bad = badHeader(pairs);
+      if (bad) return this.failed(id, 'config', bad);
+      headers = new Headers(pairs);
+    }
+    const init = { method, headers, signal: ac.signal };
+    if (body !== undefined) init.body = body;
+    let res;
+    try {
+      res = f.call(self, url, init);
+    } catch (e) {
+      const bad = badHeader(pairs);
+      return bad ? this.failed(id, 'config', bad) : this.failed(id, 'network', `fetch failed: ${describe(e)}`);
+    }
+    try {
+      res = await res;
+    } catch (e) {
+      if (ac.signal.aborted) return this.live.delete(id);
+      const bad = badHeader(pairs);
+      if (bad) return this.failed(id, 'config', bad);
+      const page = crossOrigin(url);
+      if (page) {
+        const reason = await diagnose(f, self, url, pairs).catch(() => null);
+        if (ac.signal.aborted) return this.live.delete(id); // the engine gave up while probing
+        if (typeof reason === 'string') {
+          const facts = corsFacts(reason, page, url, method, pairs, 0);
+          return this.failed(id, 'cors', facts.message, facts.data, 0);
+        }
+      }
+      return this.failed(id, 'network', `fetch failed: ${describe(e)}`);
+    }
+    if (!res || typeof res.status !== 'number' || !res.headers) {
+      return this.failed(id, 'network', 'fetch did not return a Response');
+    }
+    const status = res.status;
+    const h = res.headers;
+    // WWW-Authenticate only where the engine uses it (401, 403).
+    const www = status === 401 || status === 403 ? h.get('www-authenticate') : null;
+    if (status === 401 && www === null) {
+      // A 401 always carries WWW-Authenticate (RFC 9110 §15.5.2): unreadable, it was not
+      // exposed to this origin, and the page cannot learn how to authenticate.
+      const page = crossOrigin(url);
+      if (page) {
+        ac.abort();
+        const facts = corsFacts('www-authenticate-not-exposed', page, url, method, pairs, 401);
+        return this.failed(id, 'cors', facts.message, facts.data, 401);
+      }
+    }
+    if (!this.live.has(id)) return;
+    // DPoP-Nonce only on refusals (RFC 9449 §8: 400 from the token endpoint; §9: 401, 403).
+    const nonce = status === 400 || status === 401 || status === 403 ? h.get('dpop-nonce') : null;
+    const cross = status === 401 && crossOrigin(url) !== undefined;
+    let limit = this.head(id, status, h.get('content-type'), h.get('mcp-session-id'), h.get('retry-after'), www, nonce, cross);
+    if (limit === -2) {
+      // The engine found a cross-origin 401 asking for a DPoP nonce that this origin
+      // cannot read (not exposed): the page cannot answer it.
+      ac.abort();
+      const facts = corsFacts('dpop-nonce-not-exposed', crossOrigin(url), url, method, pairs, 401);
+      return this.failed(id, 'cors', facts.message, facts.data, 401);
+    }
+    const stream = res.body;
+    if (!this.live.has(id)) {
+      // The engine is done with it: drop the body (an aborted stream rejects: caught).
+      stream?.cancel?.().catch(() => {});
+      return;
+    }
+    if (!stream) {
+      this.live.delete(id);
+      return this.body(id, EMPTY, true);
+    }
+    try {
+      // A JSON body of a known size within the limit, not compressed (the size is then the
+      // size read) and not filtered by CORS (whose hidden Content-Encoding could be):
+      // one read.
+      const size = limit >= 0 ? h.get('content-length') : null;
+      if (size !== null && /^\d{1,15}$/.test(size) && Number(size) <= limit && h.get('content-encoding') === null && (res.type === 'basic' || res.type === 'default')) {
+        return this.whole(id, new Uint8Array(await res.arrayBuffer()), host);
+      }
+      const reader = stream.getReader();
+      const parts = [];
+      let n = 0;
+      for (;;) {
+        if (!this.live.has(id)) {
+          // Cancelled by the engine: the abort has errored the stream, so cancel() rejects.
+          await reader.cancel().catch(() => {});
+          return;
+        }
+        const r = await reader.read();
+        if (r.done) break;
+        const v = r.value;
+        // `ArrayBuffer.isView`, not `instanceof Uint8Array`: a fetch from another realm
+        // yields Uint8Arrays that are not instances of this realm's class.
+        if (!ArrayBuffer.isView(v)) continue;
+        const u = v instanceof Uint8Array ? v : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+        if (limit < 0) {
+          this.body(id, u, false);
+          continue;
+        }
+        parts.push(u);
+        n += u.byteLength;
+        if (n > limit) {
+          // Over the limit: the engine refuses it; from here on, chunk by chunk.
+          this.body(id, join(parts, n), false);
+          parts.length = 0;
+          limit = -1;
+        }
+      }
+      // `splice`: the gathered chunks are referenced by nothing once joined.
+      if (limit >= 0) return this.whole(id, parts.length ? join(parts.splice(0), n) : EMPTY, host);
+      if (this.live.delete(id)) this.body(id, EMPTY, true);
+    } catch (e) {
+      if (ac.signal.aborted) return this.live.delete(id);
+      this.failed(id, 'network', `the response stream broke: ${describe(e)}`);
+    }
+  }
 }
