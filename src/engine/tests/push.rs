@@ -583,3 +583,22 @@ fn rule_25_close_leaves_the_engine_quiet() {
     assert!(h.cancelled.contains(&l.xfer()));
     assert!(h.core.is_quiet(), "{:?}", h.core.busy());
 }
+
+#[test]
+fn rule_26_input_phases_are_polled_at_the_interval() {
+    let mut c = cfg();
+    c.elicitation = Some(crate::engine::config::ElicitationModes {
+        form: true,
+        url: false,
+    });
+    let mut h = Harness::new(c);
+    let (_ops, l) = covered(&mut h, &["t1"]);
+    let mut asking = task("t1", "input_required");
+    asking["inputRequests"] = json!({"k1":{"method":"elicitation/create","params":{"message":"?",
+        "requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}});
+    push(&mut h, &l, &msg("notifications/tasks", &l.id(), asking));
+    assert_eq!(h.asks.len(), 1, "presented from the notification");
+    // Rule 8's decisions come from polls: while the task asks, it is polled at its interval.
+    h.advance(1000);
+    assert_eq!(answer_polls(&mut h), 1);
+}

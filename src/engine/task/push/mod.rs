@@ -45,7 +45,7 @@ use crate::error::{json_text, sanitize, ErrorKind};
 use crate::http::request::META_SUBSCRIPTION_ID;
 use crate::protocol::capabilities::server_tasks;
 use crate::protocol::jsonrpc::RequestId;
-use crate::protocol::tasks::decode_detailed_task;
+use crate::protocol::tasks::{decode_detailed_task, TaskStatus};
 use crate::time::Millis;
 use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
@@ -152,6 +152,18 @@ impl Driver {
     pub(super) fn push_due(&self, at: Millis) -> Millis {
         if let Some(h) = self.push_hold {
             return at.max(h);
+        }
+        // Input phases are polled as before: rule 8's decisions come from polls, and a
+        // server may not notify when only `inputRequests` change.
+        let asking = self.update.is_some()
+            || !self.answered.is_empty()
+            || !self.unsettled.is_empty()
+            || self
+                .last
+                .as_ref()
+                .is_some_and(|t| t.status == TaskStatus::InputRequired);
+        if asking {
+            return at;
         }
         let seen = self.last_poll_at.max(self.heard_at);
         match (self.pushed, seen) {
