@@ -373,6 +373,9 @@ function newTask(st, scenario, tool, args) {
   };
   st.tasks.set(id, t);
   if (tool === 'task_ask') advance(st, t);
+  // A slow task completes on time, not only when polled: its task streams hear of it
+  // (tasks extension, "Task Status Notifications"; issue 14).
+  if (t.doneAt !== undefined) setTimeout(() => lookup(st, id), t.doneAt - now + 1).unref?.();
   return t;
 }
 
