@@ -373,6 +373,9 @@ function newTask(st, scenario, tool, args) {
   };
   st.tasks.set(id, t);
   if (tool === 'task_ask') advance(st, t);
+  // A slow task completes on time, not only when polled: its task streams hear of it
+  // (tasks extension, "Task Status Notifications"; issue 14).
+  if (t.doneAt !== undefined) setTimeout(() => lookup(st, id), t.doneAt - now + 1).unref?.();
   return t;
 }
 
@@ -527,7 +530,11 @@ async function listen(ctx, reply, p) {
   const l = {
     notify: (method, extra) => reply.event({ jsonrpc: '2.0', method, params: { ...extra, _meta: meta } }),
     task: (t) => {
-      if (granted.taskIds?.includes(t.id)) l.notify('notifications/tasks', taskView(t));
+      if (!granted.taskIds?.includes(t.id)) return;
+      const view = taskView(t);
+      l.notify('notifications/tasks', view);
+      // Keys delivered on the task stream (issue 14) are presented as a poll's are.
+      if (view.status === 'input_required') for (const k of Object.keys(view.inputRequests)) count(st, t.scope, k, 'presented');
     },
     close: () => {
       if (!reply.gone) {
@@ -546,7 +553,7 @@ async function listen(ctx, reply, p) {
   st.listens.add(l);
   for (const id of granted.taskIds ?? []) {
     const t = lookup(st, id);
-    if (t) l.notify('notifications/tasks', taskView(t));
+    if (t) l.task(t);
   }
   if (scenario === 'listen-drop') {
     await sleep(30);

@@ -247,8 +247,8 @@ fn rule_26_the_backstop_polls_once_per_minute() {
 fn rule_26_no_poll_while_the_listen_awaits_its_acknowledgement() {
     let mut h = harness();
     let (_ops, l) = start(&mut h, &["t1"]);
-    // The listen is queued behind polls somewhere: t1 is not polled meanwhile.
-    h.advance(20_000);
+    // The listen is queued behind polls somewhere: t1 is not polled meanwhile (5 s at most).
+    h.advance(4_900);
     assert_eq!(answer_polls(&mut h), 0);
     h.sse(&l, &[ack(&l.id(), json!(["t1"]))], false);
     h.advance(1000);
@@ -257,14 +257,18 @@ fn rule_26_no_poll_while_the_listen_awaits_its_acknowledgement() {
         1,
         "the poll after the acknowledgement"
     );
-    // No acknowledgement at all: polling resumes at the ack deadline (listenAckTimeoutMs).
+    // No acknowledgement: polling resumes after max(pollIntervalMs, 5 s), at the interval.
     let mut h = harness();
     let (_ops, _l) = start(&mut h, &["t1"]);
-    h.advance(29_900);
+    h.advance(4_900);
     assert_eq!(answer_polls(&mut h), 0);
     h.advance(100);
-    assert_eq!(answer_polls(&mut h), 1, "polled once the listen gave up");
-    // The listen is tried again after the back-off (and holds the polls again).
+    assert_eq!(answer_polls(&mut h), 1, "polled after the hold");
+    h.advance(1000);
+    assert_eq!(answer_polls(&mut h), 1, "then at the interval");
+    // At the ack deadline the listen is given up, and tried again after the back-off.
+    h.advance(25_000);
+    answer_polls(&mut h);
     h.advance(1000);
     assert_eq!(take_all(&mut h, "subscriptions/listen").len(), 1);
 }
@@ -582,4 +586,23 @@ fn rule_25_close_leaves_the_engine_quiet() {
     h.pump();
     assert!(h.cancelled.contains(&l.xfer()));
     assert!(h.core.is_quiet(), "{:?}", h.core.busy());
+}
+
+#[test]
+fn rule_26_input_phases_are_polled_at_the_interval() {
+    let mut c = cfg();
+    c.elicitation = Some(crate::engine::config::ElicitationModes {
+        form: true,
+        url: false,
+    });
+    let mut h = Harness::new(c);
+    let (_ops, l) = covered(&mut h, &["t1"]);
+    let mut asking = task("t1", "input_required");
+    asking["inputRequests"] = json!({"k1":{"method":"elicitation/create","params":{"message":"?",
+        "requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}});
+    push(&mut h, &l, &msg("notifications/tasks", &l.id(), asking));
+    assert_eq!(h.asks.len(), 1, "presented from the notification");
+    // Rule 8's decisions come from polls: while the task asks, it is polled at its interval.
+    h.advance(1000);
+    assert_eq!(answer_polls(&mut h), 1);
 }

@@ -14,7 +14,7 @@
 //!   live ones, or when no wait is left (the stream then closes at once).
 //! - **Acknowledgement** (rule 26): the tasks the server lists in `taskIds` of its
 //!   `notifications/subscriptions/acknowledged` are *covered* from then on; until then
-//!   the tasks a listen adds are not polled again (at most until its ack deadline). A
+//!   the tasks a listen adds are not polled again (for at most `max(pollIntervalMs, 5 s)`). A
 //!   covered task last polled or heard of after its coverage began is polled only as a
 //!   backstop, at most once per `max(pollIntervalMs, 60 s)`; otherwise one more poll
 //!   follows at the usual interval, since a change between its last poll and the
@@ -36,16 +36,14 @@
 
 mod stream;
 
-use super::{Driver, Note, TaskBook};
+use super::{Driver, TaskBook};
 use crate::engine::actions::Action;
-use crate::engine::call::CallInput;
 use crate::engine::ids::ExchangeId;
 use crate::engine::shared::{Era, Owner, Shared};
-use crate::error::{json_text, sanitize, ErrorKind};
-use crate::http::request::META_SUBSCRIPTION_ID;
+use crate::error::sanitize;
 use crate::protocol::capabilities::server_tasks;
 use crate::protocol::jsonrpc::RequestId;
-use crate::protocol::tasks::decode_detailed_task;
+use crate::protocol::tasks::TaskStatus;
 use crate::time::Millis;
 use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
@@ -56,6 +54,9 @@ pub(crate) const BACKSTOP_MS: u64 = 60_000;
 const COALESCE_MS: u64 = 50;
 /// Shortest time between two listen requests.
 const MIN_GAP_MS: u64 = 1_000;
+/// Longest hold of a task's polls while its listen awaits the acknowledgement (or its
+/// `pollIntervalMs`, when longer; never past the ack deadline).
+const HOLD_MS: u64 = 5_000;
 /// A stream that lived this long before it dropped counts as a success (the back-off resets).
 const STABLE_MS: u64 = 60_000;
 
@@ -152,6 +153,18 @@ impl Driver {
     pub(super) fn push_due(&self, at: Millis) -> Millis {
         if let Some(h) = self.push_hold {
             return at.max(h);
+        }
+        // Input phases are polled as before: rule 8's decisions come from polls, and a
+        // server may not notify when only `inputRequests` change.
+        let asking = self.update.is_some()
+            || !self.answered.is_empty()
+            || !self.unsettled.is_empty()
+            || self
+                .last
+                .as_ref()
+                .is_some_and(|t| t.status == TaskStatus::InputRequired);
+        if asking {
+            return at;
         }
         let seen = self.last_poll_at.max(self.heard_at);
         match (self.pushed, seen) {
@@ -410,8 +423,9 @@ impl TaskBook {
     }
 
     /// A listen for the tasks needed. The tasks it adds are not polled again until it is
-    /// acknowledged (or fails): in a browser, polls queued ahead of it (six connections per
-    /// HTTP/1.1 origin) would otherwise delay it past its ack deadline.
+    /// acknowledged (or fails), for at most `max(pollIntervalMs, 5 s)`: in a browser, polls
+    /// queued ahead of it (six connections per HTTP/1.1 origin) would otherwise delay it
+    /// past its ack deadline.
     fn push_listen(&mut self, sh: &mut Shared) -> Vec<String> {
         let mut ids: Vec<&String> = self.push.needed.iter().collect();
         ids.sort_unstable();
@@ -436,7 +450,8 @@ impl TaskBook {
         let mut touched = Vec::new();
         for id in &self.push.needed {
             if let Some(d) = self.drivers.get_mut(id).filter(|d| d.pushed.is_none()) {
-                d.push_hold = Some(ack_deadline);
+                let hold = sh.now.saturating_add(d.interval().max(HOLD_MS));
+                d.push_hold = Some(hold.min(ack_deadline));
                 d.push_replan(sh);
                 touched.push(id.clone());
             }

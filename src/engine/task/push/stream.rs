@@ -1,7 +1,7 @@
 //! The shared task stream's events (issue 14, rules 26 and 27): the acknowledgement,
 //! `notifications/tasks`, drops and refusals.
 
-use super::{close, Push, STABLE_MS};
+use super::{close, STABLE_MS};
 use crate::engine::actions::Action;
 use crate::engine::call::CallInput;
 use crate::engine::shared::Shared;
