@@ -2,7 +2,7 @@
 //! bytes (`crypto.getRandomValues`), the person's step (`auth.onAuthorize(url, ctx)`, which
 //! resolves with the URL the authorization server redirected to) and the optional
 //! `auth.storage` (`get`/`set`, sync or async), and WebCrypto for DPoP and
-//! `private_key_jwt` (issue 16; `js/dpop.js`): the DPoP key pair, the signature of every
+//! `private_key_jwt` (issue 16; the WebCrypto section of `js/contexts.js`): the DPoP key pair, the signature of every
 //! `DPoP` request header the engine wrote (its value is the JWS signing input), the client
 //! assertion's signature. Each answer goes back to the engine; no decision is made here.
 
@@ -33,7 +33,7 @@ pub(super) fn perform(h: &Handle, a: AuthAction) {
     }
 }
 
-#[wasm_bindgen(module = "/src/web/js/dpop.js")]
+#[wasm_bindgen(module = "/src/web/js/contexts.js")]
 extern "C" {
     #[wasm_bindgen(js_name = dpopKey)]
     fn js_dpop_key(storage: &JsValue, name: &str, memo: &js_sys::Map) -> Promise;
