@@ -7,7 +7,9 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { OUT as TEST_OUTPUT, ROOT, launchBrowser, staticServer } from './lib.mjs';
 
-const OUT = join(TEST_OUTPUT, 'dialog');
+// Screenshots per engine (tests/browsers/run.sh runs Firefox and WebKit beside Chromium's run).
+const ENGINE = process.env.BROWSER_ENGINE && process.env.BROWSER_ENGINE !== 'chromium' ? process.env.BROWSER_ENGINE : null;
+const OUT = join(TEST_OUTPUT, ENGINE ? `dialog-${ENGINE}` : 'dialog');
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 
