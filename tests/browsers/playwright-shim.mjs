@@ -41,15 +41,20 @@
 //   page.keyboard.press    WebDriver actions (`POST /actions`, a key source; 'Shift+Tab' too)
 //   page.screenshot        `GET /screenshot` (PNG)
 //   newContext({viewport}) the window's outer size (`POST /window/rect`), best effort
-//   context.route(), context.waitForEvent()  not available: throw EngineUnsupported, which
-//                          the lifecycle and dialog runners print as NOT RUN with the reason
+//   context.route(glob, h) WebDriver BiDi network interception (bidi.mjs; the session asks for
+//                          `webSocketUrl`): Firefox. WebKitWebDriver has no BiDi: it throws
+//                          EngineUnsupported, which the lifecycle and dialog runners print as
+//                          NOT RUN with the reason
+//   context.waitForEvent('page')  a new window handle (a popup), as a Page; waitForLoadState
+//                          polls document.readyState. Other events: EngineUnsupported
 import { writeFile } from 'node:fs/promises';
+import { Bidi } from './bidi.mjs';
 import { startDriver } from './webdriver.mjs';
 
 /** A Playwright feature with no WebDriver equivalent here (the runners print NOT RUN). */
 export class EngineUnsupported extends Error {
-  constructor(what) {
-    super(`${what} has no W3C WebDriver equivalent in this harness`);
+  constructor(what, why) {
+    super(why ? `${what}: ${why}` : `${what} has no W3C WebDriver equivalent in this harness`);
     this.name = 'EngineUnsupported';
   }
 }
@@ -72,7 +77,8 @@ class Browser {
     const driver = await startDriver(this.engine);
     let session;
     try {
-      session = await driver.newSession();
+      // WebDriver BiDi where the driver has it (Firefox), for context.route.
+      session = await driver.newSession(driver.bidi ? { webSocketUrl: true } : {});
       // The window's outer size (WebDriver sets no viewport); best effort.
       if (viewport) await session.cmd('POST', '/window/rect', { width: viewport.width, height: viewport.height }).catch(() => {});
     } catch (e) {
@@ -139,14 +145,57 @@ class Context {
     this.offline = offline;
     for (const p of this.pages()) await p.applyOffline();
   }
-  route() {
-    throw new EngineUnsupported('context.route (request interception)');
+  /**
+   * Playwright's context.route(glob, handler) over WebDriver BiDi's network interception
+   * (network.addIntercept; the handler's route.fulfill/continue/abort answer the blocked
+   * request). Without BiDi (WebKitWebDriver): EngineUnsupported.
+   */
+  async route(glob, handler) {
+    const wsUrl = this.session.capabilities?.webSocketUrl;
+    if (!wsUrl) {
+      throw new EngineUnsupported('context.route (request interception)',
+        `${this.browser.engine === 'webkit' ? 'WebKitWebDriver' : 'the driver'} has no WebDriver BiDi, and classic W3C WebDriver cannot intercept requests`);
+    }
+    if (!this.bidi) {
+      this.bidi = await Bidi.connect(wsUrl);
+      this.routes = [];
+      this.bidi.on('network.beforeRequestSent', (p) => this.intercepted(p));
+      await this.bidi.send('session.subscribe', { events: ['network.beforeRequestSent'] });
+    }
+    this.routes.push({ re: globToRegExp(glob), handler });
+    // Only the glob's origin is intercepted when it names one (every other request goes on untouched).
+    const m = /^(https?):\/\/([^/*?:]+)(?::(\d+))?\//.exec(glob);
+    const urlPatterns = m ? [{ type: 'pattern', protocol: m[1], hostname: m[2], ...(m[3] ? { port: m[3] } : {}) }] : undefined;
+    await this.bidi.send('network.addIntercept', { phases: ['beforeRequestSent'], ...(urlPatterns ? { urlPatterns } : {}) });
   }
-  waitForEvent(name) {
-    throw new EngineUnsupported(`context.waitForEvent('${name}')`);
+  intercepted(p) {
+    if (!p.isBlocked) return;
+    const route = new Route(this.bidi, p.request);
+    const hit = this.routes.find((r) => r.re.test(p.request.url));
+    const handled = hit ? Promise.resolve().then(() => hit.handler(route)) : route.continue();
+    handled.catch((e) => process.stderr.write(`[shim] route handler for ${p.request.url}: ${e.message}\n`));
+  }
+  /** Playwright's context.waitForEvent('page'): a window this context does not know yet. */
+  async waitForEvent(name, { timeout = 30_000 } = {}) {
+    if (name !== 'page') throw new EngineUnsupported(`context.waitForEvent('${name}')`);
+    const known = new Set(this.all.map((p) => p.handle));
+    const end = Date.now() + timeout;
+    for (;;) {
+      const handles = await this.run(null, (s) => s.windowHandles());
+      const handle = handles.find((h) => !known.has(h));
+      if (handle) {
+        const page = new Page(this, handle);
+        this.all.push(page);
+        page.lastUrl = await page.do((s) => s.url());
+        return page;
+      }
+      if (Date.now() > end) throw new Error(`context.waitForEvent('page'): timeout ${timeout} ms exceeded`);
+      await sleep(50);
+    }
   }
   async close() {
     if (!this.browser.contexts.delete(this)) return;
+    this.bidi?.close();
     await this.session.quit();
     await this.driver.stop();
   }
@@ -266,6 +315,17 @@ class Page {
   }
   waitForTimeout(ms) {
     return sleep(ms);
+  }
+  /** Playwright's waitForLoadState: document.readyState polled ('load': complete); url() updated. */
+  async waitForLoadState(state = 'load', { timeout = 30_000 } = {}) {
+    const end = Date.now() + timeout;
+    for (;;) {
+      const ready = await this.do((s) => s.execute('return document.readyState'));
+      if (ready === 'complete' || (state === 'domcontentloaded' && ready === 'interactive')) break;
+      if (Date.now() > end) throw new Error(`page.waitForLoadState: timeout ${timeout} ms exceeded`);
+      await sleep(50);
+    }
+    this.lastUrl = await this.do((s) => s.url());
   }
   async screenshot({ path } = {}) {
     const b64 = await this.do((s) => s.cmd('GET', '/screenshot'));
@@ -652,5 +712,47 @@ class Keyboard {
   async type(text) {
     const actions = [...text].flatMap((value) => [{ type: 'keyDown', value }, { type: 'keyUp', value }]);
     await this.page.do((s) => s.cmd('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions }] }));
+  }
+}
+
+// ------------------------------------------------------------------------------ routes
+
+/** Playwright's URL glob: `**` any characters, `*` any but '/'. */
+function globToRegExp(glob) {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') { re += '.*'; i++; }
+    else if (c === '*') re += '[^/]*';
+    else re += c.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/** A blocked request (BiDi network.beforeRequestSent), answered once. */
+class Route {
+  constructor(bidi, request) {
+    this.bidi = bidi;
+    this.req = request;
+  }
+  request() {
+    const r = this.req;
+    return { url: () => r.url, method: () => r.method };
+  }
+  fulfill({ status = 200, body = '', contentType, headers = {} } = {}) {
+    const all = { ...headers, ...(contentType ? { 'content-type': contentType } : {}) };
+    return this.bidi.send('network.provideResponse', {
+      request: this.req.request,
+      statusCode: status,
+      reasonPhrase: status === 200 ? 'OK' : '',
+      headers: Object.entries(all).map(([name, value]) => ({ name, value: { type: 'string', value: String(value) } })),
+      body: { type: 'string', value: String(body) },
+    });
+  }
+  continue() {
+    return this.bidi.send('network.continueRequest', { request: this.req.request });
+  }
+  abort() {
+    return this.bidi.send('network.failRequest', { request: this.req.request });
   }
 }
