@@ -21,7 +21,8 @@
 #          feature WebDriver lacks is printed NOT RUN with the reason
 #   dialog tests/e2e/dialog.mjs, the dialog's end-to-end flows, the same way (BROWSER_ENGINE;
 #          the shim's locators, WebDriver element clicks, send keys and key actions); the flow
-#          that needs request interception (context.route) is printed NOT RUN with the reason
+#          that needs request interception (context.route) runs in Firefox over WebDriver BiDi
+#          and is printed NOT RUN with the reason in WebKit (WebKitWebDriver has no BiDi)
 # and prints one line per engine: `<engine> <version>: N passed, M failed (wasm a/b, js c/d,
 # faults e/f, lifecycle g/h [+ n not run], dialog i/j [+ n not run])`.
 # Outputs: test-output/browsers/<engine>-<suite>.log. Exits non-zero when a case failed or an
