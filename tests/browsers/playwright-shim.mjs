@@ -637,14 +637,12 @@ class Locator {
   async click() {
     await this.act('click', (s, id) => s.cmd('POST', `/element/${id}/click`, {}));
   }
+  /** Playwright's check: a WebDriver element click when unchecked, then checked or an error. */
   async check() {
-    if (await this.isCheckedSoon()) return;
+    await this.one({ visible: true });
+    if (await this.query('isChecked')) return;
     await this.click();
     if (!(await this.query('isChecked'))) throw new Error(`check ${this}: clicking did not check it`);
-  }
-  async isCheckedSoon() {
-    await this.one({ visible: true });
-    return this.query('isChecked');
   }
   /**
    * Playwright's fill: the text replaces the value. Text inputs: WebDriver element clear, then
