@@ -45,6 +45,8 @@
 //                          `webSocketUrl`): Firefox. WebKitWebDriver has no BiDi: it throws
 //                          EngineUnsupported, which the lifecycle and dialog runners print as
 //                          NOT RUN with the reason
+//   context.exposeFunction EngineUnsupported (no page-to-client channel in classic WebDriver):
+//                          the DPoP lifecycle test prints NOT RUN in Firefox and WebKit
 //   context.waitForEvent('page')  a new window handle (a popup), as a Page; waitForLoadState
 //                          polls document.readyState. Other events: EngineUnsupported
 import { writeFile } from 'node:fs/promises';
@@ -174,6 +176,16 @@ class Context {
     const hit = this.routes.find((r) => r.re.test(p.request.url));
     const handled = hit ? Promise.resolve().then(() => hit.handler(route)) : route.continue();
     handled.catch((e) => process.stderr.write(`[shim] route handler for ${p.request.url}: ${e.message}\n`));
+  }
+  /**
+   * Playwright's context.exposeFunction (a page calling a function of the test process, as
+   * the DPoP sign-in test's person step does): classic WebDriver has no channel from the page
+   * to the client, so EngineUnsupported (printed as NOT RUN with the reason). WebDriver
+   * BiDi's script.addPreloadScript channels could carry it where the driver has BiDi.
+   */
+  async exposeFunction(name) {
+    throw new EngineUnsupported(`context.exposeFunction('${name}')`,
+      'classic W3C WebDriver has no channel from the page to the test process (not yet done over WebDriver BiDi)');
   }
   /** Playwright's context.waitForEvent('page'): a window this context does not know yet. */
   async waitForEvent(name, { timeout = 30_000 } = {}) {
