@@ -19,7 +19,12 @@
 #          offline by navigator.onLine and the offline/online events, hidden as the tests already
 #          do, by document.visibilityState and visibilitychange); a test needing a Playwright
 #          feature WebDriver lacks is printed NOT RUN with the reason
-# and prints one line per engine: `<engine> <version>: N passed, M failed (wasm a/b, js c/d)`.
+#   dialog tests/e2e/dialog.mjs, the dialog's end-to-end flows, the same way (BROWSER_ENGINE;
+#          the shim's locators, WebDriver element clicks, send keys and key actions); the flow
+#          that needs request interception (context.route) runs in Firefox over WebDriver BiDi
+#          and is printed NOT RUN with the reason in WebKit (WebKitWebDriver has no BiDi)
+# and prints one line per engine: `<engine> <version>: N passed, M failed (wasm a/b, js c/d,
+# faults e/f, lifecycle g/h [+ n not run], dialog i/j [+ n not run])`.
 # Outputs: test-output/browsers/<engine>-<suite>.log. Exits non-zero when a case failed or an
 # engine could not run (it is printed as NOT RUN with the reason, never skipped silently).
 #
@@ -160,6 +165,18 @@ engine() {
   done
   passed=$((passed + lp)); failed=$((failed + lf)); parts+=("lifecycle $lp/$((lp + lf))${ln:+$([ "$ln" = 0 ] || echo " + $ln not run")}")
   [ "$lrc" = 0 ] || rc=1
+  # dialog: tests/e2e/dialog.mjs, the dialog's end-to-end flows (real clicks and keys through
+  # WebDriver), the same bodies as in Chromium through playwright-shim.mjs; its own static server
+  local drc=0 dn
+  BROWSER_ENGINE=$e flock "$TIMING_LOCK" "$NODE" tests/e2e/dialog.mjs >"$OUT/$e-dialog.log" 2>&1 || drc=1
+  line=$(grep -E '^dialog tests: [0-9]+ passed, [0-9]+ failed' "$OUT/$e-dialog.log" | tail -1)
+  p=$(sed -n 's/^dialog tests: \([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
+  dn=$(sed -n 's/.* \([0-9]*\) not run.*/\1/p' <<<"$line")
+  if [ -z "$p" ]; then p=0; f=1; drc=1; echo "$e dialog: no result (see ${OUT#"$ROOT"/}/$e-dialog.log)"; fi
+  passed=$((passed + p)); failed=$((failed + f)); parts+=("dialog $p/$((p + f))$([ "${dn:-0}" = 0 ] || echo " + $dn not run")")
+  grep -E '^NOT RUN' "$OUT/$e-dialog.log" || true
+  grep -E '^\[shim\]' "$OUT/$e-dialog.log" | sort | uniq -c || true
+  [ "$drc" = 0 ] || { echo "$e dialog: FAILED"; grep -E '^FAIL' "$OUT/$e-dialog.log" | head -20; rc=1; }
   local joined; joined=$(printf '%s, ' "${parts[@]}")
   echo "$e ${version:-?}: $passed passed, $failed failed (${joined%, })" | tee "$OUT/$e.summary"
   return $rc

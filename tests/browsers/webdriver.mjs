@@ -2,7 +2,8 @@
 // cannot drive here: Firefox ESR through geckodriver and WebKitGTK (MiniBrowser) through
 // WebKitWebDriver under Xvfb (issue 18). Plain `fetch` to the driver; only the commands the
 // browser suites use: new session, navigate, execute (sync and async) script, window
-// handles, new window, switch, close, minimize, delete session.
+// handles, new window, switch, close, minimize, delete session (the shim adds element and
+// action commands, and bidi.mjs WebDriver BiDi where the driver has it: Firefox).
 //
 //   const driver = await startDriver('firefox');      // spawns the driver on a free port
 //   const s = await driver.newSession();               // a fresh browser (own profile)
@@ -26,7 +27,10 @@ export const ENGINES = {
   firefox: {
     driver: () => process.env.GECKODRIVER || firstExisting([join(homedir(), '.cargo/bin/geckodriver'), '/usr/local/bin/geckodriver']) || 'geckodriver',
     binary: () => process.env.FIREFOX || '/usr/bin/firefox-esr',
-    args: (port) => ['--port', String(port)],
+    // WebDriver BiDi (network interception, bidi.mjs) on a free port of its own: geckodriver's
+    // default 9222 is one port for every geckodriver on the machine.
+    args: (port, wsPort) => ['--port', String(port), '--websocket-port', String(wsPort)],
+    bidi: true,
     display: false,
     capabilities: (binary) => ({
       browserName: 'firefox',
@@ -46,6 +50,7 @@ export const ENGINES = {
     driver: () => process.env.WEBKITWEBDRIVER || '/usr/bin/WebKitWebDriver',
     binary: () => process.env.MINIBROWSER || MINIBROWSER,
     args: (port) => [`--port=${port}`],
+    bidi: false, // WebKitWebDriver 2.50 refuses the webSocketUrl capability
     display: true, // MiniBrowser is a GTK window: Xvfb
     capabilities: (binary) => ({
       'webkitgtk:browserOptions': { binary, args: ['--automation'] },
@@ -120,10 +125,11 @@ export async function startDriver(engine) {
   if (why) throw new Error(`${engine}: ${why}`);
   const xvfb = e.display ? await startXvfb() : null;
   const port = await freePort();
+  const wsPort = e.bidi ? await freePort() : null;
   const env = { ...process.env };
   if (xvfb) env.DISPLAY = xvfb.display;
   // geckodriver logs every command at info level: keep its stderr only for failures.
-  const child = spawn(e.driver(), e.args(port), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(e.driver(), e.args(port, wsPort), { env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let log = '';
   const keep = (d) => { log = (log + d).slice(-20_000); };
@@ -147,6 +153,8 @@ export async function startDriver(engine) {
     log: () => log,
     /** A new session: a fresh browser with its own profile (Playwright's `newContext`). */
     newSession: (extra = {}) => Session.create(url, { ...e.capabilities(e.binary()), ...extra }),
+    /** Whether sessions can ask for WebDriver BiDi (`webSocketUrl: true`). */
+    bidi: e.bidi,
     stop: async () => { await kill(child); await xvfb?.stop(); },
   };
 }
