@@ -52,6 +52,16 @@ const ENGINE_XFAIL = {
         're-issues as a broken stream); the client cannot tell that rejection from a request ' +
         'that never reached the server, so the call ends in NetworkError. Open (README, Browsers).',
     },
+    {
+      // tests/faults/suite.mjs. NOT known to be outside the client: kept visible here (and
+      // as an open point of issues 14 and 18) until understood; an XPASS fails the run.
+      name: /^a lost ack and a stale poll/,
+      why:
+        'OPEN, cause not yet found (may be a client bug): with push-driven tasks on (pushTasks ' +
+        "'auto', the default since issue 14) the call never completes in Firefox when its first " +
+        'tasks/update is cut without an answer; it passes in Firefox with pushTasks: false, and ' +
+        'with push on in Chromium and WebKit.',
+    },
   ],
 };
 
