@@ -52,20 +52,6 @@ const ENGINE_XFAIL = {
         're-issues as a broken stream); the client cannot tell that rejection from a request ' +
         'that never reached the server, so the call ends in NetworkError. Open (README, Browsers).',
     },
-    {
-      // tests/faults/suite.mjs. NOT outside the client: a client bug found by this case in
-      // Firefox, kept visible here and open in issues 14 and 18 until fixed. It fails in 3
-      // runs of 4 (so `timing: true`: a pass counts as a pass rather than failing the run).
-      name: /^a lost ack and a stale poll/,
-      timing: true,
-      why:
-        'OPEN CLIENT BUG (issue 14): with push-driven tasks on (pushTasks \'auto\'), after the ' +
-        'first tasks/update is cut (lost ack) and a stale poll arrives, the second phase\'s key is ' +
-        'never asked to the host: the server delivered it in ~400 tasks/get answers at the 50 ms ' +
-        'interval, the client kept polling and presented nothing, until the 30 s test timeout. ' +
-        'Firefox\'s timing shows it (3 runs of 4); it passes there with pushTasks: false, and with ' +
-        'push on in Chromium and WebKit.',
-    },
   ],
 };
 
