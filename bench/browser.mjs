@@ -187,7 +187,7 @@ export async function manyTasks(browser, base, { count, taskMs, client = 'ours',
       }
       const m = await import(mod);
       window.__m = m;
-      window.__c = await m.open(url, { tasks: true, ...(client === 'ours-poll' ? { pushTasks: false } : {}) });
+      window.__c = await m.open(url, { tasks: true, pushTasks: client === 'ours-poll' ? false : 'auto' });
       await window.__c.call('echo', { text: 'warm' });
     },
     { mod: clientUrl(base, 'ours'), url, client },

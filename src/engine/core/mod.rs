@@ -462,6 +462,7 @@ impl Core {
         self.session.cancel(&mut self.sh);
         self.session.close(&mut self.sh);
         self.server_requests.clear(&mut self.sh);
+        self.tasks.close(&mut self.sh);
         self.push_close();
         for token in self.sh.xs.clear_resumes() {
             self.sh.set_deadline(&Owner::Resume(token), None);

@@ -459,6 +459,22 @@ impl TaskBook {
         }) && self.push.is_idle()
     }
 
+    /// `close()`: every driver stops, an update in flight included, and no timer of a
+    /// driver stays (after `close()` nothing is sent but what closing itself sends: a
+    /// driver's update timing out a minute later re-sent its answers). The answers of a
+    /// dropped update stay in the task's store record with `storeAnswers`, for the next page.
+    pub(crate) fn close(&mut self, sh: &mut Shared) {
+        for d in self.drivers.values_mut() {
+            d.stop_activity(sh);
+            if let Some(mut u) = d.update.take() {
+                u.cancel(sh);
+            }
+            for part in [Part::Poll, Part::Update, Part::Result] {
+                sh.set_deadline(&owner(&d.id, part), None);
+            }
+        }
+    }
+
     pub(crate) fn clear(&mut self, sh: &mut Shared) -> Vec<Note> {
         let mut notes = Vec::new();
         for (_, mut d) in self.drivers.drain() {
