@@ -116,7 +116,7 @@ pub struct Config {
     /// Issue 14, push-driven tasks (`pushTasks: 'auto'`, the JS default): tasks waited on
     /// are listened for on one shared `subscriptions/listen` stream, and polled only as a
     /// backstop once the server acknowledges them (`engine::task::push`). Off (the
-    /// default here, `pushTasks: false` in JS): polling only.
+    /// default here; `pushTasks: false` in JS): polling only.
     pub push_tasks: bool,
 }
 

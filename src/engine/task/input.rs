@@ -39,13 +39,26 @@ impl Driver {
             .filter(|(_, k)| !self.outstanding.contains_key(*k))
             .map(|(a, _)| *a)
             .collect();
+        // A key withdrawn before the person answered it was never answered: it goes back to
+        // "not presented", so that the server listing it again presents it again (as for an
+        // ask withdrawn when its wait ended, `stop`). Otherwise an observation that withdrew
+        // it wrongly (a stale poll with the same `lastUpdatedAt`, `poll::is_stale`) would
+        // leave the task waiting for input forever.
         for a in moot {
-            self.asking.remove(&a);
+            if let Some(k) = self.asking.remove(&a) {
+                self.presented.remove(&k);
+            }
             sh.forget_ask(&a);
             sh.push(Action::CancelAsk(a));
         }
-        self.queued
-            .retain(|(r, _)| self.outstanding.contains_key(&r.key));
+        let (outstanding, presented) = (&self.outstanding, &mut self.presented);
+        self.queued.retain(|(r, _)| {
+            let keep = outstanding.contains_key(&r.key);
+            if !keep {
+                presented.remove(&r.key);
+            }
+            keep
+        });
         // Answers the server no longer asks for have arrived (a lost ack, rule 8).
         let delivered: Vec<String> = self
             .answered

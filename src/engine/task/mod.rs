@@ -127,6 +127,8 @@ pub(crate) struct Driver {
     push_hold: Option<Millis>,
     /// When the task stream last told about the task (rule 26).
     heard_at: Option<Millis>,
+    /// When the last observation was taken (`poll::is_stale`).
+    observed_at: Option<Millis>,
 }
 
 /// All task drivers of a client.
@@ -204,6 +206,7 @@ impl Driver {
             pushed: None,
             push_hold: None,
             heard_at: None,
+            observed_at: None,
         }
     }
 
@@ -435,7 +438,7 @@ impl TaskBook {
         let mut notes = Vec::new();
         if let Some(d) = self.drivers.get_mut(&dt.task.task_id) {
             if !d.waiters.is_empty() || d.done.is_some() {
-                d.observe(sh, dt, &mut notes, false);
+                d.observe(sh, dt, &mut notes, false, None);
             }
         }
         notes

@@ -12,6 +12,7 @@ use crate::engine::shared::Shared;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::protocol::codes::{INTERNAL_ERROR, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY};
 use crate::protocol::tasks::{decode_detailed_task, DetailedTask, Task, TaskStatus};
+use crate::time::Millis;
 use serde_json::{Map, Value};
 
 impl Driver {
@@ -87,14 +88,37 @@ impl Driver {
             .max(MIN_POLL_MS)
     }
 
+    /// An observation older than the state already taken, delivered after it: a poll
+    /// answered before the server changed the task (an update applied, the next phase
+    /// notified) can arrive after that change's `notifications/tasks`, since a poll and the
+    /// stream are two connections. It is older by `lastUpdatedAt` (tasks extension, `Task`:
+    /// "when the task was last updated") and, for a poll, started no later than the newer
+    /// state was taken; a poll started after that is the server's word, even with an older
+    /// timestamp (a clock set back). A terminal status is never stale.
+    fn is_stale(&self, dt: &DetailedTask, started: Option<Millis>) -> bool {
+        let Some(prev) = &self.last else {
+            return false;
+        };
+        if dt.task.status.is_terminal() || dt.task.last_updated_at_ms >= prev.last_updated_at_ms {
+            return false;
+        }
+        match (started, self.observed_at) {
+            (Some(s), Some(taken)) => s <= taken,
+            (Some(_), None) => false,
+            (None, _) => true,
+        }
+    }
+
     /// A new observation of the task (a `tasks/get` answer or `notifications/tasks`).
     /// `fresh`: it comes from a poll started after the last inconclusive update ended.
+    /// `started`: when its poll started (`None`: heard on a stream or from another context).
     pub(super) fn observe(
         &mut self,
         sh: &mut Shared,
         dt: DetailedTask,
         notes: &mut Vec<Note>,
         fresh: bool,
+        started: Option<Millis>,
     ) {
         if self.done.is_some() {
             if !dt.task.status.is_terminal() {
@@ -108,6 +132,11 @@ impl Driver {
             }
             return;
         }
+        if self.is_stale(&dt, started) {
+            self.schedule_poll(sh, None);
+            return;
+        }
+        self.observed_at = Some(sh.now);
         // Rule 10: the TTL backstop is checked before any handler runs.
         if !dt.task.status.is_terminal() {
             if let Some(exp) = dt.task.expires_at_ms() {
@@ -307,7 +336,8 @@ impl Driver {
                         self.peer_observed(sh, raw.get());
                         self.transient_streak = 0;
                         let fresh = self.poll_number > self.unsettled_before;
-                        self.observe(sh, dt, notes, fresh);
+                        let started = self.last_poll_at;
+                        self.observe(sh, dt, notes, fresh, started);
                     }
                     Err(e) => self.finish(sh, Err(e), false, notes),
                 }

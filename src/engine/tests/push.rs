@@ -606,3 +606,127 @@ fn rule_26_input_phases_are_polled_at_the_interval() {
     h.advance(1000);
     assert_eq!(answer_polls(&mut h), 1);
 }
+
+fn asking(id: &str, key: &str, updated: &str) -> Value {
+    let mut v = task(id, "input_required");
+    v["lastUpdatedAt"] = json!(updated);
+    v["inputRequests"] = json!({key:{"method":"elicitation/create","params":{"message":"?",
+        "requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}});
+    v
+}
+
+fn form_harness() -> Harness {
+    let mut c = cfg();
+    c.elicitation = Some(crate::engine::config::ElicitationModes {
+        form: true,
+        url: false,
+    });
+    Harness::new(c)
+}
+
+/// Phase one (`name`) presented from a notification and answered; a poll starts while its
+/// `tasks/update` is in flight; the server applies the update and notifies phase two
+/// (`age`, `lastUpdatedAt` `t2`); the update's acknowledgement is lost. Returns the poll
+/// still in flight and the ask for `age`.
+fn second_phase_heard_before_a_stale_poll(
+    h: &mut Harness,
+    t2: &str,
+) -> (Sent, crate::engine::actions::Ask) {
+    let (_ops, l) = covered(h, &["t1"]);
+    push(
+        h,
+        &l,
+        &msg(
+            "notifications/tasks",
+            &l.id(),
+            asking("t1", "name", "2025-11-25T10:31:00Z"),
+        ),
+    );
+    assert_eq!(h.asks.len(), 1);
+    let name = h.asks[0].clone();
+    h.answer(
+        name.id,
+        Ok(json!({"action":"accept","content":{"name":"a"}})),
+    );
+    let u = take_all(h, "tasks/update").remove(0);
+    h.advance(1000);
+    let stale = take_all(h, "tasks/get").remove(0);
+    push(
+        h,
+        &l,
+        &msg("notifications/tasks", &l.id(), asking("t1", "age", t2)),
+    );
+    assert_eq!(h.asks.len(), 2, "phase two presented from the notification");
+    let age = h.asks[1].clone();
+    assert_eq!(age.key, "age");
+    h.fail(u.xfer(), Error::network("reset"));
+    (stale, age)
+}
+
+/// Found by the fault server (tests/faults, scenario `task-stale-poll`, with push on): a
+/// poll answered from the state before an update, delivered after the notification of the
+/// next phase, withdrew that phase's ask as no longer listed, and the key was never
+/// presented again: the task waited for input forever. An observation older (by
+/// `lastUpdatedAt`) than the one already taken, from a poll started before that one was
+/// taken, is stale and ignored.
+#[test]
+fn rule_26_a_poll_older_than_a_notification_withdraws_nothing() {
+    let mut h = form_harness();
+    let (stale, age) = second_phase_heard_before_a_stale_poll(&mut h, "2025-11-25T10:32:00Z");
+    h.result(&stale, asking("t1", "name", "2025-11-25T10:31:00Z"));
+    assert!(
+        !h.cancelled_asks.contains(&age.id),
+        "the ask for age stands"
+    );
+    assert!(
+        take_all(&mut h, "tasks/update").is_empty(),
+        "name is not sent again"
+    );
+    assert_eq!(
+        h.statuses
+            .last()
+            .map(|(_, v)| v.input_requests.clone().unwrap_or_default()["age"].is_object()),
+        Some(true),
+        "no status went back to phase one"
+    );
+    h.answer(
+        age.id,
+        Ok(json!({"action":"accept","content":{"name":"b"}})),
+    );
+    let u2 = take_all(&mut h, "tasks/update").remove(0);
+    assert_eq!(
+        u2.params()["inputResponses"],
+        json!({"age":{"action":"accept","content":{"name":"b"}}})
+    );
+    assert_eq!(sent(&h, "tasks/update"), 2);
+    assert_eq!(h.asks.len(), 2, "each key asked once");
+}
+
+/// The same when the two observations carry one `lastUpdatedAt` (a server with one-second
+/// timestamps): the stale poll cannot be told apart and withdraws the ask, but a key
+/// withdrawn before the person answered it is presented again when the server lists it
+/// again (as for a wait that ended), so the task does not wait forever.
+#[test]
+fn rule_26_an_ask_withdrawn_by_a_stale_poll_is_presented_again() {
+    let mut h = form_harness();
+    let t = "2025-11-25T10:31:00Z";
+    let (stale, age) = second_phase_heard_before_a_stale_poll(&mut h, t);
+    h.result(&stale, asking("t1", "name", t));
+    assert!(
+        h.cancelled_asks.contains(&age.id),
+        "withdrawn: the server no longer lists it"
+    );
+    assert!(
+        take_all(&mut h, "tasks/update").is_empty(),
+        "name is not sent again (rule 8: the poll predates the failure)"
+    );
+    h.advance(1000);
+    let p = take_all(&mut h, "tasks/get").remove(0);
+    h.result(&p, asking("t1", "age", t));
+    assert_eq!(h.asks.len(), 3);
+    assert_eq!(h.asks[2].key, "age", "presented again");
+    assert!(
+        take_all(&mut h, "tasks/update").is_empty(),
+        "name arrived: not sent again"
+    );
+}

@@ -106,7 +106,7 @@ impl Driver {
         if let Some(p) = self.peer.as_mut() {
             p.last_obs_at = Some(at.min(sh.now));
         }
-        self.observe(sh, dt, notes, true);
+        self.observe(sh, dt, notes, true, None);
     }
 
     fn peer_apply_keys(&mut self, sh: &mut Shared, m: &Value) {

@@ -170,7 +170,7 @@ impl TaskBook {
             }
             d.peer_observed(sh, &json_text(&p));
         }
-        d.observe(sh, dt, &mut notes, false);
+        d.observe(sh, dt, &mut notes, false, None);
         (notes, vec![id])
     }
 
