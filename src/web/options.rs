@@ -264,14 +264,12 @@ pub(super) fn client_options(url: String, o: &JsValue) -> Result<(Config, Handle
         Some("none") => false,
         Some(_) => return Err(Error::config("coordination must be 'auto' or 'none'")),
     };
-    // Issue 14: push-driven tasks over one shared listen stream (`engine::task::push`).
-    // Opt-in for now (default false): with it on, a task whose first `tasks/update` lost its
-    // acknowledgement and then got a stale poll may never present its next input (the fault
-    // suite's 'a lost ack and a stale poll', in Chromium and Firefox; open in issue 14).
+    // Issue 14: push-driven tasks over one shared listen stream (`engine::task::push`),
+    // the default.
     let push = get(o, "pushTasks");
-    cfg.push_tasks = if push.as_string().as_deref() == Some("auto") {
+    cfg.push_tasks = if !present(&push) || push.as_string().as_deref() == Some("auto") {
         true
-    } else if !present(&push) || push.as_bool() == Some(false) {
+    } else if push.as_bool() == Some(false) {
         false
     } else {
         return Err(Error::config("pushTasks must be 'auto' or false"));

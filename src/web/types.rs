@@ -100,7 +100,7 @@ export interface McpClientOptions {
    * `subscriptions/listen` stream (`notifications/tasks`); once the server acknowledges a
    * task, `tasks/get` is only a backstop (at most once per `max(pollIntervalMs, 60 s)`, and
    * at once after the stream drops). Servers that do not acknowledge are polled as before.
-   * Opt-in: default `false` (polls only) until a known bug is fixed (README "Tasks"). */
+   * Default `'auto'`; `false` polls only. */
   pushTasks?: 'auto' | false;
   /** Bounds on what a server can make the client hold or do (README "Limits"). */
   limits?: {

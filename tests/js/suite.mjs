@@ -572,11 +572,11 @@ test('listen({ taskIds }): notifications/tasks reach the subscription and onNoti
   ok(seen.some(([m, id, st]) => m === 'notifications/tasks' && id === t.taskId && st === 'completed'), `onNotification: ${show(seen)}`);
 });
 
-test('pushTasks \'auto\': a task finishes by notifications/tasks on the shared stream; polls are a backstop, at once after a drop', async ({ client, debug, base }) => {
-  // Two clients wait on the same kind of task side by side: one pushed (pushTasks 'auto'),
-  // one polling (pushTasks: false, the default). task_paced: pollIntervalMs 500, done after `ms`.
+test('pushTasks (default): a task finishes by notifications/tasks on the shared stream; polls are a backstop, at once after a drop', async ({ client, debug, base }) => {
+  // Two clients wait on the same kind of task side by side: one pushed (the default), one
+  // polling (pushTasks: false). task_paced: pollIntervalMs 500, done after `ms`.
   const ms = 6000;
-  const pushed = client({ pushTasks: 'auto' });
+  const pushed = client();
   const polled = client({ pushTasks: false });
   const [tp, tq] = await Promise.all([pushed.callToolAsTask('task_paced', { ms }), polled.callToolAsTask('task_paced', { ms })]);
   const t0 = Date.now();
