@@ -45,8 +45,16 @@
 //                          `webSocketUrl`): Firefox. WebKitWebDriver has no BiDi: it throws
 //                          EngineUnsupported, which the lifecycle and dialog runners print as
 //                          NOT RUN with the reason
-//   context.exposeFunction EngineUnsupported (no page-to-client channel in classic WebDriver):
-//                          the DPoP lifecycle test prints NOT RUN in Firefox and WebKit
+//   context.exposeFunction window[name] in every page of the context (installed again after
+//                          goto/reload) queues the call in the page; classic WebDriver has no
+//                          channel from the page, so the calls are taken by the polls of a
+//                          page.evaluate running in that page (the DPoP test's person step is
+//                          called from inside one), the function run here with the JSON of the
+//                          arguments, and the promise settled in the page with the JSON of its
+//                          value (or an Error with its message). A call made while no evaluate
+//                          of that page runs waits for the next one
+//   page.waitForURL        the window's URL polled every 50 ms (a string, RegExp or predicate
+//                          of a URL, as Playwright)
 //   context.waitForEvent('page')  a new window handle (a popup), as a Page; waitForLoadState
 //                          polls document.readyState. Other events: EngineUnsupported
 import { writeFile } from 'node:fs/promises';
@@ -115,6 +123,8 @@ class Context {
     this.current = null;
     this.fresh = true;
     this.offline = false;
+    /** context.exposeFunction's functions, by name. */
+    this.exposed = new Map();
   }
   /** Runs `fn(session)` with `page`'s window current; one command sequence at a time. */
   run(page, fn) {
@@ -179,13 +189,13 @@ class Context {
   }
   /**
    * Playwright's context.exposeFunction (a page calling a function of the test process, as
-   * the DPoP sign-in test's person step does): classic WebDriver has no channel from the page
-   * to the client, so EngineUnsupported (printed as NOT RUN with the reason). WebDriver
-   * BiDi's script.addPreloadScript channels could carry it where the driver has BiDi.
+   * the DPoP sign-in test's person step does): `window[name]` in every page of the context,
+   * its calls served by the polls of a page.evaluate running in that page (see the header).
    */
-  async exposeFunction(name) {
-    throw new EngineUnsupported(`context.exposeFunction('${name}')`,
-      'classic W3C WebDriver has no channel from the page to the test process (not yet done over WebDriver BiDi)');
+  async exposeFunction(name, fn) {
+    if (this.exposed.has(name)) throw new Error(`context.exposeFunction: '${name}' is already exposed`);
+    this.exposed.set(name, fn);
+    for (const p of this.pages()) await p.installExposed();
   }
   /** Playwright's context.waitForEvent('page'): a window this context does not know yet. */
   async waitForEvent(name, { timeout = 30_000 } = {}) {
@@ -248,12 +258,67 @@ class Page {
     await this.do((s) => s.navigate(url));
     this.lastUrl = url;
     await this.captureErrors();
+    await this.installExposed();
     if (this.context.offline) await this.applyOffline();
   }
   async reload() {
     await this.do((s) => s.refresh());
     await this.captureErrors();
+    await this.installExposed();
     if (this.context.offline) await this.applyOffline();
+  }
+  /** Runs `code` in the page's own realm (an inline <script>: geckodriver runs WebDriver
+   *  scripts in a sandbox whose own globals do not persist between commands). */
+  inPage(code) {
+    return this.do((s) =>
+      s.execute(
+        `const [code] = arguments;
+         const el = document.createElement('script');
+         el.textContent = code;
+         (document.head || document.documentElement).appendChild(el);
+         el.remove();
+         return null;`,
+        [code],
+      ),
+    );
+  }
+  /** context.exposeFunction's names as functions of the page: each call is queued in
+   *  `window.__wdCalls` until an evaluate's poll takes it (`serveCalls`). */
+  async installExposed() {
+    const names = [...this.context.exposed.keys()];
+    if (!names.length) return;
+    await this.inPage(`(() => {
+      const q = (window.__wdCalls ??= { next: 1, pending: [], waiting: {} });
+      window.__wdReply ??= (id, ok, text) => {
+        const w = q.waiting[id];
+        delete q.waiting[id];
+        if (w) ok ? w.resolve(text === undefined ? undefined : JSON.parse(text)) : w.reject(new Error(text));
+      };
+      for (const name of ${JSON.stringify(names)}) {
+        window[name] = (...args) => new Promise((resolve, reject) => {
+          const id = q.next++;
+          q.waiting[id] = { resolve, reject };
+          q.pending.push({ id, name, args: JSON.stringify(args) });
+        });
+      }
+    })();`);
+  }
+  /** Runs the exposed functions the page called and settles their promises in the page. */
+  serveCalls(calls) {
+    for (const c of calls) {
+      const fn = this.context.exposed.get(c.name);
+      Promise.resolve()
+        .then(() => {
+          if (!fn) throw new Error(`no exposed function '${c.name}'`);
+          return fn(...JSON.parse(c.args));
+        })
+        .then(
+          (v) => [true, v === undefined ? undefined : JSON.stringify(v)],
+          (e) => [false, String(e?.message ?? e)],
+        )
+        .then(([ok, text]) => this.inPage(`window.__wdReply && window.__wdReply(${c.id}, ${ok}, ${text === undefined ? 'undefined' : JSON.stringify(text)});`))
+        .catch((e) => process.stderr.write(`[shim] exposed function '${c.name}': ${e.message}\n`));
+    }
   }
   url() {
     return this.lastUrl;
@@ -296,14 +361,16 @@ class Page {
         s.execute(
           `const slots = window.__wdEval; const slot = slots && slots[arguments[0]];
            const errors = (window.__wdErrors || []).splice(0);
-           if (!slot) return { lost: true, errors };
-           if (!slot.done) return errors.length ? { errors } : null;
+           const calls = window.__wdCalls ? window.__wdCalls.pending.splice(0).map((c) => ({ id: c.id, name: c.name, args: c.args })) : [];
+           if (!slot) return { lost: true, errors, calls };
+           if (!slot.done) return errors.length || calls.length ? { errors, calls } : null;
            delete slots[arguments[0]];
-           return { ...slot, errors };`,
+           return { ...slot, errors, calls };`,
           [id],
         ),
       );
       if (r?.errors?.length) this.emit('pageerror', r.errors);
+      if (r?.calls?.length) this.serveCalls(r.calls);
       if (r?.lost) throw new Error('page.evaluate: the page navigated before the function settled');
       if (r?.done) {
         if (r.error !== undefined) throw new Error(`page.evaluate: ${r.error}`);
@@ -329,6 +396,20 @@ class Page {
     return sleep(ms);
   }
   /** Playwright's waitForLoadState: document.readyState polled ('load': complete); url() updated. */
+  /** Playwright's waitForURL: the window's URL polled until it matches (a string, a RegExp or
+   *  a predicate of a URL); url() updated. */
+  async waitForURL(match, { timeout = 30_000 } = {}) {
+    const ok = (u) =>
+      typeof match === 'function' ? match(new URL(u)) : match instanceof RegExp ? match.test(u) : u === match;
+    const end = Date.now() + timeout;
+    for (;;) {
+      const u = await this.do((s) => s.url());
+      this.lastUrl = u;
+      if (ok(u)) return;
+      if (Date.now() > end) throw new Error(`page.waitForURL: timeout ${timeout} ms exceeded (at ${u})`);
+      await sleep(50);
+    }
+  }
   async waitForLoadState(state = 'load', { timeout = 30_000 } = {}) {
     const end = Date.now() + timeout;
     for (;;) {
