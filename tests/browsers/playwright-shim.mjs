@@ -55,6 +55,15 @@
 //                          of that page runs waits for the next one
 //   page.waitForURL        the window's URL polled every 50 ms (a string, RegExp or predicate
 //                          of a URL, as Playwright)
+//   page.waitForEvent      'popup': a window the context did not know (WebDriver cannot say
+//                          which page opened it); 'close': the window gone from the window list
+//   context.on('page')     the window list polled every 100 ms while a listener is registered
+//   context.addInitScript  WebDriver BiDi's script.addPreloadScript (Firefox); WebKit:
+//                          EngineUnsupported (no BiDi; the sign-in flow that blocks popups with
+//                          it is printed NOT RUN there)
+//   locator.filter({hasText}), locator.and(other), isHidden: resolved in the page as above
+//   actions on an element "not interactable" scroll it into view and retry (Playwright scrolls
+//                          before acting; WebKitWebDriver does not scroll a nested scroller)
 //   context.waitForEvent('page')  a new window handle (a popup), as a Page; waitForLoadState
 //                          polls document.readyState. Other events: EngineUnsupported
 import { writeFile } from 'node:fs/promises';
@@ -125,6 +134,10 @@ class Context {
     this.offline = false;
     /** context.exposeFunction's functions, by name. */
     this.exposed = new Map();
+    /** context.on listeners ('page'), and the window poller they start. */
+    this.listeners = {};
+    this.poller = null;
+    this.polling = null;
   }
   /** Runs `fn(session)` with `page`'s window current; one command sequence at a time. */
   run(page, fn) {
@@ -168,8 +181,8 @@ class Context {
       throw new EngineUnsupported('context.route (request interception)',
         `${this.browser.engine === 'webkit' ? 'WebKitWebDriver' : 'the driver'} has no WebDriver BiDi, and classic W3C WebDriver cannot intercept requests`);
     }
-    if (!this.bidi) {
-      this.bidi = await Bidi.connect(wsUrl);
+    if (!this.routes) {
+      await this.bidiSession('context.route (request interception)');
       this.routes = [];
       this.bidi.on('network.beforeRequestSent', (p) => this.intercepted(p));
       await this.bidi.send('session.subscribe', { events: ['network.beforeRequestSent'] });
@@ -197,26 +210,68 @@ class Context {
     this.exposed.set(name, fn);
     for (const p of this.pages()) await p.installExposed();
   }
-  /** Playwright's context.waitForEvent('page'): a window this context does not know yet. */
+  /** The windows this context does not know yet (popups), as Pages, each announced to the
+   *  'page' listeners once; windows that are gone are marked closed. */
+  async discover() {
+    const handles = await this.run(null, (s) => s.windowHandles());
+    const live = new Set(handles);
+    for (const p of this.all) if (!live.has(p.handle)) p.closed = true;
+    const fresh = [];
+    for (const handle of handles) {
+      if (this.all.some((p) => p.handle === handle)) continue;
+      const page = new Page(this, handle);
+      this.all.push(page);
+      page.lastUrl = await page.do((s) => s.url());
+      fresh.push(page);
+    }
+    for (const page of fresh) for (const fn of this.listeners.page ?? []) fn(page);
+    return fresh;
+  }
+  /** Playwright's context.waitForEvent('page'): a window this context did not know when called. */
   async waitForEvent(name, { timeout = 30_000 } = {}) {
     if (name !== 'page') throw new EngineUnsupported(`context.waitForEvent('${name}')`);
     const known = new Set(this.all.map((p) => p.handle));
     const end = Date.now() + timeout;
     for (;;) {
-      const handles = await this.run(null, (s) => s.windowHandles());
-      const handle = handles.find((h) => !known.has(h));
-      if (handle) {
-        const page = new Page(this, handle);
-        this.all.push(page);
-        page.lastUrl = await page.do((s) => s.url());
-        return page;
-      }
+      await this.discover();
+      const page = this.all.find((p) => !known.has(p.handle));
+      if (page) return page;
       if (Date.now() > end) throw new Error(`context.waitForEvent('page'): timeout ${timeout} ms exceeded`);
       await sleep(50);
     }
   }
+  /** Playwright's context.on('page'): WebDriver has no window events, so while a listener is
+   *  registered the window list is polled (every 100 ms) and new windows announced. */
+  on(name, fn) {
+    if (name !== 'page') throw new EngineUnsupported(`context.on('${name}')`);
+    (this.listeners.page ??= []).push(fn);
+    this.poller ??= setInterval(() => {
+      if (this.polling) return;
+      this.polling = this.discover().catch(() => {}).finally(() => { this.polling = null; });
+    }, 100);
+    this.poller.unref?.();
+    return this;
+  }
+  /** Playwright's context.addInitScript(fn): run in every page before its own scripts. Over
+   *  WebDriver BiDi's script.addPreloadScript (Firefox); classic WebDriver has no equivalent. */
+  async addInitScript(fn) {
+    const bidi = await this.bidiSession('context.addInitScript');
+    await bidi.send('script.addPreloadScript', { functionDeclaration: fn.toString() });
+  }
+  /** The session's WebDriver BiDi connection (Firefox); without BiDi, EngineUnsupported. */
+  async bidiSession(what) {
+    const wsUrl = this.session.capabilities?.webSocketUrl;
+    if (!wsUrl) {
+      throw new EngineUnsupported(what,
+        `${this.browser.engine === 'webkit' ? 'WebKitWebDriver' : 'the driver'} has no WebDriver BiDi, and classic W3C WebDriver has no equivalent`);
+    }
+    this.bidi ??= await Bidi.connect(wsUrl);
+    return this.bidi;
+  }
   async close() {
     if (!this.browser.contexts.delete(this)) return;
+    clearInterval(this.poller);
+    await this.polling;
     this.bidi?.close();
     await this.session.quit();
     await this.driver.stop();
@@ -227,12 +282,31 @@ let evalIds = 0;
 
 class Page {
   constructor(context, handle) {
-    this.context = context;
+    this.ctx = context;
     this.handle = handle;
     this.closed = false;
     this.lastUrl = 'about:blank';
     this.listeners = {};
     this.keyboard = new Keyboard(this);
+  }
+  /** Playwright's page.context(). */
+  context() {
+    return this.ctx;
+  }
+  /** Playwright's page.waitForEvent: 'popup' (a window the context did not know: WebDriver
+   *  cannot tell who opened it) and 'close' (this window gone from the window list). */
+  async waitForEvent(name, { timeout = 30_000 } = {}) {
+    if (name === 'popup') return this.ctx.waitForEvent('page', { timeout });
+    if (name !== 'close') throw new EngineUnsupported(`page.waitForEvent('${name}')`);
+    const end = Date.now() + timeout;
+    while (!this.closed) {
+      await this.ctx.discover();
+      if (this.closed) break;
+      if (Date.now() > end) throw new Error(`page.waitForEvent('close'): timeout ${timeout} ms exceeded`);
+      await sleep(50);
+    }
+    if (this.ctx.current === this.handle) this.ctx.current = null;
+    return this;
   }
   /** Listeners: 'pageerror' is fed by the page's error events (see the header); others never fire. */
   on(name, fn) {
@@ -252,20 +326,20 @@ class Page {
     }).catch(() => {});
   }
   do(fn) {
-    return this.context.run(this, fn);
+    return this.ctx.run(this, fn);
   }
   async goto(url) {
     await this.do((s) => s.navigate(url));
     this.lastUrl = url;
     await this.captureErrors();
     await this.installExposed();
-    if (this.context.offline) await this.applyOffline();
+    if (this.ctx.offline) await this.applyOffline();
   }
   async reload() {
     await this.do((s) => s.refresh());
     await this.captureErrors();
     await this.installExposed();
-    if (this.context.offline) await this.applyOffline();
+    if (this.ctx.offline) await this.applyOffline();
   }
   /** Runs `code` in the page's own realm (an inline <script>: geckodriver runs WebDriver
    *  scripts in a sandbox whose own globals do not persist between commands). */
@@ -285,7 +359,7 @@ class Page {
   /** context.exposeFunction's names as functions of the page: each call is queued in
    *  `window.__wdCalls` until an evaluate's poll takes it (`serveCalls`). */
   async installExposed() {
-    const names = [...this.context.exposed.keys()];
+    const names = [...this.ctx.exposed.keys()];
     if (!names.length) return;
     await this.inPage(`(() => {
       const q = (window.__wdCalls ??= { next: 1, pending: [], waiting: {} });
@@ -306,7 +380,7 @@ class Page {
   /** Runs the exposed functions the page called and settles their promises in the page. */
   serveCalls(calls) {
     for (const c of calls) {
-      const fn = this.context.exposed.get(c.name);
+      const fn = this.ctx.exposed.get(c.name);
       Promise.resolve()
         .then(() => {
           if (!fn) throw new Error(`no exposed function '${c.name}'`);
@@ -327,7 +401,7 @@ class Page {
     await this.evaluate((offline) => {
       Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => !offline });
       globalThis.dispatchEvent(new Event(offline ? 'offline' : 'online'));
-    }, this.context.offline);
+    }, this.ctx.offline);
   }
   /** Playwright's page.evaluate: `fn` runs in the page with `arg`; its (awaited) value returns. */
   evaluate(fn, arg) {
@@ -439,7 +513,7 @@ class Page {
     this.closed = true;
     await this.do(async (s) => {
       await s.closeWindow();
-      this.context.current = null;
+      this.ctx.current = null;
     });
   }
 }
@@ -536,6 +610,15 @@ function LOCATE(steps) {
       roots = hit ? [hit] : [];
       continue;
     }
+    if (st.filterText !== undefined) {
+      roots = roots.filter((e) => matches(st.filterText, e.textContent));
+      continue;
+    }
+    if (st.and !== undefined) {
+      const also = new Set(LOCATE(st.and));
+      roots = roots.filter((e) => also.has(e));
+      continue;
+    }
     const out = new Set();
     for (const root of roots) {
       let found;
@@ -572,6 +655,7 @@ const QUERIES = {
   isDisabled: (els) => Boolean(els[0].disabled) || els[0].getAttribute('aria-disabled') === 'true',
   getAttribute: (els, n) => els[0].getAttribute(n),
   focus: (els) => { els[0].focus(); return null; },
+  scrollIntoView: (els) => { if (els.length === 1) els[0].scrollIntoView({ block: 'center', inline: 'nearest' }); return null; },
   elements: (els) => els,
   type: (els) => `${els[0].localName}:${(els[0].getAttribute('type') || '').toLowerCase()}`,
   // Playwright's fill for the inputs with no text entry (date, time, color...): value set, events fired.
@@ -622,6 +706,16 @@ class Locator {
   getByRole(role, { name, exact } = {}) {
     return this.with({ role, name: name === undefined ? undefined : matcher(name, exact) });
   }
+  /** Playwright's locator.filter({ hasText }): the elements whose text matches. */
+  filter({ hasText, ...rest } = {}) {
+    if (Object.keys(rest).length) throw new EngineUnsupported(`locator.filter({ ${Object.keys(rest).join(', ')} })`, 'only hasText is implemented in this harness');
+    return hasText === undefined ? this : this.with({ filterText: matcher(hasText, false) });
+  }
+  /** Playwright's locator.and(other): the elements both locators match (same page). */
+  and(other) {
+    if (other.page !== this.page) throw new Error('locator.and: the locators belong to different pages');
+    return this.with({ and: other.steps });
+  }
   first() {
     return this.with({ nth: 0 });
   }
@@ -669,6 +763,10 @@ class Locator {
       } catch (e) {
         const retry = /stale element|not interactable|click intercepted|invalid element state/.test(e.message);
         if (!retry || Date.now() > end) throw new Error(`${what} ${this}: ${e.message}`);
+        // Playwright scrolls an element into view before acting on it; WebKitWebDriver's
+        // element click does not scroll a nested scroll container (the console's tool
+        // panel), so an element cut by its edge stays "not interactable" there.
+        if (/not interactable|click intercepted/.test(e.message)) await this.query('scrollIntoView').catch(() => {});
         await sleep(50);
       }
     }
@@ -699,6 +797,10 @@ class Locator {
     const v = await this.query('visible');
     if (v.length > 1) throw new Error(`strict mode violation: ${this} resolved to ${v.length} elements`);
     return v[0] === true;
+  }
+  /** Playwright's isHidden: no element, or not visible (no wait). */
+  async isHidden() {
+    return !(await this.isVisible());
   }
   async getAttribute(name) {
     await this.one();

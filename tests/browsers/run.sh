@@ -19,12 +19,16 @@
 #          offline by navigator.onLine and the offline/online events, hidden as the tests already
 #          do, by document.visibilityState and visibilitychange); a test needing a Playwright
 #          feature WebDriver lacks is printed NOT RUN with the reason
+#   console tests/e2e/console.mjs, the agent console's flows against the example server, the
+#          same way (BROWSER_ENGINE), after the dialog
+#   sign-in tests/e2e/signin.mjs, the console's sign-in against oidc-provider, the same way;
+#          addInitScript needs BiDi (Firefox): that flow is NOT RUN in WebKit, with the reason
 #   dialog tests/e2e/dialog.mjs, the dialog's end-to-end flows, the same way (BROWSER_ENGINE;
 #          the shim's locators, WebDriver element clicks, send keys and key actions); the flow
 #          that needs request interception (context.route) runs in Firefox over WebDriver BiDi
 #          and is printed NOT RUN with the reason in WebKit (WebKitWebDriver has no BiDi)
 # and prints one line per engine: `<engine> <version>: N passed, M failed (wasm a/b, js c/d,
-# faults e/f, lifecycle g/h [+ n not run], dialog i/j [+ n not run])`.
+# faults e/f, lifecycle g/h [+ n not run], dialog i/j [+ n not run], console k/l, sign-in m/n [+ n not run])`.
 # Outputs: test-output/browsers/<engine>-<suite>.log. Exits non-zero when a case failed or an
 # engine could not run (it is printed as NOT RUN with the reason, never skipped silently).
 #
@@ -177,6 +181,28 @@ engine() {
   grep -E '^NOT RUN' "$OUT/$e-dialog.log" || true
   grep -E '^\[shim\]' "$OUT/$e-dialog.log" | sort | uniq -c || true
   [ "$drc" = 0 ] || { echo "$e dialog: FAILED"; grep -E '^FAIL' "$OUT/$e-dialog.log" | head -20; rc=1; }
+  # console: tests/e2e/console.mjs, the agent console's flows (www/) against the example
+  # server, the same bodies as in Chromium through playwright-shim.mjs (its own servers)
+  local crc=0
+  BROWSER_ENGINE=$e flock "$TIMING_LOCK" "$NODE" tests/e2e/console.mjs >"$OUT/$e-console.log" 2>&1 || crc=1
+  p=$(grep -c '^PASS console:' "$OUT/$e-console.log" || true); f=$(grep -c '^FAIL console:' "$OUT/$e-console.log" || true)
+  # A run that ended without a FAIL line but with an error (a crash) still fails.
+  if [ "$crc" != 0 ] && [ "${f:-0}" = 0 ]; then f=1; echo "$e console: no result (see ${OUT#"$ROOT"/}/$e-console.log)"; fi
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0})); parts+=("console ${p:-0}/$((${p:-0} + ${f:-0}))")
+  grep -E '^NOT RUN' "$OUT/$e-console.log" || true
+  [ "$crc" = 0 ] || { echo "$e console: FAILED"; grep -E '^FAIL' "$OUT/$e-console.log" | head -20; rc=1; }
+  # sign-in: tests/e2e/signin.mjs, the console's sign-in flows against the real authorization
+  # server (oidc-provider), the same way; a flow needing what the engine's driver lacks
+  # (addInitScript without BiDi: WebKit) is printed NOT RUN with the reason
+  local src=0 sn
+  BROWSER_ENGINE=$e flock "$TIMING_LOCK" "$NODE" tests/e2e/signin.mjs >"$OUT/$e-signin.log" 2>&1 || src=1
+  p=$(grep -c '^PASS sign-in:' "$OUT/$e-signin.log" || true); f=$(grep -c '^FAIL sign-in:' "$OUT/$e-signin.log" || true)
+  sn=$(grep -c '^NOT RUN' "$OUT/$e-signin.log" || true)
+  if [ "$src" != 0 ] && [ "${f:-0}" = 0 ]; then f=1; echo "$e sign-in: no result (see ${OUT#"$ROOT"/}/$e-signin.log)"; fi
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+  parts+=("sign-in ${p:-0}/$((${p:-0} + ${f:-0}))$([ "${sn:-0}" = 0 ] || echo " + $sn not run")")
+  grep -E '^NOT RUN' "$OUT/$e-signin.log" || true
+  [ "$src" = 0 ] || { echo "$e sign-in: FAILED"; grep -E '^FAIL' "$OUT/$e-signin.log" | head -20; rc=1; }
   local joined; joined=$(printf '%s, ' "${parts[@]}")
   echo "$e ${version:-?}: $passed passed, $failed failed (${joined%, })" | tee "$OUT/$e.summary"
   return $rc

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { startStatic } from '../../www/serve.mjs';
 import { OUT, launchBrowser, mcpServer } from './lib.mjs';
 
-const SHOTS = join(OUT, 'e2e');
+// Screenshots per engine (Firefox and WebKit run this file through tests/browsers/run.sh).
+const SHOTS = join(OUT, process.env.BROWSER_ENGINE ? `e2e-${process.env.BROWSER_ENGINE}` : 'e2e');
 rmSync(SHOTS, { recursive: true, force: true });
 mkdirSync(SHOTS, { recursive: true });
 
