@@ -23,12 +23,13 @@
 #          same way (BROWSER_ENGINE), after the dialog
 #   sign-in tests/e2e/signin.mjs, the console's sign-in against oidc-provider, the same way;
 #          addInitScript needs BiDi (Firefox): that flow is NOT RUN in WebKit, with the reason
+#   service worker  tests/runtimes/run.mjs's module Service Worker scenario (RUNTIMES=service-worker)
 #   dialog tests/e2e/dialog.mjs, the dialog's end-to-end flows, the same way (BROWSER_ENGINE;
 #          the shim's locators, WebDriver element clicks, send keys and key actions); the flow
 #          that needs request interception (context.route) runs in Firefox over WebDriver BiDi
 #          and is printed NOT RUN with the reason in WebKit (WebKitWebDriver has no BiDi)
 # and prints one line per engine: `<engine> <version>: N passed, M failed (wasm a/b, js c/d,
-# faults e/f, lifecycle g/h [+ n not run], dialog i/j [+ n not run], console k/l, sign-in m/n [+ n not run])`.
+# faults e/f, lifecycle g/h [+ n not run], dialog i/j [+ n not run], console k/l, sign-in m/n [+ n not run], service worker 1/1)`.
 # Outputs: test-output/browsers/<engine>-<suite>.log. Exits non-zero when a case failed or an
 # engine could not run (it is printed as NOT RUN with the reason, never skipped silently).
 #
@@ -203,6 +204,14 @@ engine() {
   parts+=("sign-in ${p:-0}/$((${p:-0} + ${f:-0}))$([ "${sn:-0}" = 0 ] || echo " + $sn not run")")
   grep -E '^NOT RUN' "$OUT/$e-signin.log" || true
   [ "$src" = 0 ] || { echo "$e sign-in: FAILED"; grep -E '^FAIL' "$OUT/$e-signin.log" | head -20; rc=1; }
+  # service worker: tests/runtimes/run.mjs's module Service Worker scenario (the package in a
+  # ServiceWorkerGlobalScope, answering the page's messages), the same way, its own MCP server
+  local wrc=0
+  BROWSER_ENGINE=$e RUNTIMES=service-worker MCP_TEST_SERVER_URL= flock "$TIMING_LOCK" "$NODE" tests/runtimes/run.mjs >"$OUT/$e-service-worker.log" 2>&1 || wrc=1
+  if grep -q '^PASS runtime service-worker' "$OUT/$e-service-worker.log"; then p=1; f=0; else p=0; f=1; fi
+  [ "$wrc" = 0 ] || f=1
+  passed=$((passed + p)); failed=$((failed + f)); parts+=("service worker $p/1")
+  [ "$f" = 0 ] || { echo "$e service worker: FAILED"; grep -E '^(FAIL|runtime)' "$OUT/$e-service-worker.log" | head -10; rc=1; }
   local joined; joined=$(printf '%s, ' "${parts[@]}")
   echo "$e ${version:-?}: $passed passed, $failed failed (${joined%, })" | tee "$OUT/$e.summary"
   return $rc
