@@ -410,25 +410,14 @@ class Page {
   /** evaluate() of a function's source text. */
   async evaluateSource(src, arg) {
     const id = ++evalIds;
-    // Run in the page's own realm, as Playwright does: an inline <script> (geckodriver runs
-    // WebDriver scripts in a sandbox whose own globals do not persist between commands).
+    // Run in the page's own realm, as Playwright does (`inPage`).
     const argText = arg === undefined ? 'undefined' : JSON.stringify(arg);
-    await this.do((s) =>
-      s.execute(
-        `const [code] = arguments;
-         const el = document.createElement('script');
-         el.textContent = code;
-         (document.head || document.documentElement).appendChild(el);
-         el.remove();
-         return null;`,
-        [
-          `(() => { const slots = (window.__wdEval ??= {}); slots[${id}] = { done: false };
-            Promise.resolve().then(() => (${src})(${argText})).then(
-              (v) => { slots[${id}] = v === undefined ? { done: true, undef: true } : { done: true, json: JSON.stringify(v) ?? 'null' }; },
-              (e) => { slots[${id}] = { done: true, error: String((e && e.stack && String(e.stack).includes(String(e.message)) ? e.stack : e) ?? e) }; });
-          })();`,
-        ],
-      ),
+    await this.inPage(
+      `(() => { const slots = (window.__wdEval ??= {}); slots[${id}] = { done: false };
+        Promise.resolve().then(() => (${src})(${argText})).then(
+          (v) => { slots[${id}] = v === undefined ? { done: true, undef: true } : { done: true, json: JSON.stringify(v) ?? 'null' }; },
+          (e) => { slots[${id}] = { done: true, error: String((e && e.stack && String(e.stack).includes(String(e.message)) ? e.stack : e) ?? e) }; });
+      })();`,
     );
     for (let wait = 5; ; wait = Math.min(wait * 2, 50)) {
       const r = await this.do((s) =>
