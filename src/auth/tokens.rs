@@ -58,7 +58,7 @@ pub(crate) fn parse_response(
             sanitize(kind, 40)
         ));
     }
-    if access.len() > 16 * 1024 || access.chars().any(|c| c.is_control() || c == ' ') {
+    if !token_ok(&access) {
         return Err("the access token is not a valid header value".into());
     }
     let expires_at = m
@@ -73,6 +73,15 @@ pub(crate) fn parse_response(
         scope: string(&m, "scope").or_else(|| asked_scope.map(str::to_string)),
         dpop,
     })
+}
+
+/// Whether an access token can go in an `Authorization` header as it is: 1 to 16 KiB of
+/// visible ASCII (RFC 6749 §A.12: `access-token = 1*VSCHAR`, less the space that would split
+/// the header's token68, RFC 6750 §2.1 / RFC 9449 §7.1). Anything else (a control character,
+/// a space, a non-ASCII character `fetch` refuses in a header) is not a token this client can
+/// send. Fuzz bug 9 (RELIABILITY.md): a token response's `"atʑew"` reached the header.
+pub(crate) fn token_ok(t: &str) -> bool {
+    !t.is_empty() && t.len() <= 16 * 1024 && t.bytes().all(|b| (0x21..=0x7e).contains(&b))
 }
 
 /// `: error (description)` from an OAuth error object, sanitized.
@@ -113,7 +122,9 @@ pub(crate) fn to_record(t: &Tokens) -> String {
 pub(crate) fn from_record(text: &str) -> Option<Tokens> {
     let m = object(text.as_bytes()).ok()?;
     Some(Tokens {
-        access: string(&m, "access_token")?,
+        // A stored token that could not be sent (written by another version, or changed by
+        // hand) is no token: the client signs in again.
+        access: string(&m, "access_token").filter(|t| token_ok(t))?,
         refresh: string(&m, "refresh_token"),
         expires_at: m.get("expires_at").and_then(Value::as_u64),
         scope: string(&m, "scope"),
@@ -170,6 +181,27 @@ mod tests {
         )
         .is_err());
         assert!(parse_response(200, b"nope", 0, None, false).is_err());
+        // Fuzz bug 9: only visible ASCII reaches the Authorization header.
+        for bad in ["at\u{291}ew", "a\u{e9}", "", "a\tb", "a\u{7f}b"] {
+            let body = format!(
+                r#"{{"access_token":{},"token_type":"Bearer"}}"#,
+                serde_json::Value::from(bad)
+            );
+            assert!(
+                parse_response(200, body.as_bytes(), 0, None, false).is_err(),
+                "{bad:?} accepted"
+            );
+            let rec = format!(r#"{{"access_token":{}}}"#, serde_json::Value::from(bad));
+            assert!(from_record(&rec).is_none(), "{bad:?} restored");
+        }
+        let ok = parse_response(
+            200,
+            br#"{"access_token":"eyJ.a-b_c~d+e/f=","token_type":"Bearer"}"#,
+            0,
+            None,
+            false,
+        );
+        assert_eq!(ok.map(|t| t.access).as_deref(), Ok("eyJ.a-b_c~d+e/f="));
         assert!(parse_response(0, b"", 0, None, false).is_err());
         assert!(from_record("[]").is_none());
         let d = parse_response(
