@@ -17,7 +17,8 @@
 // change; closing the request ends it. Other listen filters: -32601.
 //
 // Usage: node bench/server.mjs [port]   prints `READY http://127.0.0.1:<port>` once
-// listening. Env: TASK_MS, LARGE_BYTES (default 5 MiB), POLL_MS (default 1000).
+// listening. Env: TASK_MS, LARGE_BYTES (default 5 MiB), POLL_MS (default 1000),
+// CHUNKED_JSON=1 (JSON answers without Content-Length).
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -27,6 +28,7 @@ const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TASK_MS = Number(process.env.TASK_MS || 30000);
 const POLL_MS = Number(process.env.POLL_MS || 1000);
 const LARGE_BYTES = Number(process.env.LARGE_BYTES || 5 * 1024 * 1024);
+const CHUNKED_JSON = process.env.CHUNKED_JSON === '1';
 const PV = '2026-07-28';
 const TASKS_EXT = 'io.modelcontextprotocol/tasks';
 const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: 'mcp-bench-server', version: '1.0.0' } };
@@ -253,7 +255,12 @@ export function startServer(port = 0) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...CORS });
         res.end(`event: message\ndata: ${body}\n\n`);
       } else {
-        res.writeHead(out.error ? out.httpStatus || 200 : 200, { 'content-type': 'application/json', ...CORS });
+        // With Content-Length, as the Python SDK (Starlette) and the TS SDK's servers send
+        // it; CHUNKED_JSON=1 leaves it out (Node then sends the body chunked), for the
+        // clients' chunk-reading path.
+        const head = { 'content-type': 'application/json', ...CORS };
+        if (!CHUNKED_JSON) head['content-length'] = Buffer.byteLength(body);
+        res.writeHead(out.error ? out.httpStatus || 200 : 200, head);
         res.end(body);
       }
     });
