@@ -204,6 +204,13 @@ const TRANSPORT = {
     r.res.write(body.slice(0, body.length >> 1));
     r.cut();
   },
+  'cut-large-json-body': (r) => {
+    // Past 64 KiB the client reads a result for the host into one buffer of its size.
+    const body = JSON.stringify(r.message(text('x'.repeat(256 * 1024))));
+    r.res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    r.res.write(body.slice(0, body.length >> 1));
+    r.cut();
+  },
   'http-500': (r) => r.res.writeHead(500, { 'content-type': 'text/plain' }).end('internal server error\n'),
   'http-502-html': (r) => r.res.writeHead(502, { 'content-type': 'text/html' }).end('<html><head><title>502 Bad Gateway</title></head>\n<body><h1>Bad Gateway</h1></body></html>\n'),
   'http-503-retry-after': (r) => r.res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '3' }).end('busy\n'),

@@ -16,6 +16,7 @@ export const SCENARIOS = {
   'cut-before-response': { target: 'tools/call hit', fault: 'SSE opened, then the connection is cut before the response (every time)' },
   'cut-after-response': { target: 'tools/call hit', fault: 'SSE response sent, then the connection is cut without ending the stream' },
   'cut-json-body': { target: 'tools/call hit', fault: 'application/json with Content-Length, half of the body, then the connection is cut' },
+  'cut-large-json-body': { target: 'tools/call hit', fault: 'application/json with Content-Length, 256 KiB (read into one buffer of its size), half of it, then the connection is cut' },
   'http-500': { target: 'tools/call hit', fault: '500 text/plain' },
   'http-502-html': { target: 'tools/call hit', fault: '502 with an HTML error page' },
   'http-503-retry-after': { target: 'tools/call hit', fault: '503 with Retry-After: 3' },

@@ -659,6 +659,31 @@ test('invalid call options → ConfigError, client still works', async ({ client
   await stillWorks(c);
 });
 
+test('a large JSON result of known size is read whole; a body longer or shorter than its Content-Length → NetworkError, client still works', async () => {
+  // Past 64 KiB a result for the host is read into one buffer of its Content-Length
+  // (src/web/js/cors.js `Fetcher.sized`); a host's fetch can announce a wrong size.
+  const big = 'x'.repeat(200_000);
+  let skew = 0;
+  const fetch = async (input, init = {}) => {
+    const m = JSON.parse(init.body);
+    const result = m.method === 'tools/call'
+      ? { resultType: 'complete', content: [{ type: 'text', text: big }] }
+      : { resultType: 'complete', tools: [{ name: 'big', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'private' };
+    const bytes = new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }));
+    const size = m.method === 'tools/call' ? bytes.byteLength + skew : bytes.byteLength;
+    return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(size) } });
+  };
+  const c = new McpClient('https://big.mcp.test/mcp', { protocolVersion: '2026-07-28', fetch });
+  eq(text(await c.callTool('big', {}))?.length, big.length, 'the whole result');
+  skew = -10;
+  await rejects(c.callTool('big', {}), NetworkError, { message: /longer than its Content-Length/ });
+  skew = 10;
+  await rejects(c.callTool('big', {}), NetworkError, { message: /shorter than its Content-Length/ });
+  skew = 0;
+  eq(text(await c.callTool('big', {}))?.length, big.length, 'the whole result again');
+  c.close();
+});
+
 // ------------------------------------------------------------------ a server of an older era
 // A 2025-11-25 server in memory behind the `fetch` option: `server/discover` is a bare 400
 // (not a modern JSON-RPC error), `initialize` opens session S1, the GET stream is 405.

@@ -225,6 +225,32 @@ export class Fetcher {
     this.body(id, bytes, true);
   }
 
+  /**
+   * The body of exchange `id` read into one buffer of its `Content-Length`, `total`; null
+   * when the engine gave up on the exchange meanwhile (`whole` then drops it). A body
+   * longer or shorter than announced is a broken stream (a platform fetch cannot deliver
+   * either over HTTP/1.1 framing; a host's `fetch` function could).
+   */
+  async sized(id, reader, total) {
+    const buf = new Uint8Array(total);
+    let at = 0;
+    for (;;) {
+      if (!this.live.has(id)) {
+        await reader.cancel().catch(() => {});
+        return null;
+      }
+      const r = await reader.read();
+      if (r.done) break;
+      const v = r.value;
+      if (!ArrayBuffer.isView(v)) continue;
+      if (v.byteLength > total - at) throw new Error('the body is longer than its Content-Length');
+      buf.set(v instanceof Uint8Array ? v : new Uint8Array(v.buffer, v.byteOffset, v.byteLength), at);
+      at += v.byteLength;
+    }
+    if (at !== total) throw new Error('the body is shorter than its Content-Length');
+    return buf;
+  }
+
   /** Starts request `id`; `headers` is `name\0value\0…` (names and values hold no NUL);
    *  `host`: its result goes to the host unread (see `standIn`). */
   send(id, url, method, headers, body, host) {
@@ -342,7 +368,12 @@ export class Fetcher {
       // one read.
       const size = limit >= 0 ? h.get('content-length') : null;
       if (size !== null && /^\d{1,15}$/.test(size) && Number(size) <= limit && h.get('content-encoding') === null && (res.type === 'basic' || res.type === 'default')) {
-        return this.whole(id, new Uint8Array(await res.arrayBuffer()), host);
+        const total = Number(size);
+        if (!host || total < STAND_IN_MIN) return this.whole(id, new Uint8Array(await res.arrayBuffer()), host);
+        // A large result for the host: its chunks copied as they come into one buffer of
+        // the announced size, so that one copy of the body is alive at a time, not the
+        // chunks and their concatenation (and in Node, `arrayBuffer()`'s copy of that).
+        return this.whole(id, await this.sized(id, stream.getReader(), total), host);
       }
       const reader = stream.getReader();
       const parts = [];

@@ -46,6 +46,12 @@ test('a JSON body cut in the middle → NetworkError', { scenarios: ['cut-json-b
   await stillWorks(c);
 });
 
+test('a large JSON body (256 KiB, Content-Length) cut in the middle → NetworkError', { scenarios: ['cut-large-json-body'] }, async ({ client }) => {
+  const c = client('cut-large-json-body');
+  await rejects(c.callTool('hit', {}), NetworkError);
+  await stillWorks(c);
+});
+
 // ------------------------------------------------------------------ HTTP errors
 
 test('500 text/plain → HttpError status 500', { scenarios: ['http-500'] }, async ({ client }) => {
