@@ -127,6 +127,14 @@ const EMPTY = new Uint8Array(0);
 /** Bodies from this size on may be parsed here for the host (`Fetcher.standIn`). */
 const STAND_IN_MIN = 64 * 1024;
 
+/** A body chunk as a Uint8Array, or null when it is not bytes. `ArrayBuffer.isView`, not
+ *  `instanceof Uint8Array`: a fetch from another realm yields Uint8Arrays that are not
+ *  instances of this realm's class. */
+function bytesOf(v) {
+  if (!ArrayBuffer.isView(v)) return null;
+  return v instanceof Uint8Array ? v : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+}
+
 function join(parts, n) {
   if (parts.length === 1) return parts[0];
   const out = new Uint8Array(n);
@@ -241,11 +249,11 @@ export class Fetcher {
       }
       const r = await reader.read();
       if (r.done) break;
-      const v = r.value;
-      if (!ArrayBuffer.isView(v)) continue;
-      if (v.byteLength > total - at) throw new Error('the body is longer than its Content-Length');
-      buf.set(v instanceof Uint8Array ? v : new Uint8Array(v.buffer, v.byteOffset, v.byteLength), at);
-      at += v.byteLength;
+      const u = bytesOf(r.value);
+      if (!u) continue;
+      if (u.byteLength > total - at) throw new Error('the body is longer than its Content-Length');
+      buf.set(u, at);
+      at += u.byteLength;
     }
     if (at !== total) throw new Error('the body is shorter than its Content-Length');
     return buf;
@@ -386,11 +394,8 @@ export class Fetcher {
         }
         const r = await reader.read();
         if (r.done) break;
-        const v = r.value;
-        // `ArrayBuffer.isView`, not `instanceof Uint8Array`: a fetch from another realm
-        // yields Uint8Arrays that are not instances of this realm's class.
-        if (!ArrayBuffer.isView(v)) continue;
-        const u = v instanceof Uint8Array ? v : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+        const u = bytesOf(r.value);
+        if (!u) continue;
         if (limit < 0) {
           this.body(id, u, false);
           continue;
