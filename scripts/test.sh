@@ -79,6 +79,7 @@ HOOKS=(
 C_B=$'\033[1;36m' C_G=$'\033[32m' C_R=$'\033[1;31m' C_Y=$'\033[33m' C_0=$'\033[0m'
 [ -t 1 ] || { C_B='' C_G='' C_R='' C_Y='' C_0=''; }
 RESULTS=()  # "status|title|seconds"
+FAILED_LOGS=() # the logs of failed sections, for the summary's list of failed cases
 NOTES=()
 FAILURES=0
 CURRENT=''
@@ -131,6 +132,7 @@ run() {
       grep -v -E '^  ok  |^test .* \.\.\. ok$|^\s+Compiling |^\s+Checking ' "$log" | tail -n 150 | sed 's/^/  │ /'
     fi
     printf '  (exit %s; full output: %s)\n' "$rc" "${log#"$ROOT"/}"
+    FAILED_LOGS+=("$log")
     fail
   fi
 }
@@ -205,6 +207,16 @@ engine_lines() {
   done
 }
 
+# The failed cases of the failed sections, by name, at the end of the summary: CI keeps only
+# the tail of the output, and a section's failure block scrolls out of it.
+failed_cases() {
+  local log line
+  for log in "${FAILED_LOGS[@]}"; do
+    grep -E '^ *FAIL\b|^test .* FAILED$|^(firefox|webkit) [a-z -]+: (FAILED|no result)' "$log" 2>/dev/null | head -n 12 |
+      while IFS= read -r line; do printf '  %sfailed%s %s: %s\n' "$C_R" "$C_0" "$(basename "$log" .log)" "${line:0:300}"; done
+  done
+}
+
 summary() {
   local rc=$1 r status title ms
   if [ -n "$CURRENT" ]; then # a section was cut short (an error in this script, or a signal)
@@ -222,6 +234,7 @@ summary() {
     fi
   done
   engine_lines
+  failed_cases
   for r in "${NOTES[@]}"; do printf '  %snote:%s %s\n' "$C_Y" "$C_0" "$r"; done
   local total; total=$(secs "$(ms_since "$T_ALL")")
   if [ "$rc" -eq 0 ] && [ "$FAILURES" -eq 0 ]; then
