@@ -239,12 +239,14 @@ test('9: a page and a dedicated worker share one task: one poller', async (env) 
   try {
     const page = await openTab(context, env.site, 'peers-worker.html');
     page.mcpUrl = env.mcpUrl;
-    await client(page, 'page');
+    // Both poll (pushTasks: false): with the task stream, polls are a backstop and the
+    // window below would hold none, whoever led.
+    await client(page, 'page', { pushTasks: false });
     const json = await startTask(page, 'task_paced', { ms: 3500 });
     // The worker waits first: it leads, and the page follows it.
     await page.evaluate(({ url, json }) => {
       window.workerOutcome = new Promise((ok) => { window.worker.onmessage = (e) => ok(e.data); });
-      window.worker.postMessage({ url, task: json });
+      window.worker.postMessage({ url, task: json, pushTasks: false });
     }, { url: env.mcpUrl, json });
     await until(async () => (await pollsOf(env.mcpUrl, json.taskId)).length > 0, 'the worker first poll', 5000);
     await waitIn(page, json);
@@ -260,6 +262,7 @@ test('9: a page and a dedicated worker share one task: one poller', async (env) 
     const perInterval = polls.length / ((to - from) / PACED_MS);
     console.log(`     ${polls.length} polls in ${to - from} ms (${perInterval.toFixed(2)} per interval)`);
     assert.ok(perInterval <= 1.25, `one context's rate, got ${perInterval.toFixed(2)}`);
+    assert.ok(perInterval >= 0.6, `the task is still polled (${perInterval.toFixed(2)} per interval)`);
   } finally {
     await context.close();
   }

@@ -3,10 +3,11 @@
 import * as mcp from '/pkg/index.js';
 
 self.onmessage = async (e) => {
-  const { url, task } = e.data;
+  const { url, task, pushTasks = 'auto' } = e.data;
   const client = new mcp.McpClient(url, {
     extensions: ['io.modelcontextprotocol/tasks'],
     headers: { 'X-Tab': 'worker' },
+    pushTasks,
   });
   const statuses = [];
   try {
