@@ -397,6 +397,10 @@ class Page {
   url() {
     return this.lastUrl;
   }
+  /** Reads the window's URL into what url() returns (kept as it was if the window is gone). */
+  async readUrl() {
+    this.lastUrl = await this.do((s) => s.url()).catch(() => this.lastUrl);
+  }
   async applyOffline() {
     await this.evaluate((offline) => {
       Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => !offline });
@@ -796,7 +800,14 @@ class Locator {
     return this.query('getAttribute', name);
   }
   async waitFor({ state = 'visible', timeout = TIMEOUT } = {}) {
-    if (state === 'visible' || state === 'attached') return this.one({ visible: state === 'visible', timeout });
+    if (state === 'visible' || state === 'attached') {
+      await this.one({ visible: state === 'visible', timeout });
+      // Playwright's page.url() follows navigations; the shim's is read at the WebDriver
+      // commands that can follow one. A popup found while still about:blank showed its
+      // page's element now, so its URL is that page's.
+      await this.page.readUrl();
+      return;
+    }
     const end = Date.now() + timeout;
     while ((state === 'detached' ? await this.count() : (await this.query('visible')).some(Boolean))) {
       if (Date.now() > end) throw new Error(`timeout ${timeout} ms waiting for ${this} to be ${state}`);

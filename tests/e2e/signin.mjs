@@ -72,7 +72,13 @@ async function open(serverUrl, { blockPopups = false } = {}) {
 
 const statusText = (p) => p.locator('#status').textContent();
 async function waitStatus(p, text, timeout = 15_000) {
-  await p.locator('#status').filter({ hasText: text }).waitFor({ timeout });
+  try {
+    await p.locator('#status').filter({ hasText: text }).waitFor({ timeout });
+  } catch (e) {
+    // What the console says instead (a failure names it).
+    const now = await p.locator('#status').textContent().catch((err) => `unreadable: ${err.message}`);
+    throw new Error(`${e.message}; the status says: ${JSON.stringify(now)}`);
+  }
 }
 
 /** The console asks: "Sign in to <server> via <authorization server>". */
