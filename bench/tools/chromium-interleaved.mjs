@@ -1,0 +1,107 @@
+// Per-call CPU in Chromium with the three clients interleaved in ONE page (issue 14 target
+// 1): raw fetch, ours and the TS client share the page's main thread, and each block of
+// calls is measured by that thread's task time (DevTools Performance.getMetrics
+// `TaskDuration`, thread ticks) right before and after it. `bench/run.mjs` runs each client
+// in a page of its own, one after the other, so a round's ratio mixes three moments of the
+// machine; here every block's ratio (ours − raw) ÷ (TS − raw) is taken from three blocks run
+// back to back, in a rotating order, and the median over the blocks is reported with its
+// quartiles. Uses the bundles `bench/run.mjs` builds (built here too).
+//   node bench/tools/chromium-interleaved.mjs      WARMUP=5000 BLOCKS=15 N=200 BATCH=50 MODES=json,sse
+import { spawn } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as B from '../browser.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const WARMUP = Number(process.env.WARMUP ?? 5000);
+const BLOCKS = Number(process.env.BLOCKS ?? 15);
+const N = Number(process.env.N ?? 200);
+const BATCH = Number(process.env.BATCH ?? 50);
+const MODES = (process.env.MODES ?? 'json,sse').split(',');
+const CLIENTS = ['raw', 'ours', 'ts'];
+
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const i = (s.length - 1) * q;
+  const lo = Math.floor(i);
+  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
+};
+
+const server = spawn(process.execPath, ['bench/server.mjs', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+const base = await new Promise((ok) => {
+  let out = '';
+  server.stdout.on('data', (d) => {
+    out += d;
+    const m = /READY (\S+)/.exec(out);
+    if (m) ok(m[1]);
+  });
+});
+// The exact request our client sends for the echo call (the raw loop replays it).
+const { McpClient } = await import('../../pkg/index.js');
+const probe = new McpClient(`${base}/json`, { clientInfo: { name: 'bench', version: '1.0.0' } });
+await probe.callTool('echo', { text: 'hello from the benchmark' });
+const template = await (await fetch(`${base}/__last`)).json();
+probe.close();
+
+await B.buildBrowserBundles();
+const browser = await B.launch();
+console.log(`Chromium ${browser.version()}, warm-up ${WARMUP} calls per client, ${BLOCKS} blocks of ${N} calls per client and pattern (concurrent: batches of ${BATCH})`);
+try {
+  for (const mode of MODES) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+    await page.goto(`${base}/static/bench/pages/blank.html`);
+    const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+    await page.evaluate(
+      async ({ clients, base, url, template, warmup }) => {
+        const w = await import('/static/bench/lib/workload.js');
+        window.__w = w;
+        window.__c = {};
+        for (const name of clients) {
+          const m = await import(`${base}/static/bench/out/bundles/clients/${name}.js`);
+          const c = await m.open(url, { template });
+          const first = await c.call('echo', w.ARGS);
+          if (first?.content?.[0]?.text !== JSON.stringify(w.ARGS)) throw new Error(`${name}: wrong echo result ${JSON.stringify(first)}`);
+          window.__c[name] = c;
+        }
+        // Warm-up interleaved too, in blocks of 100, so no client is warmed long before the others.
+        for (let i = 0; i < warmup; i += 100) for (const name of clients) await w.warmup(window.__c[name], Math.min(100, warmup - i));
+      },
+      { clients: CLIENTS, base, url: `${base}/${mode}`, template, warmup: WARMUP },
+    );
+    for (const pattern of ['seq', 'conc']) {
+      const us = Object.fromEntries(CLIENTS.map((c) => [c, []]));
+      const ratios = [];
+      for (let b = 0; b < BLOCKS; b++) {
+        const order = CLIENTS.map((_, i) => CLIENTS[(i + b) % CLIENTS.length]);
+        const block = {};
+        for (const name of order) {
+          const t0 = await task();
+          await page.evaluate(
+            async ({ name, pattern, n, batch }) => {
+              const w = window.__w;
+              if (pattern === 'seq') await w.sequential(window.__c[name], n);
+              else await w.concurrent(window.__c[name], n, batch);
+            },
+            { name, pattern, n: N, batch: BATCH },
+          );
+          block[name] = ((await task()) - t0) * 1e6 / N;
+          us[name].push(block[name]);
+        }
+        ratios.push((block.ours - block.raw) / (block.ts - block.raw));
+      }
+      const med = (name) => quantile(us[name], 0.5);
+      console.log(
+        `${mode} ${pattern}: main-thread task µs per call, medians: raw ${med('raw').toFixed(0)}, ours ${med('ours').toFixed(0)}, TS ${med('ts').toFixed(0)}; ` +
+          `(ours − raw) ÷ (TS − raw) per block: median ${quantile(ratios, 0.5).toFixed(2)} (quartiles ${quantile(ratios, 0.25).toFixed(2)}–${quantile(ratios, 0.75).toFixed(2)}); ` +
+          `of the medians ${((med('ours') - med('raw')) / (med('ts') - med('raw'))).toFixed(2)}`,
+      );
+    }
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  server.kill();
+}
