@@ -3,6 +3,7 @@
 // DevTools protocol's Performance.getMetrics `ScriptDuration` (and `TaskDuration`: all
 // main-thread work), JS heap its `JSHeapUsedSize` after HeapProfiler.collectGarbage.
 import { build } from 'esbuild';
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,31 @@ export async function buildBrowserBundles() {
     bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true,
     outfile: join(BUNDLES, 'esp.js'), logLevel: 'error', absWorkingDir: ROOT,
   });
+}
+
+/** The bench server (`bench/server.mjs`) on a free port: its child process and base URL. */
+export async function startServer(env = process.env) {
+  const child = spawn(process.execPath, ['bench/server.mjs', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((ok, fail) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /READY (\S+)/.exec(out);
+      if (m) ok(m[1]);
+    });
+    child.on('exit', (c) => fail(new Error(`bench server exited (${c})`)));
+  });
+  return { child, url };
+}
+
+/** The exact request our client sends for the echo call (the raw loop replays it). */
+export async function captureTemplate(base) {
+  const { McpClient } = await import('../pkg/index.js');
+  const c = new McpClient(`${base}/json`, { clientInfo: { name: 'bench', version: '1.0.0' } });
+  await c.callTool('echo', { text: 'hello from the benchmark' });
+  const template = await (await fetch(`${base}/__last`)).json();
+  c.close();
+  return template;
 }
 
 export async function launch() {

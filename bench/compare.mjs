@@ -8,9 +8,10 @@
 // Settings: ROUNDS=5, N=1000, BATCH=50, WARMUPS=200,5000 (one set of rounds per warm-up),
 // CLIENTS=raw,ours,baseline (add `ts` for the TS client: each client's figure over raw is
 // then also given as a ratio to the TS client's), MODE=json (or sse).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as B from './browser.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
@@ -25,23 +26,9 @@ const median = (a) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const server = spawn(process.execPath, ['bench/server.mjs', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise((ok, fail) => {
-  let buf = '';
-  server.stdout.on('data', (d) => {
-    buf += d;
-    const m = /READY (\S+)/.exec(buf);
-    if (m) ok(m[1]);
-  });
-  server.on('exit', (c) => fail(new Error(`bench server exited (${c})`)));
-});
+const { child: server, url: base } = await B.startServer();
 try {
-  // The exact request our client sends for the echo call: the raw loop replays it.
-  const { McpClient } = await import('../pkg/index.js');
-  const c = new McpClient(`${base}/json`, { clientInfo: { name: 'bench', version: '1.0.0' } });
-  await c.callTool('echo', { text: 'hello from the benchmark' });
-  const template = await (await fetch(`${base}/__last`)).json();
-  c.close();
+  const template = await B.captureTemplate(base);
 
   for (const warmup of warmups) {
     const cpu = { seq: {}, conc: {} };

@@ -11,7 +11,7 @@
 //   ONLY=size,node,browser,tasks,sse    parts to run (default: all)
 //   QUICK=1          a short smoke run: ROUNDS=1 N=200 STARTUP_RUNS=2 LARGE_REPS=2
 //                    TASK_MS=5000 SSE_MB=10 (figures not for BENCHMARKS.md: it is not written)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -54,27 +54,6 @@ function runNode(args, extraEnv = {}) {
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }
 
-async function startServer() {
-  const child = spawn(process.execPath, ['bench/server.mjs', '0'], { cwd: ROOT, env: { ...env, TASK_MS: String(cfg.taskMs) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((ok, fail) => {
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const m = /READY (\S+)/.exec(buf);
-      if (m) ok(m[1]);
-    });
-    child.on('exit', (c) => fail(new Error(`bench server exited (${c})`)));
-  });
-  return { child, url };
-}
-
-/** The exact request our client sends for the echo call (the raw loop replays it). */
-async function captureTemplate(base) {
-  const { McpClient } = await import('../pkg/index.js');
-  const c = new McpClient(`${base}/json`, { clientInfo: { name: 'bench', version: '1.0.0' } });
-  await c.callTool('echo', { text: 'hello from the benchmark' });
-  return (await fetch(`${base}/__last`)).json();
-}
 
 function machine() {
   const v = (cmd, args) => {
@@ -118,10 +97,10 @@ if (cfg.only.has('size')) {
 }
 
 const needServer = ['node', 'browser', 'tasks', 'sse'].some((p) => cfg.only.has(p));
-const server = needServer ? await startServer() : null;
+const server = needServer ? await B.startServer({ ...env, TASK_MS: String(cfg.taskMs) }) : null;
 const base = server?.url;
 try {
-  const template = needServer ? await captureTemplate(base) : null;
+  const template = needServer ? await B.captureTemplate(base) : null;
 
   if (cfg.only.has('node')) {
     log(`\n== 2-4. Node ${process.version}: per call, start-up, large result (${cfg.rounds} rounds) ==`);

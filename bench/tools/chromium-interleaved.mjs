@@ -7,12 +7,8 @@
 // back to back, in a rotating order, and the median over the blocks is reported with its
 // quartiles. Uses the bundles `bench/run.mjs` builds (built here too).
 //   node bench/tools/chromium-interleaved.mjs      WARMUP=5000 BLOCKS=15 N=200 BATCH=50 MODES=json,sse
-import { spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as B from '../browser.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const WARMUP = Number(process.env.WARMUP ?? 5000);
 const BLOCKS = Number(process.env.BLOCKS ?? 15);
 const N = Number(process.env.N ?? 200);
@@ -27,21 +23,8 @@ const quantile = (xs, q) => {
   return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
 };
 
-const server = spawn(process.execPath, ['bench/server.mjs', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise((ok) => {
-  let out = '';
-  server.stdout.on('data', (d) => {
-    out += d;
-    const m = /READY (\S+)/.exec(out);
-    if (m) ok(m[1]);
-  });
-});
-// The exact request our client sends for the echo call (the raw loop replays it).
-const { McpClient } = await import('../../pkg/index.js');
-const probe = new McpClient(`${base}/json`, { clientInfo: { name: 'bench', version: '1.0.0' } });
-await probe.callTool('echo', { text: 'hello from the benchmark' });
-const template = await (await fetch(`${base}/__last`)).json();
-probe.close();
+const { child: server, url: base } = await B.startServer();
+const template = await B.captureTemplate(base);
 
 await B.buildBrowserBundles();
 const browser = await B.launch();

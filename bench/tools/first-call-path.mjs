@@ -6,11 +6,11 @@
 // Uses the named build `bench/profile-size.sh` leaves in bench/out/size-profile/ (its glue
 // m.js and named.wasm, the shipped wasm with its function names); run that first.
 //   node bench/tools/first-call-path.mjs            RUNS=3 TOP=25 (defaults)
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import * as B from '../browser.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const WASM = `${ROOT}/bench/out/size-profile/named.wasm`;
@@ -107,15 +107,7 @@ function owner(n) {
 
 const { names, sizes } = functions(WASM);
 const total = sizes.reduce((a, s) => a + (s || 0), 0);
-const server = spawn(process.execPath, ['bench/server.mjs', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise((ok) => {
-  let out = '';
-  server.stdout.on('data', (d) => {
-    out += d;
-    const m = /READY (\S+)/.exec(out);
-    if (m) ok(m[1]);
-  });
-});
+const { child: server, url: base } = await B.startServer();
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
 let seen = null;
 try {

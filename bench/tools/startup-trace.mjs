@@ -3,13 +3,8 @@
 // streaming compile, script), BENCHMARKS.md "Where the cold start goes". A probe, not a
 // benchmark: tracing slows the runs. Uses the bundles `bench/run.sh` built.
 //   node bench/tools/startup-trace.mjs          CLIENTS=ours,ts RUNS=3 (defaults)
-import { spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as B from '../browser.mjs';
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const child = spawn(process.execPath, ['bench/server.mjs', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise((ok) => { let b=''; child.stdout.on('data', (d) => { b += d; const m = /READY (\S+)/.exec(b); if (m) ok(m[1]); }); });
+const { child, url: base } = await B.startServer();
 const browser = await B.launch();
 const cats = ['v8.wasm', 'disabled-by-default-v8.wasm.detailed', 'v8', 'devtools.timeline', 'v8.execute', 'blink', 'loading', 'disabled-by-default-devtools.timeline'];
 for (const client of (process.env.CLIENTS || 'ours,ts').split(',')) {
