@@ -76,7 +76,7 @@ async function waitStatus(p, text, timeout = 15_000) {
     await p.locator('#status').filter({ hasText: text }).waitFor({ timeout });
   } catch (e) {
     // What the console says instead (a failure names it).
-    const now = await p.locator('#status').textContent().catch((err) => `unreadable: ${err.message}`);
+    const now = await statusText(p).catch((err) => `unreadable: ${err.message}`);
     throw new Error(`${e.message}; the status says: ${JSON.stringify(now)}`);
   }
 }
