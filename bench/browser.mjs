@@ -2,6 +2,8 @@
 // served by the bench server (same origin as the MCP endpoint). CPU time of a page is the
 // DevTools protocol's Performance.getMetrics `ScriptDuration` (and `TaskDuration`: all
 // main-thread work), JS heap its `JSHeapUsedSize` after HeapProfiler.collectGarbage.
+// Also what every bench script shares: the bench server (`startServer`) and the request
+// our client sends (`captureTemplate`), which the raw loop replays.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
