@@ -22,6 +22,22 @@ async function pollTimes(mcpUrl, taskId) {
   return (await pollsOf(mcpUrl, taskId)).map((e) => e.time * 1000);
 }
 
+/** When the client started each request, by JSON-RPC id (from `window.fetches`): a poll the
+ * server saw is matched to its start, since one started just before the page hid or went
+ * offline may arrive just after (in flight; Firefox's and WebKit's emulated offline does not
+ * cut it either). */
+function startsById(fetches) {
+  const starts = new Map();
+  for (const f of fetches) {
+    try {
+      starts.set(JSON.parse(f.body).id, f.t);
+    } catch {
+      // not a JSON-RPC body: no poll
+    }
+  }
+  return starts;
+}
+
 /** In the page: a client, a `task_slow` task of `ms` and a wait on it (window.wait). */
 async function startTask(tab, mcpUrl, options, ms) {
   return tab.evaluate(
@@ -78,25 +94,34 @@ test('5. hidden: polls drop to hiddenPollIntervalMs; visible again: a poll withi
     await sleep(3500);
     const visibleAt = await setHidden(tab, false);
     await sleep(500);
-    const times = await pollTimes(mcpUrl, taskId);
-    const before = times.filter((t) => t < hiddenAt && t > hiddenAt - 1000);
+    const fetches = await tab.evaluate(() => window.fetches);
+    const starts = startsById(fetches);
+    const polls = await pollsOf(mcpUrl, taskId);
+    const start = (p) => starts.get(p.body?.id);
+    const at = (p) => p.time * 1000;
+    check(polls.every((p) => start(p) !== undefined), 'every poll the server saw is one this client started');
+    // Server arrival times, each poll on the side of the change where the client started it
+    // (one started just before hiding may arrive just after: it is a visible one).
+    const before = polls.filter((p) => start(p) <= hiddenAt && at(p) > hiddenAt - 1000).map(at);
     check(before.length >= 5, `visible: polls every ~100 ms before hiding (got ${before.length} in the last second)`);
     // The first hidden poll may be the one already due (at most 1000 ms after the last).
-    const hidden = times.filter((t) => t > hiddenAt && t < visibleAt);
+    const hidden = polls.filter((p) => start(p) > hiddenAt && start(p) < visibleAt).map(at);
     check(hidden.length >= 2 && hidden.length <= 4, `hidden for 3.5 s at 1000 ms: 2 to 4 polls, got ${hidden.length}`);
     const last = before.at(-1);
     const gaps = [hidden[0] - last, ...hidden.slice(1).map((t, i) => t - hidden[i])];
     // Server arrival times: ~1000 ms apart, give or take the requests' transit jitter.
     for (const g of gaps) check(g >= 850 && g <= 2000, `hidden gap ${Math.round(g)} ms, not ~1000: ${gaps.map(Math.round)}`);
     // The client's own start times: never less than 1000 ms apart while hidden.
-    const polls = (await tab.evaluate(() => window.fetches)).filter((f) => f.body.includes('"tasks/get"')).map((f) => f.t);
-    const started = polls.filter((t) => t > hiddenAt && t < visibleAt);
-    const prev = polls.filter((t) => t <= hiddenAt).at(-1);
+    const pollStarts = fetches.filter((f) => f.body.includes('"tasks/get"')).map((f) => f.t);
+    const started = pollStarts.filter((t) => t > hiddenAt && t < visibleAt);
+    const prev = pollStarts.filter((t) => t <= hiddenAt).at(-1);
     [prev, ...started].slice(1).forEach((t, i, a) => {
       const g = t - (i === 0 ? prev : a[i - 1]);
       check(g >= 995, `the client started hidden polls ${g} ms apart`);
     });
-    const after = times.find((t) => t >= visibleAt);
+    // The first poll started once visible again (a hidden one in flight does not count).
+    const first = polls.find((p) => start(p) >= visibleAt);
+    const after = first && at(first);
     check(after !== undefined && after - visibleAt <= 100, `visible again: a poll within 100 ms (got ${after === undefined ? 'none' : Math.round(after - visibleAt)} ms)`);
     const o = await outcome(tab, 10_000);
     check(o.ok && o.status === 'completed', `the task completes: ${JSON.stringify(o)}`);
@@ -156,14 +181,7 @@ test('6. offline: zero requests while offline, a poll within 100 ms of online, n
     // started before going offline may be among it (in flight as the page went offline:
     // Firefox and WebKit emulate offline by navigator.onLine and the events, which do not
     // cut a request already sent). Matched by JSON-RPC id with the client's own starts.
-    const startedAt = new Map();
-    for (const f of fetches) {
-      try {
-        startedAt.set(JSON.parse(f.body).id, f.t);
-      } catch {
-        // not a JSON-RPC body: no poll
-      }
-    }
+    const startedAt = startsById(fetches);
     const polls = await pollsOf(mcpUrl, taskId);
     const during = polls.filter((p) => p.time * 1000 > offAt && p.time * 1000 < onAt);
     const late = during.filter((p) => !(startedAt.get(p.body?.id) < offAt));
