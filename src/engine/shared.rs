@@ -99,6 +99,9 @@ pub(crate) struct Shared {
     pub tools: ToolRegistry,
     /// `server/discover` capabilities once known.
     pub server_capabilities: Option<Value>,
+    /// The era probe's answer for the operation whose request it was, until that
+    /// operation starts (`session::detect`).
+    pub(crate) first_answer: Option<crate::engine::session::FirstAnswer>,
     /// OAuth: the generation of the token in `cfg.headers` (bumped when it changes).
     pub auth_gen: u32,
     /// OAuth with DPoP (RFC 9449): the client's key, once the flow has it (a request whose
@@ -139,6 +142,7 @@ impl Shared {
             cache: Cache::default(),
             tools: ToolRegistry::default(),
             server_capabilities: None,
+            first_answer: None,
             auth_gen: 0,
             dpop: None,
             presence: crate::engine::task::Presence::default(),

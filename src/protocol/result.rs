@@ -57,6 +57,12 @@ pub fn peek_result_type(raw: &RawValue) -> Result<ResultType> {
     })
 }
 
+/// True when the result names its `resultType`, as every 2026-07-28 result does (an absent
+/// one is a pre-2026 server's: protocol notes "Every result has `resultType`").
+pub(crate) fn declares_result_type(raw: &RawValue) -> bool {
+    matches!(parse_peek(raw.get()), Ok(Some(_)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

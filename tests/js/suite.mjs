@@ -685,8 +685,10 @@ test('a large JSON result of known size is read whole; a body longer or shorter 
 });
 
 // ------------------------------------------------------------------ a server of an older era
-// A 2025-11-25 server in memory behind the `fetch` option: `server/discover` is a bare 400
-// (not a modern JSON-RPC error), `initialize` opens session S1, the GET stream is 405.
+// A 2025-11-25 server in memory behind the `fetch` option: a request with another
+// `MCP-Protocol-Version` is a bare 400 (not a modern JSON-RPC error; 2025-11-25
+// `basic/transports`: "MUST respond with 400 Bad Request"), so are `server/discover` and a
+// request before `initialize`; `initialize` opens session S1, the GET stream is 405.
 
 function server2025() {
   const w = { url: 'https://old.mcp.test/mcp', methods: [] };
@@ -696,6 +698,10 @@ function server2025() {
     if ((init.method ?? 'GET') !== 'POST') return new Response(null, { status: 405 });
     const m = JSON.parse(init.body);
     w.methods.push(m.method);
+    const version = new Headers(init.headers).get('mcp-protocol-version');
+    if (m.method !== 'initialize' && version !== '2025-11-25') {
+      return json(400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: `Bad Request: Unsupported protocol version ${version}` } });
+    }
     switch (m.method) {
       case 'server/discover':
         return json(400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } });
@@ -719,7 +725,9 @@ legacyTest('legacy era: a 2025-11-25-only server is spoken to after the modern p
   const { tools } = await c.listTools();
   eq(tools.map((t) => t.name), ['old_tool'], 'tools');
   eq([c.era, c.protocolVersion], ['legacy', '2025-11-25'], 'era');
-  eq(w.methods, ['server/discover', 'initialize', 'notifications/initialized', 'tools/list'], 'requests');
+  // The first request is the modern probe itself (no server/discover before it); refused,
+  // it is sent again in the session.
+  eq(w.methods, ['tools/list', 'initialize', 'notifications/initialized', 'tools/list'], 'requests');
   c.close();
 });
 
@@ -734,7 +742,7 @@ test('a 2025-11-25-only server: the default entry speaks its era; mcp-wasm-clien
   const e = await rejects(c.listTools(), UnsupportedProtocolVersionError, { message: /mcp-wasm-client\/modern/ });
   eq(e.status, 400, 'status');
   eq(e.data, { era: '2025-11-25 or 2024-11-05', supported: ['2026-07-28'], entry: 'mcp-wasm-client' }, 'data');
-  eq(w.methods, ['server/discover'], 'only the probe was sent: no initialize');
+  eq(w.methods, ['tools/list'], 'only the probe was sent: no initialize');
   // A pinned older version is refused at construction.
   let thrown;
   try {

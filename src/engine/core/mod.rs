@@ -290,6 +290,8 @@ impl Core {
                 for (id, s) in parked {
                     self.run(id, s);
                 }
+                // Its operation was aborted while parked: the answer is no one's.
+                self.sh.first_answer = None;
                 let waiters = std::mem::take(&mut self.session.reinit_waiters);
                 for w in waiters {
                     // Their requests failed on the ended session: re-issued on the new one.
@@ -297,6 +299,7 @@ impl Core {
                 }
             }
             Outcome::Failed(e) => {
+                self.sh.first_answer = None;
                 let parked = std::mem::take(&mut self.parked);
                 for (id, _) in parked {
                     self.done(id, Err(e.clone()));

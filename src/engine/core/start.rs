@@ -8,7 +8,7 @@ use crate::engine::ops::{
     Aborted, Ctx, Listing, Op, Operation, Pager, PagesOp, Purpose, RpcOp, Step, ToolOp, WaitOp,
     Want,
 };
-use crate::engine::session::era_error;
+use crate::engine::session::{era_error, FirstRequest};
 use crate::engine::shared::{Era, Owner};
 use crate::engine::tools::OutputCheck;
 use crate::error::{sanitize, Error, ErrorKind, Result};
@@ -70,8 +70,23 @@ impl Core {
         if self.session.is_ready() {
             self.run(id, s);
         } else {
+            // The operation that starts detection may be its probe (`session::detect`).
+            let first = match (&s, self.session.is_idle()) {
+                (
+                    Start::Request {
+                        purpose,
+                        params,
+                        opts,
+                    },
+                    true,
+                ) => FirstRequest::of(id, purpose, params, opts),
+                (Start::Discover(opts), true) => {
+                    FirstRequest::of(id, &Purpose::Discover, &Map::new(), opts)
+                }
+                _ => None,
+            };
             self.parked.push((id, s));
-            self.session.start(&mut self.sh);
+            self.session.start(&mut self.sh, first);
             self.refresh_session();
         }
         id

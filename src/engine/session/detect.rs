@@ -1,40 +1,136 @@
 //! Era detection for `protocolVersion: 'auto'` (2026-07-28 `basic/transports/streamable-http`
-//! "Backward Compatibility"; protocol notes §1.8): a modern `server/discover` first; a
-//! recognised modern error means modern (no fallback), a 400/404/405 without one legacy.
+//! "Backward Compatibility"; protocol notes §1.8): a modern request first; a recognised
+//! modern error means modern (no fallback), a 400/404/405 without one legacy.
+//!
+//! The spec asks for "a modern request", not for `server/discover`: when the host's first
+//! operation is a plain page of a list (or `discover()` itself), that request is the probe,
+//! and its answer goes to the operation ([`FirstAnswer`]) instead of a second request. So
+//! the first `listTools()` costs one round trip, not two. Such a request has no side
+//! effect, and a legacy server refuses it before running it (its `MCP-Protocol-Version`
+//! check, 2025-11-25 `basic/transports` "Protocol Version Header"), so falling back
+//! re-sends it after `initialize` exactly as an operation parked behind `server/discover`
+//! would have been sent.
 
 use super::{init_policy, owner, Outcome, Phase, Session, SessionPart};
+use crate::engine::actions::{OpId, OpOptions};
 use crate::engine::call::{Call, CallOutcome};
+use crate::engine::ops::Purpose;
 use crate::engine::shared::{Era, Shared};
 use crate::error::Result;
 use crate::protocol::codes::{is_modern_error, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::protocol::{discover, LATEST_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+/// The host's first operation, when its request can be the probe: the first page of a
+/// list (no cursor) or `server/discover`, with no per-request options (no `_meta`,
+/// progress, log level or timeout of its own: the probe is sent with the client's
+/// defaults). Without params a modern server has no reason to refuse it with a 400: a list
+/// whose capability it lacks is a `-32601` on a 404, a recognised modern error (spec
+/// 2026-07-28 `basic/transports/streamable-http` "Protocol Version Header").
+pub(crate) struct FirstRequest {
+    pub op: OpId,
+    pub purpose: Purpose,
+    pub params: Map<String, Value>,
+}
+
+impl FirstRequest {
+    /// `Some` when operation `op` (`purpose` with `params` and `opts`) may be the probe.
+    pub(crate) fn of(
+        op: OpId,
+        purpose: &Purpose,
+        params: &Map<String, Value>,
+        opts: &OpOptions,
+    ) -> Option<FirstRequest> {
+        let plain = params.is_empty()
+            && !opts.progress
+            && !opts.reset_timeout_on_progress
+            && opts.timeout_ms.is_none()
+            && opts.max_total_timeout_ms.is_none()
+            && opts.log_level.is_none()
+            && opts.meta.is_none();
+        let listing = matches!(
+            purpose,
+            Purpose::Discover
+                | Purpose::ToolsList
+                | Purpose::PromptsList
+                | Purpose::ResourcesList
+                | Purpose::ResourceTemplatesList
+        );
+        (plain && listing).then(|| FirstRequest {
+            op,
+            purpose: purpose.clone(),
+            params: params.clone(),
+        })
+    }
+}
+
+/// The probe's answer, for the operation whose request it was ([`FirstRequest`]): its
+/// result, or the modern JSON-RPC error the server answered it with. Taken by that
+/// operation when it starts, dropped once the parked operations have started.
+pub(crate) struct FirstAnswer {
+    pub op: OpId,
+    pub answer: Result<Box<RawValue>>,
+}
+
 impl Session {
-    pub(super) fn probe(&mut self, sh: &mut Shared) {
+    pub(super) fn probe(&mut self, sh: &mut Shared, first: Option<FirstRequest>) {
         #[cfg(feature = "legacy")]
         {
             self.auto = true;
         }
         sh.era = Era::Modern;
         sh.version = LATEST_PROTOCOL_VERSION.to_string();
-        let mut c = Call::new("server/discover", Map::new(), Vec::new(), init_policy(sh));
+        let (method, params) = match &first {
+            Some(f) => (f.purpose.method(), f.params.clone()),
+            None => ("server/discover", Map::new()),
+        };
+        let mut c = Call::new(method, params, Vec::new(), init_policy(sh));
         c.start(sh, &owner(SessionPart::Probe));
+        self.probe_for = first;
         self.phase = Phase::Probing(c);
     }
 
     pub(super) fn on_probe(&mut self, sh: &mut Shared, out: Result<CallOutcome>) -> Outcome {
+        let first = self.probe_for.take();
         match out {
+            Ok(CallOutcome::Complete(raw))
+                if first
+                    .as_ref()
+                    .is_some_and(|f| f.purpose != Purpose::Discover)
+                    && !crate::protocol::result::declares_result_type(&raw) =>
+            {
+                // Every 2026-07-28 result has `resultType`: this is a pre-2026 server that
+                // ran the request without a handshake (one that does not check
+                // `MCP-Protocol-Version`), not proof of a modern one. Ask `server/discover`,
+                // as without a first request; the operation sends its request after.
+                self.probe(sh, None);
+                Outcome::Pending
+            }
             Ok(CallOutcome::Complete(raw)) => {
-                // A modern server. Its discover answer is cached for `discover()`.
+                // A modern server. Its answer is cached as the operation would cache it
+                // (`discover()` and the list calls read the cache).
                 let auth = sh.cfg.authorization().map(str::to_string);
                 let now = sh.now;
+                let (method, params) = match &first {
+                    Some(f) => (f.purpose.method(), f.params.clone()),
+                    None => ("server/discover", Map::new()),
+                };
+                let (key, uri) = crate::engine::ops::cache_key(method, &params);
                 sh.cache
-                    .put("server/discover", "", None, auth.as_deref(), &raw, now);
-                if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(raw.get()) {
-                    if let Some(c) = discover::capabilities(&m) {
-                        sh.server_capabilities = Some(c.clone());
+                    .put(method, &key, uri.as_deref(), auth.as_deref(), &raw, now);
+                if method == "server/discover" {
+                    if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(raw.get()) {
+                        if let Some(c) = discover::capabilities(&m) {
+                            sh.server_capabilities = Some(c.clone());
+                        }
                     }
+                }
+                if let Some(f) = first {
+                    sh.first_answer = Some(FirstAnswer {
+                        op: f.op,
+                        answer: Ok(raw),
+                    });
                 }
                 self.modern()
             }
@@ -59,6 +155,14 @@ impl Session {
                         }
                         self.phase = Phase::Unknown;
                         return Outcome::Failed(e);
+                    }
+                    // A modern server's error to the operation's own request is its answer
+                    // (sending the request again would only get it again).
+                    if let Some(f) = first {
+                        sh.first_answer = Some(FirstAnswer {
+                            op: f.op,
+                            answer: Err(e),
+                        });
                     }
                     return self.modern();
                 }

@@ -231,6 +231,6 @@ impl Session {
         sh.session_id = None;
         self.get_last_event_id = None;
         self.phase = Phase::Unknown;
-        self.start(sh);
+        self.start(sh, None);
     }
 }

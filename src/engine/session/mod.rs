@@ -1,7 +1,8 @@
 //! The era of the server and, for the older eras, the session.
 //!
 //! `protocolVersion: 'auto'` (spec 2026-07-28 `basic/transports/streamable-http.mdx`
-//! "Backward Compatibility", protocol notes §1.8): a modern `server/discover` goes first.
+//! "Backward Compatibility", protocol notes §1.8): a modern request goes first (the host's
+//! first list request or `server/discover`, `detect`).
 //! A recognised modern error means a modern server (no fallback); a 400/404/405 without
 //! one means a legacy server: `initialize` (2025 Streamable HTTP); if that fails with
 //! 400/404/405 too, the 2024-11-05 HTTP+SSE transport (a GET stream whose first event
@@ -30,6 +31,7 @@ use crate::protocol::HTTP_SSE_PROTOCOL_VERSION;
 use crate::time::Millis;
 
 mod detect;
+pub(crate) use detect::{FirstAnswer, FirstRequest};
 #[cfg(feature = "legacy")]
 mod get_stream;
 #[cfg(not(feature = "legacy"))]
@@ -97,6 +99,8 @@ enum Phase {
 
 pub(crate) struct Session {
     phase: Phase,
+    /// The operation whose request is the probe in flight (none: `server/discover`).
+    probe_for: Option<FirstRequest>,
     /// Set once the era is known (detection is not repeated).
     pub era_known: bool,
     /// The `initialize` answer (legacy eras).
@@ -129,6 +133,7 @@ impl Session {
     pub(crate) fn new() -> Session {
         Session {
             phase: Phase::Unknown,
+            probe_for: None,
             era_known: false,
             init: None,
             #[cfg(feature = "legacy")]
@@ -166,13 +171,14 @@ impl Session {
     }
 
     /// Starts detection or initialization, as the configuration and what is known say.
-    pub(crate) fn start(&mut self, sh: &mut Shared) {
+    /// `first` is the operation that made it start, when its request may be the probe.
+    pub(crate) fn start(&mut self, sh: &mut Shared, first: Option<FirstRequest>) {
         if !self.is_idle() {
             return;
         }
         match sh.era {
             _ if !self.era_known => match &sh.cfg.version {
-                crate::engine::config::VersionChoice::Auto => self.probe(sh),
+                crate::engine::config::VersionChoice::Auto => self.probe(sh, first),
                 #[cfg(feature = "legacy")]
                 crate::engine::config::VersionChoice::Pinned(v)
                     if v == HTTP_SSE_PROTOCOL_VERSION =>
@@ -341,6 +347,7 @@ impl Session {
 
     /// Stops whatever detection is in flight (the client closed).
     pub(crate) fn cancel(&mut self, sh: &mut Shared) {
+        self.probe_for = None;
         match std::mem::replace(&mut self.phase, Phase::Unknown) {
             Phase::Probing(mut c) => c.cancel(sh),
             #[cfg(feature = "legacy")]

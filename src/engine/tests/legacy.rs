@@ -53,9 +53,11 @@ pub(super) fn legacy(caps: Value) -> Harness {
     let op = h
         .core
         .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    // The first operation's own request is the probe, in the modern framing.
     let probe = h.take();
-    assert_eq!(probe.method(), "server/discover");
+    assert_eq!(probe.method(), "prompts/list");
     assert_eq!(probe.header("mcp-protocol-version"), Some("2026-07-28"));
+    assert_eq!(probe.header("mcp-method"), Some("prompts/list"));
     // A 2025 server: a bare 400 (not a modern JSON-RPC error).
     h.reply(&probe, 400, json!({"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Server not initialized"}}));
     let init = h.take();
@@ -110,16 +112,117 @@ pub(super) fn legacy(caps: Value) -> Harness {
 }
 
 #[test]
-fn auto_detects_a_modern_server_with_one_discover() {
+fn the_first_list_request_is_the_probe_and_gets_its_answer() {
     let mut h = Harness::new(auto());
     let op1 = h
         .core
         .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let op2 = h.core.discover(&opts(), h.now);
+    // The spec asks for "a modern request" first: the operation's own, in the modern framing.
+    let probe = h.take();
+    assert_eq!(probe.method(), "prompts/list");
+    assert_eq!(probe.header("mcp-protocol-version"), Some("2026-07-28"));
+    assert_eq!(
+        probe.params()["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    assert!(h.try_take().is_none(), "operations wait for the era");
+    assert!(!h.core.era_known());
+    // Not cacheable (ttlMs 0): the answer still goes to the operation whose request it was.
+    h.result(
+        &probe,
+        json!({"resultType":"complete","prompts":[{"name":"p"}],"ttlMs":0,"cacheScope":"public"}),
+    );
+    assert_eq!(h.ok(op1)["prompts"][0]["name"], "p");
+    assert_eq!(*h.core.era(), Era::Modern);
+    assert!(h.core.era_known());
+    // The next operation is sent as it is: no probe, and no second prompts/list.
+    let d = h.take();
+    assert_eq!(d.method(), "server/discover");
+    h.result(&d, json!({"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":60000,"cacheScope":"public"}));
+    assert_eq!(h.ok(op2)["capabilities"], json!({"tools":{}}));
+    assert!(h.try_take().is_none());
+    // A later page-1 request is sent again (its answer was not cacheable).
+    let op3 = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let again = h.take();
+    assert_eq!(again.method(), "prompts/list");
+    h.result(&again, json!({"prompts":[]}));
+    h.ok(op3);
+}
+
+#[test]
+fn a_probe_answered_without_result_type_asks_server_discover() {
+    // A pre-2026 server that runs a request without a handshake and without checking
+    // `MCP-Protocol-Version`: its answer (no `resultType`) proves nothing, so detection goes
+    // on with `server/discover`, and the operation is sent once the era is known.
+    let mut h = Harness::new(auto());
+    let op = h
+        .core
+        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
+    let probe = h.take();
+    assert_eq!(probe.method(), "tools/list");
+    h.result(
+        &probe,
+        json!({"tools":[{"name":"lenient","inputSchema":{"type":"object"}}]}),
+    );
+    assert!(h.outcome(op).is_none(), "not answered from the probe");
+    assert!(!h.core.era_known());
+    let discover = h.take();
+    assert_eq!(discover.method(), "server/discover");
+    h.reply(&discover, 400, json!({"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Server not initialized"}}));
+    let init = h.take();
+    assert_eq!(init.method(), "initialize");
+    answer_initialize(&mut h, &init, "S1", json!({"tools":{}}));
+    let n = h.take();
+    assert_eq!(n.method(), "notifications/initialized");
+    h.accepted(&n);
+    let get = h.take();
+    h.head(get.xfer(), 405, None);
+    h.end(get.xfer());
+    let req = h.take();
+    assert_eq!(req.method(), "tools/list");
+    assert_eq!(req.header("mcp-session-id"), Some("S1"));
+    h.result(
+        &req,
+        json!({"tools":[{"name":"old","inputSchema":{"type":"object"}}]}),
+    );
+    assert_eq!(h.ok(op)["tools"][0]["name"], "old");
+    assert_eq!(*h.core.era(), Era::Legacy);
+}
+
+#[test]
+fn a_cacheable_probe_answer_is_cached_as_the_operation_would_cache_it() {
+    let mut h = Harness::new(auto());
+    let op1 = h
+        .core
+        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
+    let probe = h.take();
+    assert_eq!(probe.method(), "tools/list");
+    h.result(&probe, json!({"resultType":"complete","tools":[{"name":"t","inputSchema":{"type":"object"}}],"ttlMs":60000,"cacheScope":"public"}));
+    assert_eq!(h.ok(op1)["tools"][0]["name"], "t");
+    let op2 = h
+        .core
+        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
+    assert_eq!(h.ok(op2)["tools"][0]["name"], "t", "from the cache");
+    assert!(h.try_take().is_none());
+}
+
+#[test]
+fn auto_detects_a_modern_server_with_one_discover() {
+    let mut h = Harness::new(auto());
+    let op2 = h.core.discover(&opts(), h.now);
+    let op1 = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let probe = h.take();
     assert_eq!(probe.method(), "server/discover");
     assert!(h.try_take().is_none(), "operations wait for the era");
-    h.result(&probe, json!({"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":60000,"cacheScope":"public"}));
+    // Not cacheable: discover() still gets the probe's answer, with no second request.
+    h.result(&probe, json!({"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}));
+    assert_eq!(h.ok(op2)["capabilities"], json!({"tools":{}}));
+    assert_eq!(h.core.server_capabilities(), Some(&json!({"tools":{}})));
     let s = h.take();
     assert_eq!(s.method(), "prompts/list");
     assert_eq!(
@@ -128,11 +231,64 @@ fn auto_detects_a_modern_server_with_one_discover() {
     );
     h.result(&s, json!({"prompts":[]}));
     h.ok(op1);
-    // The probe's answer is cached: discover() sends nothing more.
-    assert_eq!(h.ok(op2)["capabilities"], json!({"tools":{}}));
     assert!(h.try_take().is_none());
     assert_eq!(*h.core.era(), Era::Modern);
     assert!(h.core.era_known());
+}
+
+#[test]
+fn a_first_request_with_options_or_params_waits_behind_server_discover() {
+    // Per-request options (here progress) or params (a cursor) are the operation's own: the
+    // probe is sent with the client's defaults, so such a request is not the probe.
+    let with_progress = OpOptions {
+        progress: true,
+        ..OpOptions::default()
+    };
+    let mut cursor = Map::new();
+    cursor.insert("cursor".into(), json!("c2"));
+    for (params, o) in [(Map::new(), with_progress), (cursor, opts())] {
+        let mut h = Harness::new(auto());
+        let op = h
+            .core
+            .request(Purpose::ToolsList, params.clone(), &o, h.now);
+        let probe = h.take();
+        assert_eq!(probe.method(), "server/discover");
+        h.result(&probe, json!({"supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":60000,"cacheScope":"public"}));
+        let s = h.take();
+        assert_eq!(s.method(), "tools/list");
+        assert_eq!(s.params().get("cursor"), params.get("cursor"));
+        h.result(&s, json!({"tools":[]}));
+        h.ok(op);
+    }
+}
+
+#[test]
+fn a_probe_answer_whose_operation_was_aborted_is_no_ones() {
+    let mut h = Harness::new(auto());
+    let op1 = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let probe = h.take();
+    h.core.abort(op1, crate::error::Error::abort("stop"), h.now);
+    h.pump();
+    assert_eq!(h.err(op1).kind, ErrorKind::Abort);
+    // Detection goes on (the session's request, not the operation's).
+    h.result(
+        &probe,
+        json!({"resultType":"complete","prompts":[{"name":"old"}],"ttlMs":0,"cacheScope":"public"}),
+    );
+    assert!(h.core.era_known());
+    let op2 = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let s = h.take();
+    assert_eq!(
+        s.method(),
+        "prompts/list",
+        "sent: the aborted one's answer is not reused"
+    );
+    h.result(&s, json!({"prompts":[{"name":"new"}]}));
+    assert_eq!(h.ok(op2)["prompts"][0]["name"], "new");
 }
 
 #[test]
@@ -142,16 +298,27 @@ fn a_modern_error_on_the_probe_means_modern_and_no_fallback() {
         .core
         .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let probe = h.take();
+    assert_eq!(probe.method(), "prompts/list");
+    // A modern server without the prompts capability (spec: 404 with -32601).
     h.error(&probe, 404, -32601, "Method not found", None);
-    let s = h.take();
+    let e = h.err(op);
     assert_eq!(
-        s.method(),
-        "prompts/list",
-        "no initialize after a modern -32601 on 404"
+        e.code,
+        Some(-32601),
+        "the probe's answer is the operation's: {e:?}"
     );
-    h.result(&s, json!({"prompts":[]}));
-    h.ok(op);
+    assert!(
+        h.try_take().is_none(),
+        "no initialize, and the request is not sent twice"
+    );
     assert_eq!(*h.core.era(), Era::Modern);
+    assert!(h.core.era_known());
+    // The era is known: the next request goes out at once.
+    let op2 = h.core.discover(&opts(), h.now);
+    let d = h.take();
+    assert_eq!(d.method(), "server/discover");
+    h.result(&d, json!({"supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"public"}));
+    h.ok(op2);
 }
 
 #[test]
@@ -163,9 +330,8 @@ fn a_network_failure_during_detection_fails_the_waiting_calls_and_is_retried_lat
     let probe = h.take();
     h.fail(probe.xfer(), crate::error::Error::network("refused"));
     assert_eq!(h.err(op).kind, ErrorKind::Network);
-    let _ = h
-        .core
-        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    assert!(!h.core.era_known());
+    let _ = h.core.discover(&opts(), h.now);
     assert_eq!(h.take().method(), "server/discover", "detection runs again");
 }
 

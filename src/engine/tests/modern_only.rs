@@ -15,14 +15,15 @@ fn auto() -> Config {
 }
 
 #[test]
-fn a_server_refusing_server_discover_with_a_bare_400_is_an_older_era() {
+fn a_server_refusing_the_probe_with_a_bare_400_is_an_older_era() {
     for status in [400, 404, 405] {
         let mut h = Harness::new(auto());
         let op = h
             .core
             .request(Purpose::ToolsList, Map::new(), &OpOptions::default(), h.now);
+        // The first request is the probe (`session::detect`).
         let probe = h.take();
-        assert_eq!(probe.method(), "server/discover");
+        assert_eq!(probe.method(), "tools/list");
         // A 2025 server: not a modern JSON-RPC error.
         h.reply(&probe, status, json!({"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Server not initialized"}}));
         let e = h.err(op);
@@ -80,15 +81,14 @@ fn the_next_operation_probes_again_after_a_refusal() {
         .core
         .request(Purpose::ToolsList, Map::new(), &OpOptions::default(), h.now);
     let probe = h.take();
-    assert_eq!(probe.method(), "server/discover");
-    h.result(
-        &probe,
-        json!({"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}),
-    );
-    let list = h.take();
-    assert_eq!(list.method(), "tools/list");
-    h.result(&list, json!({"tools":[]}));
+    assert_eq!(probe.method(), "tools/list");
+    h.result(&probe, json!({"resultType":"complete","tools":[]}));
     assert_eq!(h.ok(op)["tools"], json!([]));
+    assert!(
+        h.try_take().is_none(),
+        "the probe's answer was the operation's"
+    );
+    assert!(h.core.era_known());
 }
 
 #[test]

@@ -442,7 +442,8 @@ fn legacy_with_get_stream(h: &mut Harness) -> Sent {
     let op = h
         .core
         .request(Purpose::PromptsList, serde_json::Map::new(), &opts(), h.now);
-    let probe = take_method(h, "server/discover");
+    // The first request is the era probe (`session::detect`); a 2025 server refuses it.
+    let probe = take_method(h, "prompts/list");
     h.reply(
         &probe,
         400,

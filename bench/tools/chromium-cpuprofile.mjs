@@ -1,0 +1,42 @@
+// A CPU profile of the page's main thread in Chromium while one client runs sequential calls
+// in steady state (after WARMUP calls), one .cpuprofile per client, written to bench/out/ and
+// summarised by bench/tools/cpuprof-summary.mjs. A probe for where a call's main-thread time
+// goes (issue 14 target 1); sampling slows the calls, so the figures are shares, not costs.
+//   node bench/tools/chromium-cpuprofile.mjs     CLIENTS=raw,ours,ts WARMUP=3000 N=2000 MODE=json
+import { writeFileSync } from 'node:fs';
+import * as B from '../browser.mjs';
+const WARMUP = Number(process.env.WARMUP ?? 3000);
+const N = Number(process.env.N ?? 2000);
+const MODE = process.env.MODE ?? 'json';
+const CLIENTS = (process.env.CLIENTS ?? 'raw,ours,ts').split(',');
+const { child: server, url: base } = await B.startServer();
+const template = await B.captureTemplate(base);
+await B.buildBrowserBundles();
+const browser = await B.launch();
+try {
+  for (const name of CLIENTS) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await page.goto(`${base}/static/bench/pages/blank.html`);
+    await page.evaluate(async ({ name, base, url, template, warmup }) => {
+      const w = await import('/static/bench/lib/workload.js');
+      const m = await import(`${base}/static/bench/out/bundles/clients/${name}.js`);
+      window.__w = w;
+      window.__c = await m.open(url, { template });
+      await w.warmup(window.__c, warmup);
+    }, { name, base, url: `${base}/${MODE}`, template, warmup: WARMUP });
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+    await page.evaluate(async (n) => { await window.__w.sequential(window.__c, n); }, N);
+    const { profile } = await cdp.send('Profiler.stop');
+    const file = `bench/out/chromium-${name}-${MODE}.cpuprofile`;
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`${name}: ${file}`);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  server.kill();
+}

@@ -1,0 +1,37 @@
+// Chromium cold start, ours and the TS client interleaved (import, then the first listTools),
+// each run in a fresh browser context; per-round ratios and medians. Uses the bundles
+// `bench/run.sh` built.   node bench/tools/cold-start.mjs   (RUNS=12)
+import * as B from '../browser.mjs';
+const { child, url: base } = await B.startServer();
+const browser = await B.launch();
+const runs = Number(process.env.RUNS || 12);
+const clients = (process.env.CLIENTS || 'ours,ts').split(',');
+const out = Object.fromEntries(clients.map((c) => [c, []]));
+async function one(client) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${base}/static/bench/pages/blank.html`);
+  const r = await page.evaluate(async ({ mod, url }) => {
+    const t0 = performance.now();
+    const m = await import(mod);
+    const t1 = performance.now();
+    const c = await m.open(url);
+    const { tools } = await c.listTools();
+    if (!tools.length) throw new Error('no tools');
+    const t2 = performance.now();
+    return { importMs: t1 - t0, firstMs: t2 - t1, totalMs: t2 - t0 };
+  }, { mod: `${base}/static/bench/out/bundles/clients/${client}.js`, url: `${base}/json` });
+  await context.close();
+  return r;
+}
+const med = (a) => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
+for (let k = 0; k < runs; k++) {
+  const order = k % 2 ? [...clients].reverse() : clients;
+  const row = {};
+  for (const c of order) { row[c] = await one(c); out[c].push(row[c]); }
+  console.log(`run ${k}: ` + clients.map((c) => `${c} ${row[c].importMs.toFixed(1)}+${row[c].firstMs.toFixed(1)}=${row[c].totalMs.toFixed(1)} ms`).join(', ')
+    + (row.ours && row.ts ? `  ratio ${(row.ours.totalMs / row.ts.totalMs).toFixed(2)}` : ''));
+}
+for (const c of clients) console.log(`${c}: median import ${med(out[c].map((r) => r.importMs)).toFixed(1)} ms, first call ${med(out[c].map((r) => r.firstMs)).toFixed(1)} ms, total ${med(out[c].map((r) => r.totalMs)).toFixed(1)} ms`);
+if (out.ours && out.ts) console.log(`ratio of medians ${(med(out.ours.map((r) => r.totalMs)) / med(out.ts.map((r) => r.totalMs))).toFixed(2)}, median of per-run ratios ${med(out.ours.map((r, i) => r.totalMs / out.ts[i].totalMs)).toFixed(2)}`);
+await browser.close(); child.kill();
