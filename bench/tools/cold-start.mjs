@@ -1,8 +1,12 @@
 // Chromium cold start, ours and the TS client interleaved (import, then the first listTools),
-// each run in a fresh browser context; per-round ratios and medians. Uses the bundles
-// `bench/run.sh` built.   node bench/tools/cold-start.mjs   (RUNS=12)
+// each run in a fresh browser context; per-round ratios and medians. Builds the bundles
+// as `bench/run.mjs` does. For a before/after, copy the old bundle first
+// (`mkdir -p bench/out/bundles/before && cp bench/out/bundles/clients/{ours.js,mcp_wasm_client_bg.wasm}
+// bench/out/bundles/before/`, before the new build) and add it: CLIENTS=ours,before,ts.
+//   node bench/tools/cold-start.mjs   (RUNS=12 CLIENTS=ours,ts)
 import * as B from '../browser.mjs';
 const { child, url: base } = await B.startServer();
+await B.buildBrowserBundles();
 const browser = await B.launch();
 const runs = Number(process.env.RUNS || 12);
 const clients = (process.env.CLIENTS || 'ours,ts').split(',');
@@ -20,18 +24,19 @@ async function one(client) {
     if (!tools.length) throw new Error('no tools');
     const t2 = performance.now();
     return { importMs: t1 - t0, firstMs: t2 - t1, totalMs: t2 - t0 };
-  }, { mod: `${base}/static/bench/out/bundles/clients/${client}.js`, url: `${base}/json` });
+  }, { mod: client === 'before' ? `${base}/static/bench/out/bundles/before/ours.js` : `${base}/static/bench/out/bundles/clients/${client}.js`, url: `${base}/json` });
   await context.close();
   return r;
 }
 const med = (a) => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
 for (let k = 0; k < runs; k++) {
-  const order = k % 2 ? [...clients].reverse() : clients;
+  const order = clients.map((_, i) => clients[(i + k) % clients.length]);
   const row = {};
   for (const c of order) { row[c] = await one(c); out[c].push(row[c]); }
   console.log(`run ${k}: ` + clients.map((c) => `${c} ${row[c].importMs.toFixed(1)}+${row[c].firstMs.toFixed(1)}=${row[c].totalMs.toFixed(1)} ms`).join(', ')
-    + (row.ours && row.ts ? `  ratio ${(row.ours.totalMs / row.ts.totalMs).toFixed(2)}` : ''));
+    + (row.ours && row.ts ? `  ratio ${(row.ours.totalMs / row.ts.totalMs).toFixed(2)}` : '')
+    + (row.before && row.ts ? ` (before ${(row.before.totalMs / row.ts.totalMs).toFixed(2)})` : ''));
 }
 for (const c of clients) console.log(`${c}: median import ${med(out[c].map((r) => r.importMs)).toFixed(1)} ms, first call ${med(out[c].map((r) => r.firstMs)).toFixed(1)} ms, total ${med(out[c].map((r) => r.totalMs)).toFixed(1)} ms`);
-if (out.ours && out.ts) console.log(`ratio of medians ${(med(out.ours.map((r) => r.totalMs)) / med(out.ts.map((r) => r.totalMs))).toFixed(2)}, median of per-run ratios ${med(out.ours.map((r, i) => r.totalMs / out.ts[i].totalMs)).toFixed(2)}`);
+for (const c of ['ours', 'before'].filter((c) => out[c] && out.ts)) console.log(`${c} / TS: ratio of medians ${(med(out[c].map((r) => r.totalMs)) / med(out.ts.map((r) => r.totalMs))).toFixed(2)}, median of per-run ratios ${med(out[c].map((r, i) => r.totalMs / out.ts[i].totalMs)).toFixed(2)}`);
 await browser.close(); child.kill();
