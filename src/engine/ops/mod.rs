@@ -16,7 +16,7 @@ mod wait;
 pub(crate) use authorize::AuthOp;
 pub(crate) use operation::{Aborted, OpInput, Operation};
 pub(crate) use pages::{Pager, PagesOp};
-pub(crate) use rpc::{cache_key, RpcOp};
+pub(crate) use rpc::RpcOp;
 pub(crate) use tool::{check_tool_result, ToolOp};
 pub(crate) use wait::WaitOp;
 pub use wait::Want;

@@ -17,7 +17,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// The cache key of a request: the params that affect the result.
-pub(crate) fn cache_key(method: &str, params: &Map<String, Value>) -> (String, Option<String>) {
+fn cache_key(method: &str, params: &Map<String, Value>) -> (String, Option<String>) {
     match method {
         "resources/read" => {
             let uri = params

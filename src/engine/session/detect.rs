@@ -30,8 +30,8 @@ use serde_json::{Map, Value};
 /// 2026-07-28 `basic/transports/streamable-http` "Protocol Version Header").
 pub(crate) struct FirstRequest {
     pub op: OpId,
-    pub purpose: Purpose,
-    pub params: Map<String, Value>,
+    /// `server/discover` or a list method; sent without params.
+    pub method: &'static str,
 }
 
 impl FirstRequest {
@@ -59,8 +59,7 @@ impl FirstRequest {
         );
         (plain && listing).then(|| FirstRequest {
             op,
-            purpose: purpose.clone(),
-            params: params.clone(),
+            method: purpose.method(),
         })
     }
 }
@@ -81,11 +80,8 @@ impl Session {
         }
         sh.era = Era::Modern;
         sh.version = LATEST_PROTOCOL_VERSION.to_string();
-        let (method, params) = match &first {
-            Some(f) => (f.purpose.method(), f.params.clone()),
-            None => ("server/discover", Map::new()),
-        };
-        let mut c = Call::new(method, params, Vec::new(), init_policy(sh));
+        let method = first.as_ref().map_or("server/discover", |f| f.method);
+        let mut c = Call::new(method, Map::new(), Vec::new(), init_policy(sh));
         c.start(sh, &owner(SessionPart::Probe));
         self.probe_for = first;
         self.phase = Phase::Probing(c);
@@ -97,7 +93,7 @@ impl Session {
             Ok(CallOutcome::Complete(raw))
                 if first
                     .as_ref()
-                    .is_some_and(|f| f.purpose != Purpose::Discover)
+                    .is_some_and(|f| f.method != "server/discover")
                     && !crate::protocol::result::declares_result_type(&raw) =>
             {
                 // Every 2026-07-28 result has `resultType`: this is a pre-2026 server that
@@ -112,13 +108,9 @@ impl Session {
                 // (`discover()` and the list calls read the cache).
                 let auth = sh.cfg.authorization().map(str::to_string);
                 let now = sh.now;
-                let (method, params) = match &first {
-                    Some(f) => (f.purpose.method(), f.params.clone()),
-                    None => ("server/discover", Map::new()),
-                };
-                let (key, uri) = crate::engine::ops::cache_key(method, &params);
-                sh.cache
-                    .put(method, &key, uri.as_deref(), auth.as_deref(), &raw, now);
+                let method = first.as_ref().map_or("server/discover", |f| f.method);
+                // No params: the cache key is the first page's ("", no URI).
+                sh.cache.put(method, "", None, auth.as_deref(), &raw, now);
                 if method == "server/discover" {
                     if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(raw.get()) {
                         if let Some(c) = discover::capabilities(&m) {
