@@ -3,6 +3,8 @@
 // as `bench/run.mjs` does. For a before/after, copy the old bundle first
 // (`mkdir -p bench/out/bundles/before && cp bench/out/bundles/clients/{ours.js,mcp_wasm_client_bg.wasm}
 // bench/out/bundles/before/`, before the new build) and add it: CLIENTS=ours,before,ts.
+// TIMELINE=1 also prints each run's requests (method, ms from the import's start to the
+// request and to its response head; the timing wrapper costs a little).
 //   node bench/tools/cold-start.mjs   (RUNS=12 CLIENTS=ours,ts)
 import * as B from '../browser.mjs';
 const { child, url: base } = await B.startServer();
@@ -15,16 +17,30 @@ async function one(client) {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${base}/static/bench/pages/blank.html`);
-  const r = await page.evaluate(async ({ mod, url }) => {
+  const r = await page.evaluate(async ({ mod, url, timeline }) => {
     const t0 = performance.now();
+    const seen = [];
+    const original = globalThis.fetch;
+    if (timeline) {
+      // Each request the client sends: its JSON-RPC method, when it left and when its head came.
+      globalThis.fetch = async (u, init) => {
+        const start = performance.now() - t0;
+        const what = typeof init?.body === 'string' ? (/"method":"([^"]+)"/.exec(init.body) || [])[1] : String(u).split('/').pop();
+        const res = await original(u, init);
+        seen.push(`${what} ${start.toFixed(1)}→${(performance.now() - t0).toFixed(1)}`);
+        return res;
+      };
+    }
     const m = await import(mod);
     const t1 = performance.now();
     const c = await m.open(url);
     const { tools } = await c.listTools();
     if (!tools.length) throw new Error('no tools');
     const t2 = performance.now();
-    return { importMs: t1 - t0, firstMs: t2 - t1, totalMs: t2 - t0 };
-  }, { mod: client === 'before' ? `${base}/static/bench/out/bundles/before/ours.js` : `${base}/static/bench/out/bundles/clients/${client}.js`, url: `${base}/json` });
+    globalThis.fetch = original;
+    return { importMs: t1 - t0, firstMs: t2 - t1, totalMs: t2 - t0, seen };
+  }, { mod: client === 'before' ? `${base}/static/bench/out/bundles/before/ours.js` : `${base}/static/bench/out/bundles/clients/${client}.js`, url: `${base}/json`, timeline: !!process.env.TIMELINE });
+  if (process.env.TIMELINE) console.log(`  ${client}: import ${r.importMs.toFixed(1)} ms, result ${r.totalMs.toFixed(1)} ms; fetches ${r.seen.join(' | ')}`);
   await context.close();
   return r;
 }
