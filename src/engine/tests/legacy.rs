@@ -111,16 +111,23 @@ pub(super) fn legacy(caps: Value) -> Harness {
     h
 }
 
+/// A fresh `protocolVersion: 'auto'` client whose first operation is page 1 of `purpose`
+/// with default options: the operation and the probe it sent, which is its own request
+/// (`session::detect`).
+fn first_list(purpose: Purpose) -> (Harness, OpId, Sent) {
+    let mut h = Harness::new(auto());
+    let method = purpose.method();
+    let op = h.core.request(purpose, Map::new(), &opts(), h.now);
+    let probe = h.take();
+    assert_eq!(probe.method(), method, "the first request is the probe");
+    (h, op, probe)
+}
+
 #[test]
 fn the_first_list_request_is_the_probe_and_gets_its_answer() {
-    let mut h = Harness::new(auto());
-    let op1 = h
-        .core
-        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
-    let op2 = h.core.discover(&opts(), h.now);
     // The spec asks for "a modern request" first: the operation's own, in the modern framing.
-    let probe = h.take();
-    assert_eq!(probe.method(), "prompts/list");
+    let (mut h, op1, probe) = first_list(Purpose::PromptsList);
+    let op2 = h.core.discover(&opts(), h.now);
     assert_eq!(probe.header("mcp-protocol-version"), Some("2026-07-28"));
     assert_eq!(
         probe.params()["_meta"]["io.modelcontextprotocol/protocolVersion"],
@@ -157,12 +164,7 @@ fn a_probe_answered_without_result_type_asks_server_discover() {
     // A pre-2026 server that runs a request without a handshake and without checking
     // `MCP-Protocol-Version`: its answer (no `resultType`) proves nothing, so detection goes
     // on with `server/discover`, and the operation is sent once the era is known.
-    let mut h = Harness::new(auto());
-    let op = h
-        .core
-        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
-    let probe = h.take();
-    assert_eq!(probe.method(), "tools/list");
+    let (mut h, op, probe) = first_list(Purpose::ToolsList);
     h.result(
         &probe,
         json!({"tools":[{"name":"lenient","inputSchema":{"type":"object"}}]}),
@@ -194,12 +196,7 @@ fn a_probe_answered_without_result_type_asks_server_discover() {
 
 #[test]
 fn a_cacheable_probe_answer_is_cached_as_the_operation_would_cache_it() {
-    let mut h = Harness::new(auto());
-    let op1 = h
-        .core
-        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
-    let probe = h.take();
-    assert_eq!(probe.method(), "tools/list");
+    let (mut h, op1, probe) = first_list(Purpose::ToolsList);
     h.result(&probe, json!({"resultType":"complete","tools":[{"name":"t","inputSchema":{"type":"object"}}],"ttlMs":60000,"cacheScope":"public"}));
     assert_eq!(h.ok(op1)["tools"][0]["name"], "t");
     let op2 = h
@@ -293,12 +290,7 @@ fn a_probe_answer_whose_operation_was_aborted_is_no_ones() {
 
 #[test]
 fn a_modern_error_on_the_probe_means_modern_and_no_fallback() {
-    let mut h = Harness::new(auto());
-    let op = h
-        .core
-        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
-    let probe = h.take();
-    assert_eq!(probe.method(), "prompts/list");
+    let (mut h, op, probe) = first_list(Purpose::PromptsList);
     // A modern server without the prompts capability (spec: 404 with -32601).
     h.error(&probe, 404, -32601, "Method not found", None);
     let e = h.err(op);
