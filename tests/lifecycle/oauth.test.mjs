@@ -147,10 +147,17 @@ test('7b. an announced refresh: a tab holding the old token uses the new one wit
     assert.deepEqual(await echo(b, 'b-after-junk'), { ok: 'b-after-junk' });
     assert.equal(auth.debug().mcp.at(-1).token, first, 'b still uses its token');
     // A listener of the test in b, made after the client's: the channel delivers to b's
-    // client first, whose storage read is a microtask of that delivery.
+    // client first, which starts its storage read then. The read of this storage is an
+    // IndexedDB transaction, so it ends in a later task, not with the delivery: the test
+    // counts b's finished reads and waits for the notice's read too (the client takes its
+    // result in a microtask after it), else b's next request can start before it has the
+    // new token (seen once: b sent the old token, got a 401, then used the new one).
     await b.evaluate(() => {
       window.notices = [];
       new BroadcastChannel('mcp-wasm-client:oauth').onmessage = (e) => window.notices.push(e.data);
+      window.reads = 0;
+      const get = window.kv.get;
+      window.kv.get = (k) => get(k).then((v) => { window.reads += 1; return v; });
     });
     // The server drops the access token; tab a is refused, refreshes and announces.
     auth.revoke(first);
@@ -164,6 +171,8 @@ test('7b. an announced refresh: a tab holding the old token uses the new one wit
       return n.length ? n : null;
     }, 'the notice in tab b');
     assert.deepEqual(notices, [{ type: 'tokens', key: tokensKey(auth.issuer, auth.mcpUrl) }], 'a notice, no token');
+    // b made no request since the revocation: its one read is the notice's.
+    await until(async () => (await b.evaluate(() => window.reads)) >= 1, "tab b's read of the announced tokens");
     assert.deepEqual(await echo(b, 'b2'), { ok: 'b2' });
     const after = auth.debug().mcp.slice(before);
     assert.equal(after[0].token, second, `b's first request after the refresh: ${JSON.stringify(after)}`);
