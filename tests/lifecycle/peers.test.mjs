@@ -257,7 +257,10 @@ test('9: a page and a dedicated worker share one task: one poller', async (env) 
     assert.equal(wo.ok, true, JSON.stringify(wo));
     assert.equal(wo.task.status, 'completed');
     const all = await pollsOf(env.mcpUrl, json.taskId);
-    assert.deepEqual([...new Set(all.map(tabOf))], ['worker'], 'only the worker polls');
+    // On failure, every poll with its context and time (ms from when both waits had ended).
+    const end = to + 100;
+    const seen = JSON.stringify(all.map((p) => [tabOf(p), Math.round(seconds(p) - end)]));
+    assert.deepEqual([...new Set(all.map(tabOf))], ['worker'], `only the worker polls: ${seen}`);
     const polls = all.filter((p) => seconds(p) >= from && seconds(p) <= to);
     const perInterval = polls.length / ((to - from) / PACED_MS);
     console.log(`     ${polls.length} polls in ${to - from} ms (${perInterval.toFixed(2)} per interval)`);
