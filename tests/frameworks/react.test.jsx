@@ -186,6 +186,10 @@ await test('useMcpClient: invalid url or options are status error (ConfigError),
   assert(text('error') === 'ConfigError', `error ${text('error')}`);
 });
 
+/** The promises of the cancel button's `cancel()` calls, for a test to await before it
+ *  closes the client (a `tasks/cancel` still in flight then rejects with AbortError). */
+const cancels = [];
+
 function TaskProbe({ client, task, seen }) {
   const state = useTask(client, task);
   seen?.push(state);
@@ -195,7 +199,7 @@ function TaskProbe({ client, task, seen }) {
       <p data-testid="tmessage">{state.statusMessage ?? ''}</p>
       <p data-testid="tresult">{state.result ? state.result.content.map((b) => b.text).join(' ') : ''}</p>
       <p data-testid="terror">{state.error ? state.error.name : ''}</p>
-      <button type="button" onClick={() => state.cancel()}>cancel</button>
+      <button type="button" onClick={() => { cancels.push(state.cancel()); }}>cancel</button>
     </div>
   );
 }
@@ -227,6 +231,9 @@ await test('useTask in StrictMode: one wait, nothing aborted; status, statusMess
     fireEvent.click(screen.getByText('cancel'));
     await waitFor(() => assert(text('tstatus') === 'cancelled', `status ${text('tstatus')}`), { timeout: 10_000 });
     assert(count(log, 'tasks/cancel') === 1, `tasks/cancel sent ${count(log, 'tasks/cancel')} times`);
+    // The status can come (by the task stream or a poll) before the cancel's own answer.
+    assert(cancels.length === 1, `cancel() called ${cancels.length} times`);
+    await cancels[0];
     assert(abortedAfterWait(log).length === 0, `aborted: ${json(aborted(log))}`);
   } finally {
     client.close();
