@@ -77,7 +77,8 @@ async function waitStatus(p, text, timeout = 15_000) {
   } catch (e) {
     // What the console says instead (a failure names it).
     const now = await statusText(p).catch((err) => `unreadable: ${err.message}`);
-    throw new Error(`${e.message}; the status says: ${JSON.stringify(now)}`);
+    // The status first: the failure line keeps only the first lines of a message.
+    throw new Error(`the status says ${JSON.stringify(now)}, not ${JSON.stringify(text)}: ${e.message}`);
   }
 }
 
@@ -305,6 +306,50 @@ await flow('7 metadata naming another resource: resource-mismatch, no token sent
   check(world.interactions.length === asks && world.tokenRequests.length === tokens, 'the authorization server was asked');
   check(!(await p.locator('#signin[data-state=ask]').isVisible()), 'the console asks to sign in');
   await p.screenshot({ path: join(SHOTS, '07-resource-mismatch.png') });
+  await p.context().close();
+});
+
+await flow('8 the popup closes before its message is handled: signed in all the same, one popup', async () => {
+  const since = Date.now();
+  const p = await open(world.mcpUrl);
+  // The popup's message is handled after the popup reads as closed: when the message is
+  // delivered, the popup is closed at once and the console's listener runs 600 ms later.
+  // Nothing orders a window's `closed` against its last message (page.evaluate, not an
+  // init script: the console adds its listener when "Sign in" is clicked, and WebKit's
+  // driver has no init scripts).
+  await p.evaluate(() => {
+    const add = window.addEventListener.bind(window);
+    const remove = window.removeEventListener.bind(window);
+    const late = new Map();
+    window.addEventListener = (type, fn, opts) => {
+      if (type !== 'message') return add(type, fn, opts);
+      late.set(fn, (e) => {
+        e.source?.close();
+        setTimeout(() => fn(e), 600);
+      });
+      return add(type, late.get(fn), opts);
+    };
+    window.removeEventListener = (type, fn, opts) => remove(type, (type === 'message' && late.get(fn)) || fn, opts);
+  });
+  let popups = 0;
+  p.context().on('page', () => { popups += 1; });
+  await signInWithPopup(p, world);
+  await waitStatus(p, 'Connected to MCP example server: 10 tools.');
+  await signedIn(p);
+  check(popups === 1, `${popups} popups`);
+  checkSeen(world, since);
+  await p.context().close();
+});
+
+await flow('9 the person closes the popup: the console says so, no token asked for', async () => {
+  const p = await open(world.mcpUrl);
+  const tokens = world.tokenRequests.length;
+  await waitAsked(p, world);
+  const [popup] = await Promise.all([p.waitForEvent('popup'), p.locator('#sign-in').click()]);
+  await popup.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: 15_000 });
+  await popup.close();
+  await waitStatus(p, 'The sign-in window was closed before it finished.');
+  check(world.tokenRequests.length === tokens, 'a token was asked for');
   await p.context().close();
 });
 

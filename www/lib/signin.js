@@ -17,6 +17,7 @@ import { h } from './dom.js';
 const KEY = 'mcp-console:';
 const RETURN = `${KEY}signin-return`; // sessionStorage: { serverUrl, callbackUrl? }
 const TOKENS = 'mcp-wasm-client:oauth:tokens:';
+const CLOSE_GRACE_MS = 1_000; // see authorize(): the popup's last message may follow its close
 
 const host = (u) => {
   try {
@@ -127,7 +128,11 @@ export class SignIn {
         this.show();
       };
       const onMessage = (e) => {
-        if (e.origin !== location.origin || e.source !== popup || typeof e.data !== 'string') return;
+        // WebKit gives a closed window's message `source: null`: the popup's answer, when
+        // the popup closed before it was handled. Same origin either way, and the client
+        // checks the answer's `state` against the request it made.
+        const fromPopup = e.source === popup || (e.source === null && popup?.closed);
+        if (e.origin !== location.origin || !fromPopup || typeof e.data !== 'string') return;
         end();
         try {
           popup.close();
@@ -149,8 +154,14 @@ export class SignIn {
         this.panel(`Signing in to ${host(ctx.serverUrl)} via ${host(ctx.issuer)} in the popup…`, [
           h('button', { type: 'button', text: 'Cancel', onclick: () => popup.close() }),
         ]);
+        // The person closed the popup: give up, after a grace for a message the popup
+        // posted just before it closed (a closed window and its last message are not
+        // ordered: the message can be handled after `closed` reads true).
+        let closedAt = 0;
         timer = setInterval(() => {
-          if (popup.closed) {
+          if (!popup.closed) return;
+          if (!closedAt) closedAt = Date.now();
+          else if (Date.now() - closedAt >= CLOSE_GRACE_MS) {
             end();
             reject(new Error('The sign-in window was closed before it finished.'));
           }

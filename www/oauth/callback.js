@@ -1,6 +1,6 @@
 // Where the authorization server sends the person back (the console's auth.redirectUri).
 // In a popup: post this URL (code, state, iss, or error) to the console that opened it, on
-// this origin only, and close. After a full-page redirect (the popup was blocked): keep the
+// this origin only; the console closes the popup. After a full-page redirect (the popup was blocked): keep the
 // URL for the console (sessionStorage, this tab only) and go back to it.
 const KEY = 'mcp-console:signin-return';
 const url = location.href;
@@ -8,7 +8,13 @@ const url = location.href;
 history.replaceState(null, '', location.pathname);
 if (window.opener && window.opener !== window) {
   window.opener.postMessage(url, location.origin);
-  window.close();
+  // The console closes this window when the message reaches it. Closing it here at once
+  // raced the message: the console watches `popup.closed`, and in one engine process the
+  // window reads as closed before the posted message is handled, so the console saw
+  // "closed before it finished" for a sign-in that had finished. The fallback closes the
+  // window if the console is gone or never answers.
+  document.getElementById('msg').textContent = 'Signed in. This window closes by itself.';
+  setTimeout(() => window.close(), 5_000);
 } else {
   let back = null;
   try {
