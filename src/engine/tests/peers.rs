@@ -86,6 +86,9 @@ struct Net {
     answered: Vec<(usize, AskId)>,
     /// Contexts added from now on push tasks (issue 14, `Config::push_tasks`).
     push: bool,
+    /// A context whose messages are held back (`hold`) and their texts, to deliver them
+    /// after its lock actions: the browser orders neither before the other.
+    held: Option<(usize, Vec<String>)>,
 }
 
 impl Net {
@@ -96,6 +99,7 @@ impl Net {
             posted: Vec::new(),
             answered: Vec::new(),
             push: false,
+            held: None,
         };
         for _ in 0..n {
             net.add(coordinated, true);
@@ -164,17 +168,41 @@ impl Net {
                 PeerAction::Post { text } => {
                     let v: Value = serde_json::from_str(&text).expect("messages are JSON");
                     self.posted.push((i, v));
-                    for j in 0..self.ctxs.len() {
-                        if j != i && self.ctxs[j].alive {
-                            let now = self.ctxs[j].h.now;
-                            self.ctxs[j].h.core.on_peer_message(&text, now);
-                            self.ctxs[j].h.pump();
-                        }
+                    if let Some((_, texts)) = self.held.as_mut().filter(|(h, _)| *h == i) {
+                        texts.push(text);
+                        continue;
                     }
+                    self.deliver(i, &text);
                 }
             }
         }
         panic!("peer actions never settle");
+    }
+
+    /// A message from `i` reaches every other living context.
+    fn deliver(&mut self, i: usize, text: &str) {
+        for j in 0..self.ctxs.len() {
+            if j != i && self.ctxs[j].alive {
+                let now = self.ctxs[j].h.now;
+                self.ctxs[j].h.core.on_peer_message(text, now);
+                self.ctxs[j].h.pump();
+            }
+        }
+    }
+
+    /// From now on the messages of context `i` wait (its lock actions do not).
+    fn hold(&mut self, i: usize) {
+        self.held = Some((i, Vec::new()));
+    }
+
+    /// The held messages arrive, in order.
+    fn deliver_held(&mut self) {
+        if let Some((i, texts)) = self.held.take() {
+            for t in texts {
+                self.deliver(i, &t);
+            }
+        }
+        self.settle();
     }
 
     fn grant(&mut self, name: &str) {
@@ -476,6 +504,101 @@ fn takeover_when_the_leaders_last_waiter_leaves() {
     assert_eq!(net.leader("t1"), Some(1));
     net.advance(1000);
     assert_eq!(net.polls_pending().len(), 1);
+}
+
+/// Runs until the leader's next poll is out, and answers it with `body`.
+fn answer_next_poll(net: &mut Net, body: &Value) {
+    for _ in 0..30 {
+        net.advance(100);
+        if net.answer_polls(body) > 0 {
+            return;
+        }
+    }
+    panic!("nobody polls");
+}
+
+/// The leader's last poll sees the task completed; the grant of its lock reaches the
+/// follower before the leader's last `obs` (a lock grant and a channel message are not
+/// ordered): the new leader waits a grace, the `obs` ends its wait, and it never polls.
+#[test]
+fn a_former_leaders_last_observation_after_the_grant_ends_the_wait_without_a_poll() {
+    let mut net = Net::new(2, true);
+    let a = net.wait(0, "t1");
+    let b = net.wait(1, "t1");
+    run_working(&mut net, 2);
+    assert_eq!(net.leader("t1"), Some(0));
+    let before = net.sent(1, "tasks/get");
+    net.hold(0);
+    answer_next_poll(&mut net, &completed("t1", "done"));
+    assert_eq!(net.h(0).ok(a)["status"], "completed");
+    assert_eq!(net.leader("t1"), Some(1), "the lock passed on");
+    assert!(
+        net.polls_pending().is_empty(),
+        "the new leader polled at once"
+    );
+    net.advance(50);
+    assert!(
+        net.polls_pending().is_empty(),
+        "the new leader polled within the grace"
+    );
+    net.deliver_held();
+    assert_eq!(net.h(1).ok(b)["status"], "completed");
+    net.advance(5000);
+    assert!(net.polls_pending().is_empty());
+    assert_eq!(net.sent(1, "tasks/get"), before, "the new leader polled");
+}
+
+/// The grant comes and no late observation follows (the former leader crashed, or its
+/// last message is lost): the new leader polls after the grace, as the interval allows.
+#[test]
+fn after_the_grace_the_new_leader_polls_and_a_stale_observation_is_ignored() {
+    let mut net = Net::new(2, true);
+    net.wait(0, "t1");
+    let b = net.wait(1, "t1");
+    run_working(&mut net, 2);
+    wait_for_last_poll(&mut net);
+    net.advance(1500); // the leader's poll is out, never answered
+    let stale = net
+        .posted
+        .iter()
+        .rev()
+        .find(|(i, m)| *i == 0 && m["t"] == "obs")
+        .map(|(_, m)| m.to_string())
+        .expect("the leader posted an observation");
+    let _ = net.polls_pending();
+    net.crash(0);
+    assert_eq!(net.leader("t1"), Some(1));
+    let t_grant = net.now();
+    let mut first = None;
+    for _ in 0..10 {
+        let ps = net.polls_pending();
+        if !ps.is_empty() {
+            first = Some((net.now(), ps));
+            break;
+        }
+        net.advance(25);
+    }
+    let (first, polls) = first.expect("the new leader polls");
+    assert!(
+        polls.iter().all(|(i, _)| *i == 1),
+        "only the new leader polls"
+    );
+    assert!(
+        (t_grant + 100..=t_grant + 125).contains(&first),
+        "first poll {} ms after the grant",
+        first - t_grant
+    );
+    // The crashed leader's old observation, delivered now, changes nothing.
+    let now = net.now();
+    net.h(1).core.on_peer_message(&stale, now);
+    net.h(1).pump();
+    net.settle();
+    assert!(net.h(1).outcome(b).is_none());
+    for (i, s) in polls {
+        net.ctxs[i].h.result(&s, completed("t1", "done"));
+    }
+    net.settle();
+    assert_eq!(net.h(1).ok(b)["status"], "completed");
 }
 
 #[test]

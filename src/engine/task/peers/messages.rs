@@ -69,13 +69,36 @@ impl Driver {
             }
             ("bye", false) if p.heard.as_deref() == Some(from) => p.heard = None,
             ("answer", true) => self.peer_answer(sh, m),
+            ("obs", true) => {
+                // A former leader's last observation, posted before it let the lock go: a
+                // lock grant and a channel message are not ordered, so it can arrive after
+                // this context took over (`peer_promote` waits a grace for it). Applied only
+                // when newer than any observation known here and no poll is out.
+                let at = m.get("at").and_then(Value::as_u64);
+                let newer = at.is_some_and(|a| p.last_obs_at.is_none_or(|l| a > l));
+                if !newer || self.poll.is_some() {
+                    return;
+                }
+                if !self.peer_apply_obs(sh, m, notes) {
+                    return;
+                }
+                // Kept for newcomers, as the leader's own observations are.
+                if let (Some(p), Some(obs)) = (
+                    self.peer.as_mut().filter(|p| p.joined && p.leader),
+                    m.get("obs").and_then(Value::as_str),
+                ) {
+                    p.last_obs = Some(obs.to_string());
+                }
+            }
             ("obs" | "keys" | "gone", false) => {
                 if p.heard.as_deref() != Some(from) {
                     p.heard = Some(from.to_string());
                     self.hello(sh);
                 }
                 match t {
-                    "obs" => self.peer_apply_obs(sh, m, notes),
+                    "obs" => {
+                        self.peer_apply_obs(sh, m, notes);
+                    }
                     "keys" => self.peer_apply_keys(sh, m),
                     _ => {
                         let msg = m.get("message").and_then(Value::as_str).unwrap_or("");
@@ -89,24 +112,26 @@ impl Driver {
         }
     }
 
-    fn peer_apply_obs(&mut self, sh: &mut Shared, m: &Value, notes: &mut Vec<Note>) {
+    /// Applies another context's observation; false when it does not decode.
+    fn peer_apply_obs(&mut self, sh: &mut Shared, m: &Value, notes: &mut Vec<Note>) -> bool {
         let Some(obs) = m.get("obs").and_then(Value::as_str) else {
-            return;
+            return false;
         };
         let Ok(raw) = RawValue::from_string(obs.to_string()) else {
-            return;
+            return false;
         };
         let Ok(dt) = decode_detailed_task(&raw, Some(&self.id), false) else {
             sh.push(Action::Warn {
                 message: "another context sent a task state that does not decode; ignored".into(),
             });
-            return;
+            return false;
         };
         let at = m.get("at").and_then(Value::as_u64).unwrap_or(sh.now);
         if let Some(p) = self.peer.as_mut() {
             p.last_obs_at = Some(at.min(sh.now));
         }
         self.observe(sh, dt, notes, true, None);
+        true
     }
 
     fn peer_apply_keys(&mut self, sh: &mut Shared, m: &Value) {

@@ -60,6 +60,11 @@ const MAX_ID: usize = 200;
 const MAX_KEY: usize = 1000;
 /// Most other contexts a leader keeps track of for one task.
 const MAX_OTHERS: usize = 64;
+/// How long a new leader that has heard a former one waits before its first poll, at
+/// least: the former leader posts its last observation before it lets the lock go, but a
+/// lock grant and a BroadcastChannel message are not ordered, so that observation (maybe a
+/// terminal status that makes the poll needless) can arrive just after the grant.
+const TAKEOVER_GRACE_MS: Millis = 100;
 
 /// The BroadcastChannel of the clients of one server.
 pub(crate) fn channel_name(url: &str) -> String {
@@ -464,7 +469,8 @@ impl Driver {
     }
 
     /// The task's lock was granted: this context polls from now on, at the interval
-    /// after the last observation any context made (issue 13: takeover within one interval).
+    /// after the last observation any context made (issue 13: takeover within one interval),
+    /// and not before [`TAKEOVER_GRACE_MS`] when it has heard a former leader.
     fn peer_promote(&mut self, sh: &mut Shared) {
         let Some(p) = self.peer.as_mut() else { return };
         if !p.joined || p.leader {
@@ -503,7 +509,10 @@ impl Driver {
             }
         }
         let last = p.last_obs_at;
-        let at = last.map_or(sh.now, |t| t.saturating_add(self.interval()).max(sh.now));
+        let at = last.map_or(sh.now, |t| {
+            let soonest = sh.now.saturating_add(TAKEOVER_GRACE_MS);
+            t.saturating_add(self.interval()).max(soonest)
+        });
         self.next_poll = None;
         if self.poll.is_none() && !self.waiters.is_empty() {
             // As any poll: not while offline, and hidden at the hidden rate (`schedule`).
