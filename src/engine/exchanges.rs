@@ -238,6 +238,14 @@ impl Exchanges {
         Some((slot.auth_gen, slot.request.as_ref()))
     }
 
+    /// Holds exchange `x` before its request was sent (announced tokens are being read):
+    /// it leaves with the next replay, and no flow round is counted.
+    pub(crate) fn park(&mut self, x: ExchangeId) {
+        if let Some(s) = self.slots.get_mut(&x) {
+            s.held = true;
+        }
+    }
+
     /// The held exchanges, in the order their requests were sent.
     pub(crate) fn held(&self) -> Vec<ExchangeId> {
         // Sorted as plain `u64` wire ids, mapped back after (a sort of (wire, id) pairs is

@@ -104,6 +104,11 @@ pub(crate) struct Shared {
     pub(crate) first_answer: Option<crate::engine::session::FirstAnswer>,
     /// OAuth: the generation of the token in `cfg.headers` (bumped when it changes).
     pub auth_gen: u32,
+    /// OAuth across contexts: a read of the tokens another context announced is pending.
+    /// Exchanges opened meanwhile are held, not sent, and leave with the token the read
+    /// leaves in place (`core::auth`): sent now, they would carry a token that may have just
+    /// been replaced, and pay a 401 round trip.
+    pub(crate) auth_wait: bool,
     /// OAuth with DPoP (RFC 9449): the client's key, once the flow has it (a request whose
     /// `Authorization` is `DPoP …` gets a fresh proof as it leaves: [`Shared::prove`]).
     pub(crate) dpop: Option<crate::auth::dpop::Prover>,
@@ -144,6 +149,7 @@ impl Shared {
             server_capabilities: None,
             first_answer: None,
             auth_gen: 0,
+            auth_wait: false,
             dpop: None,
             presence: crate::engine::task::Presence::default(),
         }
@@ -290,7 +296,8 @@ impl Shared {
     }
 
     /// Books exchange `xfer` and sends its request. With OAuth configured, the exchange
-    /// keeps a copy of its request for a replay.
+    /// keeps a copy of its request for a replay, and is held while announced tokens are
+    /// read (`auth_wait`).
     fn open(
         &mut self,
         xfer: u64,
@@ -303,7 +310,12 @@ impl Shared {
             None => (None, 0),
         };
         let x = Exchange::new(self.bounds());
+        let kept = copy.is_some();
         let id = self.xs.open(xfer, owner, rpc_id, x, copy, gen);
+        if kept && self.auth_wait {
+            self.xs.park(id);
+            return id;
+        }
         let mut req = req;
         self.prove(&mut req);
         self.push(Action::Send(req));

@@ -28,7 +28,8 @@
 //! ([`AuthAction::Unlock`]) whenever the flow ends, fails or the client closes (a lock
 //! still awaited is then abandoned); new tokens are announced ([`AuthAction::Announce`]);
 //! an announcement from another context ([`Core::on_auth_notice`]) reads the tokens again
-//! and puts the new access token in the headers when the old one was there.
+//! and puts the new access token in the headers when the old one was there; requests
+//! opened during that read wait for it.
 
 use super::{Core, ResponseHead};
 use crate::auth::dpop::{Prover, PROOF_HEADER};
@@ -391,6 +392,12 @@ impl Core {
                 if let Some((old, new)) = l.machine.on_notice_loaded(&key, v.clone()) {
                     self.auth_use_announced(&old, &new);
                 }
+                // What was opened during the read leaves now, with the token in place (a
+                // flow that started meanwhile sends it when it ends).
+                self.sh.auth_wait = false;
+                if !self.auth.as_ref().is_some_and(|l| l.machine.running()) {
+                    self.auth_replay();
+                }
                 return;
             }
         }
@@ -469,6 +476,7 @@ impl Core {
     /// BroadcastChannel; peer input: an unknown key, or any key while a flow runs, is
     /// ignored). When this client holds tokens of that key, they are read again (a read
     /// still in flight is superseded: its answer may predate the change announced now).
+    /// Requests opened until the read is answered wait for it (`Shared::auth_wait`).
     pub fn on_auth_notice(&mut self, key: &str, now: Millis) {
         self.sh.now = self.sh.now.max(now);
         let n = self.sh.next_id();
@@ -479,6 +487,7 @@ impl Core {
         let id = AuthStepId(n);
         l.notice = Some((id, key.to_string()));
         let key = key.to_string();
+        self.sh.auth_wait = true;
         self.sh.push(Action::Auth(AuthAction::Load { id, key }));
     }
 

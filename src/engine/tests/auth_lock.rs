@@ -459,6 +459,128 @@ fn announced_tokens_are_used_for_the_next_request() {
     assert!(h.core.is_quiet(), "{:?}", h.core.busy());
 }
 
+/// Signs in from the stored record `a1`: one request refused, the tokens read, sent again.
+fn signed_in() -> (Harness, Side) {
+    let mut h = Harness::new(locking_cfg());
+    let mut side = Side::new(Some(record("a1", "r1", FAR)));
+    let op = read(&mut h, "x");
+    let s = h.take();
+    refuse(&mut h, &s, 401, &www401());
+    side.serve(&mut h);
+    let s = h.take();
+    h.result(&s, super::auth::done_result());
+    h.ok(op);
+    (h, side)
+}
+
+/// Another context announced tokens; the read they cause is returned, not answered.
+fn notice_pending(h: &mut Harness) -> AuthStepId {
+    h.core.on_auth_notice(&key(), h.now);
+    h.pump();
+    match &std::mem::take(&mut h.auth)[..] {
+        [AuthAction::Load { id, .. }] => *id,
+        other => panic!("a notice reads the tokens: {other:?}"),
+    }
+}
+
+/// A request started while announced tokens are read waits for the read, and leaves with
+/// the token it leaves in place: the new one (no 401, no refresh), or the old one when
+/// the record did not change; a request aborted meanwhile never leaves.
+#[test]
+fn requests_opened_during_a_notice_read_wait_for_it() {
+    let (mut h, side) = signed_in();
+    let read_id = notice_pending(&mut h);
+    let op = read(&mut h, "y");
+    h.pump();
+    assert!(h.try_take().is_none(), "a request left during the read");
+    h.core.on_auth(
+        read_id,
+        AuthInput::Loaded(Some(record("a5", "r5", FAR))),
+        h.now,
+    );
+    let s = h.take();
+    assert_eq!(s.header("authorization"), Some("Bearer a5"));
+    h.result(&s, super::auth::done_result());
+    h.ok(op);
+
+    // The same tokens read again: the request leaves with them.
+    let read_id = notice_pending(&mut h);
+    let op = read(&mut h, "z");
+    h.pump();
+    assert!(h.try_take().is_none());
+    h.core.on_auth(
+        read_id,
+        AuthInput::Loaded(Some(record("a5", "r5", FAR))),
+        h.now,
+    );
+    let s = h.take();
+    assert_eq!(s.header("authorization"), Some("Bearer a5"));
+    h.result(&s, super::auth::done_result());
+    h.ok(op);
+
+    // Aborted while it waits: it never leaves; a failed read lets the next one go.
+    let read_id = notice_pending(&mut h);
+    let op = read(&mut h, "w");
+    let now = h.now;
+    h.core.abort(op, crate::error::Error::abort("gone"), now);
+    assert_eq!(h.err(op).kind, ErrorKind::Abort);
+    h.core.on_auth(read_id, AuthInput::Loaded(None), h.now);
+    h.pump();
+    assert!(h.try_take().is_none(), "an aborted request left");
+    let op = read(&mut h, "v");
+    let s = h.take();
+    assert_eq!(s.header("authorization"), Some("Bearer a5"));
+    h.result(&s, super::auth::done_result());
+    h.ok(op);
+    assert!(side.refreshes.is_empty());
+    assert!(h.core.is_quiet(), "{:?}", h.core.busy());
+}
+
+/// A request refused during the read starts a flow; what was opened meanwhile leaves when
+/// the flow ends, with its token, once.
+#[test]
+fn a_flow_that_starts_during_a_notice_read_sends_what_waited() {
+    let (mut h, mut side) = signed_in();
+    let early = read(&mut h, "early");
+    let s_early = h.take();
+    let read_id = notice_pending(&mut h);
+    let late = read(&mut h, "late");
+    h.pump();
+    assert!(h.try_take().is_none());
+    // The early request is refused: the flow runs (lock, stored tokens: still a1, expired
+    // for the server, so a refresh).
+    side.store.insert(key(), record("a1", "r1", 1));
+    refuse(&mut h, &s_early, 401, &www401());
+    h.pump();
+    let flow_actions = std::mem::take(&mut h.auth);
+    // The notice's read answers first: the flow still runs, nothing leaves yet.
+    h.core.on_auth(
+        read_id,
+        AuthInput::Loaded(Some(record("a1", "r1", 1))),
+        h.now,
+    );
+    h.pump();
+    assert!(
+        h.outbox.iter().all(|s| s.req.url != MCP),
+        "an MCP request left before the flow ended"
+    );
+    h.auth = flow_actions;
+    side.serve(&mut h);
+    let mut sent = Vec::new();
+    while let Some(s) = h.try_take() {
+        sent.push(s);
+    }
+    assert_eq!(sent.len(), 2, "both requests leave once the flow ended");
+    for s in &sent {
+        assert_eq!(s.header("authorization"), Some("Bearer a2"));
+        h.result(s, super::auth::done_result());
+    }
+    h.ok(early);
+    h.ok(late);
+    assert_eq!(side.refreshes, ["r1"]);
+    assert!(h.core.is_quiet(), "{:?}", h.core.busy());
+}
+
 /// Without Web Locks (Node, edge) or without a storage, the flow is as before: no lock,
 /// no announcement, the stored tokens read once.
 #[test]
