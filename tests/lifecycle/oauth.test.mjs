@@ -152,6 +152,8 @@ test('7b. an announced refresh: a tab holding the old token uses the new one wit
     // counts b's finished reads and waits for the notice's read too (the client takes its
     // result in a microtask after it), else b's next request can start before it has the
     // new token (seen once: b sent the old token, got a 401, then used the new one).
+    // Since 55e401f the client holds a request started during that read (7d tests it);
+    // here the notice alone is tested.
     await b.evaluate(() => {
       window.notices = [];
       new BroadcastChannel('mcp-wasm-client:oauth').onmessage = (e) => window.notices.push(e.data);
@@ -179,6 +181,62 @@ test('7b. an announced refresh: a tab holding the old token uses the new one wit
     assert.ok(after.every((c) => c.status !== 401), 'no 401 in tab b');
     assert.equal(auth.debug().grants.filter((g) => g.grant_type === 'refresh_token').length, 2);
     assert.deepEqual(pageErrors, []);
+    assert.deepEqual(await b.evaluate(() => window.warnings), []);
+    for (const tab of [a, b]) await tab.evaluate(() => window.client.close());
+  } finally {
+    await context.close();
+    await auth.close();
+  }
+});
+
+test('7d. a request started while the announced tokens are read waits for the read: the new token, no 401', async ({ browser, site, mcp }) => {
+  const auth = await oauthServer(mcp, { tokenDelayMs: 0 });
+  const context = await browser.newContext();
+  try {
+    const [a, b] = [await openTab(context, site), await openTab(context, site)];
+    const seeded = auth.seed({ expiredAccess: true });
+    await useKv(a);
+    await a.evaluate(({ key, record }) => window.kv.set(key, record), {
+      key: tokensKey(auth.issuer, auth.mcpUrl),
+      record: JSON.stringify({ access_token: seeded.access, refresh_token: seeded.refresh, expires_at: Date.now() - 60_000 }),
+    });
+    await makeClient(a, auth.mcpUrl);
+    await makeClient(b, auth.mcpUrl);
+    assert.deepEqual(await echo(a, 'a1'), { ok: 'a1' });
+    assert.deepEqual(await echo(b, 'b1'), { ok: 'b1' });
+    const first = auth.debug().mcp.at(-1).token;
+    // Tab b's storage reads take 400 ms from now on, and are counted as they start and end.
+    await b.evaluate(() => {
+      window.started = 0;
+      window.ended = 0;
+      const get = window.kv.get;
+      window.kv.get = (k) => {
+        window.started += 1;
+        return new Promise((r) => setTimeout(r, 400)).then(() => get(k)).then((v) => { window.ended += 1; return v; });
+      };
+    });
+    auth.revoke(first);
+    assert.deepEqual(await echo(a, 'a2'), { ok: 'a2' });
+    const second = auth.debug().mcp.at(-1).token;
+    assert.notEqual(second, first);
+    const before = auth.debug().mcp.length;
+    // The notice reached b and its read began; b's call starts before the read ends.
+    await until(async () => (await b.evaluate(() => window.started)) >= 1, "tab b's read of the announced tokens");
+    const [res, endedAtCall] = await b.evaluate(async () => {
+      const ended = window.ended;
+      const r = await window.client.callTool('echo', { text: 'b2' }).then(
+        (x) => ({ ok: x.content?.[0]?.text }),
+        (e) => ({ error: `${e.name}: ${e.message}` }),
+      );
+      return [r, ended];
+    });
+    assert.equal(endedAtCall, 0, 'the call started after the read ended: the test proves nothing');
+    assert.deepEqual(res, { ok: 'b2' });
+    const after = auth.debug().mcp.slice(before);
+    assert.ok(after.length > 0, 'b sent nothing');
+    assert.equal(after[0].token, second, `b's first request after the refresh: ${JSON.stringify(after)}`);
+    assert.ok(after.every((c) => c.status !== 401), 'no 401 in tab b');
+    assert.equal(auth.debug().grants.filter((g) => g.grant_type === 'refresh_token').length, 2);
     assert.deepEqual(await b.evaluate(() => window.warnings), []);
     for (const tab of [a, b]) await tab.evaluate(() => window.client.close());
   } finally {
