@@ -24,11 +24,17 @@ build_wasm() {
   wasm-bindgen --target web --out-dir "$out" --out-name mcp_wasm_client "$wasm"
 
   if [ "$PROFILE" = release ]; then
-    log "wasm-opt -Oz -Oz"
+    log "wasm-opt -Oz -Oz -ocimfs=20"
     # The producers and target-features sections are only for tools: dropped after optimizing.
     # Two -Oz passes: the second finds what the first left (measured: -750 B gzip for the
     # default entry, -553 B for the modern one; --converge and a third pass gave less).
-    node_modules/.bin/wasm-opt -Oz -Oz --strip-producers --strip-target-features "$out/mcp_wasm_client_bg.wasm" -o "$out/mcp_wasm_client_bg.opt.wasm"
+    # -ocimfs=20: a function with one caller is inlined into it only when it is small. By
+    # default Binaryen inlines every such function, whatever its size, which undid
+    # #[inline(never)] and made functions such as the constructor's 20 KB shim; Chromium
+    # compiles a wasm function whole on its first call, so the first call compiled all
+    # of it. With 20: -9.3 KB gzip for the default entry, and 21 % fewer bytes compiled on
+    # the way to the first listTools (BENCHMARKS.md, "the first call's path").
+    node_modules/.bin/wasm-opt -Oz -Oz -ocimfs=20 --strip-producers --strip-target-features "$out/mcp_wasm_client_bg.wasm" -o "$out/mcp_wasm_client_bg.opt.wasm"
     mv "$out/mcp_wasm_client_bg.opt.wasm" "$out/mcp_wasm_client_bg.wasm"
   fi
 

@@ -51,6 +51,8 @@ fn settle(h: &Handle, ask: AskId, r: Result<JsValue, JsValue>) {
 }
 
 /// Runs the handler for an ask.
+// Out of line: not on the first call's path (`driver::pump`).
+#[inline(never)]
 pub(super) fn run(h: &Handle, ask: Ask) {
     let (handler, roots, url) = {
         let d = h.borrow();

@@ -19,6 +19,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::AbortController;
 
+// Out of line: not on the first call's path (`driver::pump`).
+#[inline(never)]
 pub(super) fn perform(h: &Handle, a: AuthAction) {
     match a {
         AuthAction::Random { id, len } => feed(h, id, AuthInput::Random(random(len))),
@@ -105,6 +107,8 @@ pub(super) fn send(h: &Handle, req: HttpRequest) {
     signed_send(h, req)
 }
 
+// Out of line: not on the first call's path (`driver::pump`).
+#[inline(never)]
 fn signed_send(h: &Handle, mut req: HttpRequest) {
     let key = h.borrow().handlers.dpop_key.clone();
     let Some(slot) = req.headers.iter().position(|(n, _)| n == PROOF_HEADER) else {

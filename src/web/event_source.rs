@@ -54,6 +54,8 @@ fn feed(h: &Handle, id: u64, text: &str) {
 }
 
 /// Opens the stream; events go to the engine as exchange `req.id`.
+// Out of line: not on the first call's path (`driver::pump`).
+#[inline(never)]
 pub(super) fn open(h: &Handle, req: HttpRequest) {
     let id = req.id;
     let es = match EventSource::new(&req.url) {

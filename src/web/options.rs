@@ -95,6 +95,7 @@ fn string(obj: &JsValue, key: &str) -> Result<Option<String>, Error> {
 }
 
 /// `headers`: a plain object, a `Headers`, or an array of `[name, value]` pairs.
+#[inline(never)]
 fn headers(v: &JsValue) -> Result<Vec<(String, String)>, Error> {
     if !present(v) {
         return Ok(Vec::new());
@@ -135,6 +136,7 @@ fn headers(v: &JsValue) -> Result<Vec<(String, String)>, Error> {
 }
 
 /// `extensions`: an array of identifiers, or an object `{ id: settings }`.
+#[inline(never)]
 fn extensions(v: &JsValue) -> Result<Map<String, Value>, Error> {
     if !present(v) {
         return Ok(Map::new());
@@ -149,15 +151,25 @@ fn extensions(v: &JsValue) -> Result<Map<String, Value>, Error> {
 pub(super) fn client_options(url: String, o: &JsValue) -> Result<(Config, Handlers), Error> {
     let mut cfg = Config::new(url);
     let mut h = Handlers::default();
-    if let Some(Value::Object(info)) = from_js(&get(o, "clientInfo"))? {
-        cfg.client_info = requests::client_info(info)?;
+    // The option groups a host seldom gives are read out of line, and only when given:
+    // Chromium compiles a wasm function whole on its first call, so code inlined here is
+    // compiled at every page's first `new McpClient()` (BENCHMARKS.md, target 5).
+    let info = get(o, "clientInfo");
+    if present(&info) {
+        client_info(&info, &mut cfg)?;
     }
     match string(o, "protocolVersion")?.as_deref() {
         None | Some("auto") => cfg.version = VersionChoice::Auto,
         Some(v) => cfg.version = VersionChoice::Pinned(v.to_string()),
     }
-    cfg.headers = headers(&get(o, "headers"))?;
-    cfg.extensions = extensions(&get(o, "extensions"))?;
+    let hs = get(o, "headers");
+    if present(&hs) {
+        cfg.headers = headers(&hs)?;
+    }
+    let ext = get(o, "extensions");
+    if present(&ext) {
+        cfg.extensions = extensions(&ext)?;
+    }
     if let Some(ms) = number(o, "requestTimeoutMs")? {
         cfg.request_timeout_ms = ms;
     }
@@ -207,56 +219,11 @@ pub(super) fn client_options(url: String, o: &JsValue) -> Result<(Config, Handle
     }
     let limits = get(o, "limits");
     if present(&limits) {
-        // A misspelt limit would otherwise be ignored silently.
-        let Some(Value::Object(names)) = from_js(&limits)? else {
-            return Err(Error::config("limits must be an object"));
-        };
-        if names.keys().any(|k| !LIMIT_NAMES.contains(&k.as_str())) {
-            return Err(Error::config(concat!(
-                "limits has a name that is not a limit (the limits are maxEventBytes, ",
-                "maxBodyBytes, maxConcurrentInputs, maxInputRequests, listenMaxRetries, ",
-                "listenBackoffMs, listenMaxBackoffMs, listenAckTimeoutMs)"
-            )));
-        }
-        // On wasm32 a usize has 32 bits: a larger limit saturates instead of wrapping
-        // (2^32 bytes must not become 0).
-        let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
-        let l = &mut cfg.limits;
-        if let Some(n) = number(&limits, "maxEventBytes")? {
-            l.max_event_bytes = size(n);
-        }
-        if let Some(n) = number(&limits, "maxBodyBytes")? {
-            l.max_body_bytes = size(n);
-        }
-        if let Some(n) = number(&limits, "maxConcurrentInputs")? {
-            l.max_concurrent_inputs = size(n);
-        }
-        if let Some(n) = number(&limits, "maxInputRequests")? {
-            l.max_input_requests = size(n);
-        }
-        if let Some(n) = number(&limits, "listenMaxRetries")? {
-            l.listen_max_retries = n.min(u32::MAX as u64) as u32;
-        }
-        if let Some(n) = number(&limits, "listenBackoffMs")? {
-            l.listen_backoff_ms = n;
-        }
-        if let Some(n) = number(&limits, "listenMaxBackoffMs")? {
-            l.listen_max_backoff_ms = n;
-        }
-        if let Some(n) = number(&limits, "listenAckTimeoutMs")? {
-            l.listen_ack_timeout_ms = n;
-        }
+        read_limits(&limits, &mut cfg)?;
     }
     let auth = get(o, "auth");
     if present(&auth) {
-        let (a, on_authorize, storage) = auth_options(&auth, &cfg)?;
-        let key = get(&auth, "privateKey");
-        if let Some(k) = a.client_key.as_ref().filter(|_| present(&key)) {
-            h.private_key = Some((key, k.alg.as_str()));
-        }
-        cfg.auth = Some(a);
-        h.on_authorize = on_authorize;
-        h.storage = storage;
+        read_auth(&auth, &mut cfg, &mut h)?;
     }
     // Issue 13: one poller and one dialog per task across the origin's contexts.
     cfg.coordinated = match string(o, "coordination")?.as_deref() {
@@ -277,6 +244,74 @@ pub(super) fn client_options(url: String, o: &JsValue) -> Result<(Config, Handle
     let _ = TASKS_EXTENSION;
     cfg.validate()?;
     Ok((cfg, h))
+}
+
+/// `clientInfo` (out of line: see `client_options`).
+#[inline(never)]
+fn client_info(v: &JsValue, cfg: &mut Config) -> Result<(), Error> {
+    if let Some(Value::Object(info)) = from_js(v)? {
+        cfg.client_info = requests::client_info(info)?;
+    }
+    Ok(())
+}
+
+/// `limits` (out of line: see `client_options`).
+#[inline(never)]
+fn read_limits(limits: &JsValue, cfg: &mut Config) -> Result<(), Error> {
+    // A misspelt limit would otherwise be ignored silently.
+    let Some(Value::Object(names)) = from_js(limits)? else {
+        return Err(Error::config("limits must be an object"));
+    };
+    if names.keys().any(|k| !LIMIT_NAMES.contains(&k.as_str())) {
+        return Err(Error::config(concat!(
+            "limits has a name that is not a limit (the limits are maxEventBytes, ",
+            "maxBodyBytes, maxConcurrentInputs, maxInputRequests, listenMaxRetries, ",
+            "listenBackoffMs, listenMaxBackoffMs, listenAckTimeoutMs)"
+        )));
+    }
+    // On wasm32 a usize has 32 bits: a larger limit saturates instead of wrapping
+    // (2^32 bytes must not become 0).
+    let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+    let l = &mut cfg.limits;
+    if let Some(n) = number(limits, "maxEventBytes")? {
+        l.max_event_bytes = size(n);
+    }
+    if let Some(n) = number(limits, "maxBodyBytes")? {
+        l.max_body_bytes = size(n);
+    }
+    if let Some(n) = number(limits, "maxConcurrentInputs")? {
+        l.max_concurrent_inputs = size(n);
+    }
+    if let Some(n) = number(limits, "maxInputRequests")? {
+        l.max_input_requests = size(n);
+    }
+    if let Some(n) = number(limits, "listenMaxRetries")? {
+        l.listen_max_retries = n.min(u32::MAX as u64) as u32;
+    }
+    if let Some(n) = number(limits, "listenBackoffMs")? {
+        l.listen_backoff_ms = n;
+    }
+    if let Some(n) = number(limits, "listenMaxBackoffMs")? {
+        l.listen_max_backoff_ms = n;
+    }
+    if let Some(n) = number(limits, "listenAckTimeoutMs")? {
+        l.listen_ack_timeout_ms = n;
+    }
+    Ok(())
+}
+
+/// `auth` (out of line: see `client_options`).
+#[inline(never)]
+fn read_auth(auth: &JsValue, cfg: &mut Config, h: &mut Handlers) -> Result<(), Error> {
+    let (a, on_authorize, storage) = auth_options(auth, cfg)?;
+    let key = get(auth, "privateKey");
+    if let Some(k) = a.client_key.as_ref().filter(|_| present(&key)) {
+        h.private_key = Some((key, k.alg.as_str()));
+    }
+    cfg.auth = Some(a);
+    h.on_authorize = on_authorize;
+    h.storage = storage;
+    Ok(())
 }
 
 /// The booleans `keys` of option object `v` (`None` when the host gave no object); read

@@ -75,6 +75,8 @@ fn store_of(h: &Handle) -> Option<TaskStore> {
 }
 
 /// `Action::StoreTask`.
+// Out of line: not on the first call's path (`driver::pump`).
+#[inline(never)]
 pub(super) fn put(h: &Handle, key: &str, value: &Value) {
     if let Some(s) = store_of(h) {
         s.put(key, to_js(value));
@@ -82,6 +84,8 @@ pub(super) fn put(h: &Handle, key: &str, value: &Value) {
 }
 
 /// `Action::ForgetTask`.
+// Out of line: not on the first call's path (`driver::pump`).
+#[inline(never)]
 pub(super) fn forget(h: &Handle, key: &str) {
     if let Some(s) = store_of(h) {
         s.remove(key);
