@@ -118,22 +118,31 @@ test('7. three tabs with an expired access token: one refresh_token grant, every
   }
 });
 
+/**
+ * Tabs a and b of `context`, each with a client of `auth`'s MCP server, both signed in
+ * from the tokens a stored (an expired access token: a's first call refreshes), one call
+ * each done; `first`: the access token that call used.
+ */
+async function twoSignedInTabs(context, site, auth) {
+  const [a, b] = [await openTab(context, site), await openTab(context, site)];
+  const seeded = auth.seed({ expiredAccess: true });
+  await useKv(a);
+  await a.evaluate(({ key, record }) => window.kv.set(key, record), {
+    key: tokensKey(auth.issuer, auth.mcpUrl),
+    record: JSON.stringify({ access_token: seeded.access, refresh_token: seeded.refresh, expires_at: Date.now() - 60_000 }),
+  });
+  await makeClient(a, auth.mcpUrl);
+  await makeClient(b, auth.mcpUrl);
+  assert.deepEqual(await echo(a, 'a1'), { ok: 'a1' });
+  assert.deepEqual(await echo(b, 'b1'), { ok: 'b1' });
+  return { a, b, first: auth.debug().mcp.at(-1).token };
+}
+
 test('7b. an announced refresh: a tab holding the old token uses the new one with no 401', async ({ browser, site, mcp }) => {
   const auth = await oauthServer(mcp, { tokenDelayMs: 0 });
   const context = await browser.newContext();
   try {
-    const [a, b] = [await openTab(context, site), await openTab(context, site)];
-    const seeded = auth.seed({ expiredAccess: true });
-    await useKv(a);
-    await a.evaluate(({ key, record }) => window.kv.set(key, record), {
-      key: tokensKey(auth.issuer, auth.mcpUrl),
-      record: JSON.stringify({ access_token: seeded.access, refresh_token: seeded.refresh, expires_at: Date.now() - 60_000 }),
-    });
-    await makeClient(a, auth.mcpUrl);
-    await makeClient(b, auth.mcpUrl);
-    assert.deepEqual(await echo(a, 'a1'), { ok: 'a1' });
-    assert.deepEqual(await echo(b, 'b1'), { ok: 'b1' });
-    const first = auth.debug().mcp.at(-1).token;
+    const { a, b, first } = await twoSignedInTabs(context, site, auth);
     // Peer input that is not a notice, or names no tokens b holds: ignored, never a throw.
     const pageErrors = [];
     b.on('pageerror', (e) => pageErrors.push(e.message));
@@ -193,18 +202,7 @@ test('7d. a request started while the announced tokens are read waits for the re
   const auth = await oauthServer(mcp, { tokenDelayMs: 0 });
   const context = await browser.newContext();
   try {
-    const [a, b] = [await openTab(context, site), await openTab(context, site)];
-    const seeded = auth.seed({ expiredAccess: true });
-    await useKv(a);
-    await a.evaluate(({ key, record }) => window.kv.set(key, record), {
-      key: tokensKey(auth.issuer, auth.mcpUrl),
-      record: JSON.stringify({ access_token: seeded.access, refresh_token: seeded.refresh, expires_at: Date.now() - 60_000 }),
-    });
-    await makeClient(a, auth.mcpUrl);
-    await makeClient(b, auth.mcpUrl);
-    assert.deepEqual(await echo(a, 'a1'), { ok: 'a1' });
-    assert.deepEqual(await echo(b, 'b1'), { ok: 'b1' });
-    const first = auth.debug().mcp.at(-1).token;
+    const { a, b, first } = await twoSignedInTabs(context, site, auth);
     // Tab b's storage reads take 400 ms from now on, and are counted as they start and end.
     await b.evaluate(() => {
       window.started = 0;

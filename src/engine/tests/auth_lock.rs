@@ -489,34 +489,20 @@ fn notice_pending(h: &mut Harness) -> AuthStepId {
 #[test]
 fn requests_opened_during_a_notice_read_wait_for_it() {
     let (mut h, side) = signed_in();
-    let read_id = notice_pending(&mut h);
-    let op = read(&mut h, "y");
-    h.pump();
-    assert!(h.try_take().is_none(), "a request left during the read");
-    h.core.on_auth(
-        read_id,
-        AuthInput::Loaded(Some(record("a5", "r5", FAR))),
-        h.now,
-    );
-    let s = h.take();
-    assert_eq!(s.header("authorization"), Some("Bearer a5"));
-    h.result(&s, super::auth::done_result());
-    h.ok(op);
-
-    // The same tokens read again: the request leaves with them.
-    let read_id = notice_pending(&mut h);
-    let op = read(&mut h, "z");
-    h.pump();
-    assert!(h.try_take().is_none());
-    h.core.on_auth(
-        read_id,
-        AuthInput::Loaded(Some(record("a5", "r5", FAR))),
-        h.now,
-    );
-    let s = h.take();
-    assert_eq!(s.header("authorization"), Some("Bearer a5"));
-    h.result(&s, super::auth::done_result());
-    h.ok(op);
+    // New tokens read, then the same ones again: the waiting request leaves with them.
+    for uri in ["y", "z"] {
+        let read_id = notice_pending(&mut h);
+        let op = read(&mut h, uri);
+        h.pump();
+        assert!(h.try_take().is_none(), "a request left during the read");
+        let stored = record("a5", "r5", FAR);
+        h.core
+            .on_auth(read_id, AuthInput::Loaded(Some(stored)), h.now);
+        let s = h.take();
+        assert_eq!(s.header("authorization"), Some("Bearer a5"));
+        h.result(&s, super::auth::done_result());
+        h.ok(op);
+    }
 
     // Aborted while it waits: it never leaves; a failed read lets the next one go.
     let read_id = notice_pending(&mut h);
