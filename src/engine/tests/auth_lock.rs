@@ -411,15 +411,7 @@ fn close_abandons_or_releases_the_lock() {
 /// record, or unchanged tokens change nothing.
 #[test]
 fn announced_tokens_are_used_for_the_next_request() {
-    let mut h = Harness::new(locking_cfg());
-    let mut side = Side::new(Some(record("a1", "r1", FAR)));
-    let op = read(&mut h, "x");
-    let s = h.take();
-    refuse(&mut h, &s, 401, &www401());
-    side.serve(&mut h);
-    let s = h.take();
-    h.result(&s, super::auth::done_result());
-    h.ok(op);
+    let (mut h, mut side) = signed_in();
     side.log.clear();
     // Peer input that names nothing this client holds: nothing is read.
     h.core
