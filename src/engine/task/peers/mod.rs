@@ -12,8 +12,10 @@
 //!   only its wait deadlines and the TTL backstop (rule 10) as timers. The lock holder is
 //!   the *leader*: it polls and posts every observation (`obs`). When it goes away (closed
 //!   tab, crash, `client.close()`, its last waiter left) the lock passes to the next
-//!   waiting context, which polls at `max(now, last observation + pollIntervalMs)`: the
-//!   poll rate stays one context's, with no gap beyond the interval.
+//!   waiting context, which polls at `max(now + 100 ms, last observation + pollIntervalMs)`
+//!   (the grace: the former leader's last `obs` may arrive after the grant, and a leader
+//!   applies an `obs` newer than its own): the poll rate stays one context's, with no gap
+//!   beyond the interval.
 //! - **Newcomers.** BroadcastChannel queues nothing, so a follower says `hello` (with its
 //!   visibility) when it joins and whenever it hears a leader it has not greeted; the
 //!   leader answers with its last observation and the key assignment.
