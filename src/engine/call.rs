@@ -375,44 +375,77 @@ impl Call {
         if self.finished {
             return None;
         }
-        match input {
-            CallInput::Response(raw) => {
-                self.xfer = None;
-                match peek_result_type(&raw) {
-                    Err(e) => self.finish(sh, Err(e)),
-                    Ok(ResultType::Complete) => self.finish(sh, Ok(CallOutcome::Complete(raw))),
-                    Ok(ResultType::InputRequired) => self.on_input_required(sh, owner, &raw),
-                    // The extension's own examples put "task" on tasks/get answers: the task
-                    // decoder accepts it only when the payload carries a status (tasks rule 2).
-                    Ok(ResultType::Task) if self.method == "tasks/get" => {
-                        self.finish(sh, Ok(CallOutcome::Complete(raw)))
-                    }
-                    Ok(ResultType::Task) => {
-                        if self.policy.allow_task {
-                            self.finish(sh, Ok(CallOutcome::Task(raw)))
-                        } else {
-                            let why = if self.method == "tools/call" {
-                                "the tasks extension was not declared"
-                            } else {
-                                "only tools/call may create a task"
-                            };
-                            self.finish(
-                                sh,
-                                Err(Error::invalid_result(format!(
-                                    "{} answered resultType \"task\", but {why}",
-                                    self.method
-                                ))),
-                            )
-                        }
-                    }
-                    Ok(ResultType::Other(s)) => self.finish(
+        // A complete result is the common case: the rest is out of line, so a call that
+        // gets one compiles only this (a wasm function is compiled whole on its first call;
+        // BENCHMARKS.md, "the first call's path").
+        if let CallInput::Response(raw) = input {
+            self.xfer = None;
+            return match peek_result_type(&raw) {
+                Ok(ResultType::Complete) => self.finish(sh, Ok(CallOutcome::Complete(raw))),
+                t => self.on_response(sh, owner, raw, t),
+            };
+        }
+        self.handle_other(sh, owner, input)
+    }
+
+    /// A response whose `resultType` is not `complete` (or cannot be read).
+    #[inline(never)]
+    fn on_response(
+        &mut self,
+        sh: &mut Shared,
+        owner: &Owner,
+        raw: Box<RawValue>,
+        result_type: Result<ResultType>,
+    ) -> Option<Result<CallOutcome>> {
+        match result_type {
+            Err(e) => self.finish(sh, Err(e)),
+            Ok(ResultType::Complete) => self.finish(sh, Ok(CallOutcome::Complete(raw))),
+            Ok(ResultType::InputRequired) => self.on_input_required(sh, owner, &raw),
+            // The extension's own examples put "task" on tasks/get answers: the task
+            // decoder accepts it only when the payload carries a status (tasks rule 2).
+            Ok(ResultType::Task) if self.method == "tasks/get" => {
+                self.finish(sh, Ok(CallOutcome::Complete(raw)))
+            }
+            Ok(ResultType::Task) => {
+                if self.policy.allow_task {
+                    self.finish(sh, Ok(CallOutcome::Task(raw)))
+                } else {
+                    let why = if self.method == "tools/call" {
+                        "the tasks extension was not declared"
+                    } else {
+                        "only tools/call may create a task"
+                    };
+                    self.finish(
                         sh,
                         Err(Error::invalid_result(format!(
-                            "unknown resultType \"{}\"",
-                            sanitize(&s, 60)
+                            "{} answered resultType \"task\", but {why}",
+                            self.method
                         ))),
-                    ),
+                    )
                 }
+            }
+            Ok(ResultType::Other(s)) => self.finish(
+                sh,
+                Err(Error::invalid_result(format!(
+                    "unknown resultType \"{}\"",
+                    sanitize(&s, 60)
+                ))),
+            ),
+        }
+    }
+
+    /// Every input but a response.
+    #[inline(never)]
+    fn handle_other(
+        &mut self,
+        sh: &mut Shared,
+        owner: &Owner,
+        input: CallInput,
+    ) -> Option<Result<CallOutcome>> {
+        match input {
+            CallInput::Response(raw) => {
+                let t = peek_result_type(&raw);
+                self.on_response(sh, owner, raw, t)
             }
             CallInput::RpcError(e, status) => {
                 self.xfer = None;

@@ -118,7 +118,11 @@ fn oauth_error_code(body: &[u8]) -> Option<String> {
 }
 
 impl Core {
-    fn auth_owns(&self, xfer: u64) -> bool {
+    /// Is HTTP request `xfer` the flow's own? The check every exchange's end passes
+    /// through; the end of the flow's exchange is `auth_on_end`, kept out of line so that a
+    /// client without a flow never compiles it (a wasm function is compiled whole on its
+    /// first call: BENCHMARKS.md, "the first call's path").
+    pub(super) fn auth_owns(&self, xfer: u64) -> bool {
         self.auth.as_ref().is_some_and(|l| l.xfer == Some(xfer))
     }
 
@@ -155,15 +159,13 @@ impl Core {
         true
     }
 
-    /// The flow's exchange ended (`failed`: without a response, and why). True when it was
-    /// the flow's.
-    pub(super) fn auth_on_end(&mut self, xfer: u64, failed: Option<Error>) -> bool {
-        if !self.auth_owns(xfer) {
-            return false;
-        }
+    /// The flow's exchange ended (`failed`: without a response, and why). Only for the
+    /// flow's own exchange (`auth_owns`).
+    #[inline(never)]
+    pub(super) fn auth_on_end(&mut self, failed: Option<Error>) {
         let now = self.sh.now;
         let Some(l) = self.auth.as_mut() else {
-            return false;
+            return;
         };
         l.xfer = None;
         let status = if failed.is_some() || l.overflow {
@@ -185,7 +187,7 @@ impl Core {
                 if fresh && !l.retried {
                     l.retried = true;
                     self.auth_send(req);
-                    return true;
+                    return;
                 }
                 refused = Some(nonce_error(if fresh || l.retried {
                     "the token endpoint refused the DPoP proof with its nonce again (use_dpop_nonce twice)"
@@ -195,7 +197,7 @@ impl Core {
             }
         }
         let Some(l) = self.auth.as_mut() else {
-            return true;
+            return;
         };
         let mut effects = l.machine.on_fetch(status, &body, now);
         if let Some(err) = refused {
@@ -216,7 +218,6 @@ impl Core {
             }
         }
         self.auth_apply(effects);
-        true
     }
 
     /// Holds a refused exchange and starts (or joins) a flow. False when the refusal is

@@ -397,11 +397,7 @@ impl Core {
     fn deliver(&mut self, owner: &Owner, input: CallInput) {
         match owner {
             Owner::Op(id) => self.step_op(*id, OpInput::Call(input)),
-            Owner::Task(tid, part) => {
-                let notes = self.tasks.handle(&mut self.sh, tid, *part, input);
-                self.refresh_task(tid);
-                self.deliver_notes(notes);
-            }
+            Owner::Task(tid, part) => self.deliver_task(tid, *part, input),
             Owner::Session(part) => {
                 let o = self.session.handle(&mut self.sh, *part, input);
                 self.session_outcome(o);
@@ -409,6 +405,16 @@ impl Core {
             Owner::Resume(_) => {}
             Owner::Push(gen) => self.push_deliver(*gen, input),
         }
+    }
+
+    /// Hands a task's wait one input. Out of line, as `push_deliver` is: a client that
+    /// waits on no task never compiles it (a wasm function is compiled whole on its first
+    /// call; BENCHMARKS.md, "the first call's path").
+    #[inline(never)]
+    fn deliver_task(&mut self, tid: &str, part: crate::engine::task::Part, input: CallInput) {
+        let notes = self.tasks.handle(&mut self.sh, tid, part, input);
+        self.refresh_task(tid);
+        self.deliver_notes(notes);
     }
 
     /// A legacy response stream dropped after events with ids: resume it with a GET and

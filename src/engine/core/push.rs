@@ -9,6 +9,7 @@ use serde_json::Value;
 
 impl Core {
     /// An event of listen request `gen` (0: the book's timer).
+    #[inline(never)]
     pub(super) fn push_deliver(&mut self, gen: u64, input: CallInput) {
         let touched = self.tasks.push_input(&mut self.sh, gen, input);
         self.push_after(touched);

@@ -126,8 +126,8 @@ impl Core {
     /// Exchange `xfer`'s body ended.
     pub fn on_end(&mut self, wire: u64, now: Millis) {
         self.sh.now = self.sh.now.max(now);
-        if self.auth_on_end(wire, None) {
-            return;
+        if self.auth_owns(wire) {
+            return self.auth_on_end(None);
         }
         let Some(xfer) = self.sh.xs.by_wire(wire) else {
             return;
@@ -144,8 +144,8 @@ impl Core {
     /// Exchange `xfer` failed (network error, CORS, aborted by the platform).
     pub fn on_fail(&mut self, wire: u64, err: Error, now: Millis) {
         self.sh.now = self.sh.now.max(now);
-        if self.auth_on_end(wire, Some(err.clone())) {
-            return;
+        if self.auth_owns(wire) {
+            return self.auth_on_end(Some(err));
         }
         let Some(xfer) = self.sh.xs.by_wire(wire) else {
             return;
@@ -223,31 +223,41 @@ impl Core {
             match out {
                 XOut::Message(m, status) => self.route_message(xfer, m, status),
                 XOut::Failed(e) => self.exchange_failed(xfer, e),
-                XOut::SseMeta { id, retry } => {
-                    if let Some(slot) = self.sh.xs.get_mut(xfer) {
-                        // The stream's id as of this event (`None`: reset, or not
-                        // resumable): an older one would replay events already seen.
-                        slot.last_event_id = id.clone();
-                        if retry.is_some() {
-                            slot.retry_ms = retry;
-                        }
-                        if slot.owner() == &session::owner(SessionPart::GetStream) {
-                            self.session.get_last_event_id = id;
-                            if retry.is_some() {
-                                self.session.get_retry_ms = retry;
-                            }
-                        }
+                // Seldom on a call's path (SSE event ids, HTTP+SSE's `endpoint` event): out of
+                // line, so a plain call never compiles them.
+                out => self.stream_meta(xfer, out),
+            }
+        }
+    }
+
+    /// An SSE stream's event id or retry hint, or a named event (HTTP+SSE's `endpoint`).
+    #[inline(never)]
+    fn stream_meta(&mut self, xfer: ExchangeId, out: XOut) {
+        match out {
+            XOut::SseMeta { id, retry } => {
+                if let Some(slot) = self.sh.xs.get_mut(xfer) {
+                    // The stream's id as of this event (`None`: reset, or not
+                    // resumable): an older one would replay events already seen.
+                    slot.last_event_id = id.clone();
+                    if retry.is_some() {
+                        slot.retry_ms = retry;
                     }
-                }
-                XOut::Event { event, data } => {
-                    let owner = self.sh.xs.get(xfer).map(|s| s.owner().clone());
-                    if event == "endpoint" && owner == Some(session::owner(SessionPart::SseStream))
-                    {
-                        let o = self.session.on_endpoint(&mut self.sh, &data);
-                        self.session_outcome(o);
+                    if slot.owner() == &session::owner(SessionPart::GetStream) {
+                        self.session.get_last_event_id = id;
+                        if retry.is_some() {
+                            self.session.get_retry_ms = retry;
+                        }
                     }
                 }
             }
+            XOut::Event { event, data } => {
+                let owner = self.sh.xs.get(xfer).map(|s| s.owner().clone());
+                if event == "endpoint" && owner == Some(session::owner(SessionPart::SseStream)) {
+                    let o = self.session.on_endpoint(&mut self.sh, &data);
+                    self.session_outcome(o);
+                }
+            }
+            XOut::Message(..) | XOut::Failed(_) => {}
         }
     }
 
@@ -329,27 +339,25 @@ impl Core {
                 let params = params.unwrap_or_else(|| Value::Object(Map::new()));
                 self.route_notification(xfer, &method, params);
             }
-            Message::Request { id, method, params } => {
-                if self.sh.era == Era::Modern {
-                    self.sh.push(Action::Warn {
-                        message: format!(
-                            "dropped a server request ({}): servers send no requests in {}",
-                            sanitize(&method, 80),
-                            self.sh.version
-                        ),
-                    });
-                    return;
-                }
-                self.server_requests.on_request(
-                    &mut self.sh,
-                    &self.session,
-                    id,
-                    &method,
-                    params,
-                    None,
-                );
-            }
+            Message::Request { id, method, params } => self.route_request(id, &method, params),
         }
+    }
+
+    /// A request from the server (2025 eras; dropped with a warning in 2026-07-28).
+    #[inline(never)]
+    fn route_request(&mut self, id: RequestId, method: &str, params: Option<Value>) {
+        if self.sh.era == Era::Modern {
+            self.sh.push(Action::Warn {
+                message: format!(
+                    "dropped a server request ({}): servers send no requests in {}",
+                    sanitize(method, 80),
+                    self.sh.version
+                ),
+            });
+            return;
+        }
+        self.server_requests
+            .on_request(&mut self.sh, &self.session, id, method, params, None);
     }
 
     fn route_response(
@@ -422,6 +430,7 @@ impl Core {
         self.deliver(&owner, input);
     }
 
+    #[inline(never)]
     fn route_notification(&mut self, xfer: ExchangeId, method: &str, params: Value) {
         let owner = self.sh.xs.get(xfer).map(|s| s.owner().clone());
         match method {
