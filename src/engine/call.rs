@@ -15,6 +15,7 @@ use crate::engine::actions::{Action, Ask, AskId, AskScope, UrlFacts};
 use crate::engine::config::Config;
 use crate::engine::ids::ExchangeId;
 use crate::engine::shared::{Owner, Shared};
+use crate::engine::small_map::SmallMap;
 use crate::error::{json_object, json_text};
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::protocol::codes::{from_rpc, UNSUPPORTED_PROTOCOL_VERSION};
@@ -24,7 +25,6 @@ use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::result::{peek_result_type, ResultType};
 use crate::schema::{answers, elicitation};
 use crate::time::Millis;
-use rustc_hash::FxHashMap;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
@@ -127,8 +127,8 @@ impl Budget {
 struct Round {
     request_state: Option<Box<RawValue>>,
     queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
-    asking: FxHashMap<AskId, String>,
-    requests: FxHashMap<String, InputRequest>,
+    asking: SmallMap<AskId, String>,
+    requests: SmallMap<String, InputRequest>,
     answers: Map<String, Value>,
 }
 
@@ -597,7 +597,7 @@ impl Call {
         self.round = Some(Round {
             request_state: ir.request_state,
             queued,
-            asking: FxHashMap::default(),
+            asking: SmallMap::default(),
             requests,
             answers: Map::new(),
         });

@@ -11,6 +11,7 @@
 use crate::engine::exchange::Exchange;
 use crate::engine::ids::{ExchangeId, ResumeId};
 use crate::engine::shared::Owner;
+use crate::engine::small_map::SmallMap;
 use crate::http::request::HttpRequest;
 use crate::protocol::jsonrpc::RequestId;
 use rustc_hash::FxHashMap;
@@ -81,9 +82,9 @@ pub(crate) struct Exchanges {
     /// token (scheduled, or its `Last-Event-ID` GET open). The resumption belongs to no
     /// call's exchange, so a call that ends withdraws its id here ([`Exchanges::abandon`]);
     /// a resumption whose id is gone is not sent.
-    resuming: FxHashMap<RequestId, ResumeId>,
+    resuming: SmallMap<RequestId, ResumeId>,
     /// Scheduled resumptions by token.
-    resumes: FxHashMap<ResumeId, Resume>,
+    resumes: SmallMap<ResumeId, Resume>,
 }
 
 impl Exchanges {

@@ -25,6 +25,7 @@ pub(crate) mod ops;
 pub(crate) mod server_requests;
 pub(crate) mod session;
 pub(crate) mod shared;
+pub(crate) mod small_map;
 pub(crate) mod task;
 pub(crate) mod timers;
 pub mod tools;

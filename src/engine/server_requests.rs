@@ -10,12 +10,12 @@ use crate::engine::actions::{Action, Ask, AskId, AskScope};
 use crate::engine::call::{check_answer, check_declared};
 use crate::engine::session::{owner, Session, SessionPart};
 use crate::engine::shared::Shared;
+use crate::engine::small_map::SmallMap;
 use crate::error::{sanitize, Error};
 use crate::http::request::META_RELATED_TASK;
 use crate::protocol::codes::{INTERNAL_ERROR, METHOD_NOT_FOUND};
 use crate::protocol::input::{InputKind, InputRequest};
 use crate::protocol::jsonrpc::{encode_response, RequestId, RpcError};
-use rustc_hash::FxHashMap;
 use serde_json::{json, Map, Value};
 
 enum Entry {
@@ -26,8 +26,8 @@ enum Entry {
 /// Server requests in flight and answered.
 #[derive(Default)]
 pub(crate) struct ServerRequests {
-    entries: FxHashMap<RequestId, Entry>,
-    asks: FxHashMap<AskId, RequestId>,
+    entries: SmallMap<RequestId, Entry>,
+    asks: SmallMap<AskId, RequestId>,
 }
 
 /// Requests remembered at most (answered ones are forgotten first).

@@ -7,6 +7,7 @@ use crate::engine::config::Config;
 use crate::engine::exchange::{Bounds, Exchange};
 use crate::engine::exchanges::Exchanges;
 use crate::engine::ids::{ExchangeId, ResumeId};
+use crate::engine::small_map::SmallMap;
 use crate::engine::timers::TimerTable;
 use crate::engine::tools::ToolRegistry;
 use crate::error::json_text;
@@ -90,7 +91,7 @@ pub(crate) struct Shared {
     pub actions: VecDeque<Action>,
     /// Requests in flight, held for authorization, or being resumed.
     pub(crate) xs: Exchanges,
-    asks: FxHashMap<AskId, Owner>,
+    asks: SmallMap<AskId, Owner>,
     /// Progress tokens in use → owner.
     progress: FxHashMap<String, Owner>,
     /// Deadlines, one per owner at most.
@@ -141,7 +142,7 @@ impl Shared {
             next_id: 1,
             actions: VecDeque::new(),
             xs: Exchanges::default(),
-            asks: FxHashMap::default(),
+            asks: SmallMap::default(),
             progress: FxHashMap::default(),
             timers: TimerTable::default(),
             cache: Cache::default(),

@@ -7,6 +7,7 @@
 
 use crate::engine::actions::{Action, AskId, AuthStepId, OpId, SubscriptionEvent};
 use crate::engine::core::Core;
+use crate::engine::small_map::SmallMap;
 use crate::engine::transport::SseReader;
 use crate::error::Error;
 use crate::time::Millis;
@@ -68,9 +69,9 @@ pub(super) struct Driver {
     pub stand_in: String,
     /// Host asks and OAuth steps of the person, by the number of their `AskId` or
     /// `AuthStepId` (one counter issues both: they never collide).
-    pub asks: FxHashMap<u64, AbortController>,
+    pub asks: SmallMap<u64, AbortController>,
     pub pending: FxHashMap<OpId, Pending>,
-    host_errors: FxHashMap<u32, JsValue>,
+    host_errors: SmallMap<u32, JsValue>,
     next_host_ref: u32,
     /// The one timer: its handle (what `setTimeout` returned), when it fires, and whether it
     /// is only kept for reuse (no deadline is due then: unreferenced where the host can).
@@ -81,7 +82,7 @@ pub(super) struct Driver {
     on_timer: Option<Function>,
     pub closed: bool,
     /// Open `EventSource`s (2024-11-05 streams), by exchange id.
-    pub event_sources: FxHashMap<u64, web_sys::EventSource>,
+    pub event_sources: SmallMap<u64, web_sys::EventSource>,
     /// How the 2024-11-05 stream was read: `EventSource` or `fetch`.
     pub sse_transport: Option<SseReader>,
     /// Visibility and network listeners (issue 13, `web::visibility`).
@@ -102,16 +103,16 @@ impl Driver {
             fetcher: None,
             keep_alive: None,
             stand_in: String::new(),
-            asks: FxHashMap::default(),
+            asks: SmallMap::default(),
             pending: FxHashMap::default(),
-            host_errors: FxHashMap::default(),
+            host_errors: SmallMap::default(),
             next_host_ref: 1,
             timer: None,
             timer_at: None,
             timer_idle: false,
             on_timer: None,
             closed: false,
-            event_sources: FxHashMap::default(),
+            event_sources: SmallMap::default(),
             sse_transport: None,
             presence: None,
             auth_peers: None,

@@ -28,6 +28,7 @@ pub(crate) mod store;
 use crate::engine::actions::{Action, AskId, OpId, TaskView, UrlFacts};
 use crate::engine::call::{Call, CallInput};
 use crate::engine::shared::{Owner, Shared};
+use crate::engine::small_map::SmallMap;
 use crate::engine::tools::OutputCheck;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::protocol::codes::INVALID_PARAMS;
@@ -92,9 +93,9 @@ pub(crate) struct Driver {
     polls_started: u64,
     poll_number: u64,
     unsettled_before: u64,
-    asking: FxHashMap<AskId, String>,
+    asking: SmallMap<AskId, String>,
     queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
-    outstanding: FxHashMap<String, InputRequest>,
+    outstanding: SmallMap<String, InputRequest>,
     rounds: u32,
     waiters: Vec<Waiter>,
     poll: Option<Call>,
@@ -186,9 +187,9 @@ impl Driver {
             polls_started: 0,
             poll_number: 0,
             unsettled_before: 0,
-            asking: FxHashMap::default(),
+            asking: SmallMap::default(),
             queued: VecDeque::new(),
-            outstanding: FxHashMap::default(),
+            outstanding: SmallMap::default(),
             rounds: 0,
             waiters: Vec::new(),
             poll: None,
