@@ -93,8 +93,9 @@ export interface McpClientOptions {
   /** MRTR rounds per call and input rounds per task (over: InputRequiredError). Default 10. */
   maxInputRounds?: number;
   /** Tasks shared by the origin's tabs and workers: `'auto'` (default; where Web Locks and
-   * BroadcastChannel exist) polls each task from one context and shows each question in one
-   * (a visible one preferred); `'none'`: every client polls and asks on its own. */
+   * BroadcastChannel exist, and the tasks extension is declared) polls each task from one
+   * context and shows each question in one (a visible one preferred); `'none'`: every client
+   * polls and asks on its own. */
   coordination?: 'auto' | 'none';
   /** Push-driven tasks: tasks you wait on are listened for on one shared
    * `subscriptions/listen` stream (`notifications/tasks`); once the server acknowledges a

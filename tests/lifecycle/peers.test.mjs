@@ -106,6 +106,38 @@ test('3: two tabs waiting on one task: the server sees one tab\'s polling rate',
   }
 });
 
+test('3 (control): a client without the tasks extension has nothing to coordinate: no lock, no channel', async (env) => {
+  const context = await env.browser.newContext();
+  try {
+    const tab = await openTab(context, env.site);
+    // Web Locks held by this origin, and BroadcastChannels opened, for each kind of client.
+    const seen = await tab.evaluate(async (url) => {
+      const opened = [];
+      const Original = globalThis.BroadcastChannel;
+      globalThis.BroadcastChannel = class extends Original {
+        constructor(name) { super(name); opened.push(name); }
+      };
+      const held = async () => (await navigator.locks.query()).held.map((l) => l.name).filter((n) => n.startsWith('mcp-wasm-client/peers/'));
+      const settle = () => new Promise((r) => setTimeout(r, 200));
+      const plain = new window.mcp.McpClient(url, {});
+      await settle();
+      const without = { locks: await held(), channels: [...opened] };
+      plain.close();
+      const tasks = new window.mcp.McpClient(url, { extensions: ['io.modelcontextprotocol/tasks'] });
+      await settle();
+      const withTasks = { locks: await held(), channels: [...opened] };
+      tasks.close();
+      globalThis.BroadcastChannel = Original;
+      return { without, withTasks };
+    }, env.mcpUrl);
+    assert.deepEqual(seen.without, { locks: [], channels: [] }, JSON.stringify(seen));
+    assert.equal(seen.withTasks.locks.filter((n) => n.includes(' context ')).length, 1, JSON.stringify(seen));
+    assert.equal(seen.withTasks.channels.filter((n) => n.startsWith('mcp-wasm-client/peers/1 channel ')).length, 1, JSON.stringify(seen));
+  } finally {
+    await context.close();
+  }
+});
+
 test('3 (control): with coordination "none" the same measure sees both tabs polling', async (env) => {
   const { polls, window } = await twoTabsPolling(env, 'none');
   const perInterval = polls.length / (window / PACED_MS);
