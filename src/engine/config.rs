@@ -110,7 +110,7 @@ pub struct Config {
     /// again after a reload.
     pub store_answers: bool,
     /// Issue 13, coordination across contexts (`coordination: 'auto'` where Web Locks and
-    /// BroadcastChannel exist): one poller and one dialog per question per task across
+    /// BroadcastChannel exist, with the tasks extension declared): one poller and one dialog per question per task across
     /// the contexts of an origin (`engine::task::peers`). Off: every driver polls itself.
     pub coordinated: bool,
     /// Issue 14, push-driven tasks (`pushTasks: 'auto'`, the JS default): tasks waited on

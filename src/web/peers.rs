@@ -66,7 +66,7 @@ fn peer_message(core: &mut crate::engine::Core, text: &str, t: crate::time::Mill
 }
 
 /// Starts coordination when the configuration asks for it (`coordination: 'auto'` where
-/// the APIs exist).
+/// the APIs exist and the tasks extension is declared; `web::options`).
 pub(super) fn setup(h: &Handle) {
     let url = {
         let d = h.borrow();
