@@ -40,7 +40,8 @@ pub struct Limits {
     pub max_concurrent_inputs: usize,
     /// MRTR rounds per call, and input rounds per task.
     pub max_input_rounds: u32,
-    /// Entries of one `inputRequests` map accepted.
+    /// Entries of one `inputRequests` map accepted; also the 2025-era server requests
+    /// waiting for the host at once (`engine::server_requests`).
     pub max_input_requests: usize,
     /// Reconnection attempts of a dropped `subscriptions/listen` stream before giving up.
     pub listen_max_retries: u32,

@@ -16,6 +16,7 @@ use crate::http::request::META_RELATED_TASK;
 use crate::protocol::codes::{INTERNAL_ERROR, METHOD_NOT_FOUND};
 use crate::protocol::input::{InputKind, InputRequest};
 use crate::protocol::jsonrpc::{encode_response, RequestId, RpcError};
+use rustc_hash::FxHashMap;
 use serde_json::{json, Map, Value};
 
 enum Entry {
@@ -26,7 +27,7 @@ enum Entry {
 /// Server requests in flight and answered.
 #[derive(Default)]
 pub(crate) struct ServerRequests {
-    entries: SmallMap<RequestId, Entry>,
+    entries: FxHashMap<RequestId, Entry>,
     asks: SmallMap<AskId, RequestId>,
 }
 
@@ -110,6 +111,21 @@ impl ServerRequests {
                 return;
             }
         };
+        // Each request waits for the host as one ask: at most `limits.maxInputRequests` at
+        // once. A server that sends more is answered with an error, so that it cannot pile
+        // up dialogs (nor grow the ask tables, which are lists) without bound.
+        let max = sh.cfg.limits.max_input_requests;
+        if self.asks.len() >= max {
+            let e = RpcError {
+                code: INTERNAL_ERROR,
+                message: format!(
+                    "too many requests are waiting for the client's answer (limit {max})"
+                ),
+                data: None,
+            };
+            self.respond(sh, session, id, Err(e));
+            return;
+        }
         let ask = sh.next_ask_id();
         sh.track_ask(ask, owner(SessionPart::Requests));
         self.asks.insert(ask, id.clone());

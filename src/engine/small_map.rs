@@ -1,13 +1,18 @@
-//! A map kept as a list of pairs, for the engine's maps that hold a handful of entries
-//! (a call's asks and input requests, the server requests of a legacy session, the held
-//! exchanges of an authorization, the shell's open dialogs).
+//! A map kept as a list of pairs, for the engine's maps that hold a few entries, bounded
+//! by the client's limits: a call's or a task's asks and input requests
+//! (`limits.maxInputRequests` a round, `maxConcurrentInputs` asked at once), the asks of
+//! a legacy server's requests (`maxInputRequests` at once: `engine::server_requests`), the
+//! shared ask owners (those asks together), the legacy resumptions (one per dropped response
+//! stream of a request in flight), and the shell's open dialogs, pending host errors and
+//! `EventSource`s.
 //!
 //! Why not `FxHashMap` there: every hash map type is its own copy of hashbrown's table code
 //! in the wasm (insert, find, remove, rehash, drop: about 1.5 KB per key and value type),
-//! and these maps hold a few entries, where a linear search is as fast as a hash. Maps that
-//! grow with the number of tasks or requests in flight (task drivers, exchanges, timers)
-//! stay hash maps. Iteration is in insertion order, except after a removal (the last entry
-//! takes the removed one's place).
+//! and these maps hold few entries, where a linear search costs about what a hash does.
+//! Maps that grow with the tasks or requests in flight (task drivers, exchanges, replays,
+//! timers, progress tokens) stay hash maps; so does the table of a legacy server's answered
+//! requests (up to 1,024, kept to answer a replayed request again). Iteration is in
+//! insertion order, except after a removal (the last entry takes the removed one's place).
 
 use std::borrow::Borrow;
 

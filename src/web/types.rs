@@ -111,7 +111,9 @@ export interface McpClientOptions {
     maxBodyBytes?: number;
     /** Handlers of one call or task running at once; the others wait. Default 8. */
     maxConcurrentInputs?: number;
-    /** Entries of one inputRequests (over: InvalidResultError, no handler runs). Default 64. */
+    /** Entries of one inputRequests (over: InvalidResultError, no handler runs), and a
+     * 2025-era server's requests waiting for handlers at once (over: answered with a
+     * JSON-RPC error). Default 64. */
     maxInputRequests?: number;
     /** Failed re-listens in a row before a subscription is lost (NetworkError). Default 8. */
     listenMaxRetries?: number;

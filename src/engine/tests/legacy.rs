@@ -412,6 +412,46 @@ fn server_requests_are_answered_through_the_handlers() {
 }
 
 #[test]
+fn server_requests_waiting_for_the_host_are_bounded() {
+    let mut h = legacy(json!({}));
+    let max = crate::engine::config::Limits::default().max_input_requests;
+    let op = h
+        .core
+        .call_tool("t", Some(json!({})), false, &opts(), h.now);
+    let l = h.take();
+    h.result(&l, tools_page(vec![tool("t")], None));
+    let call = h.take();
+    let elicit = |i: usize| json!({"jsonrpc":"2.0","id":format!("srv-{i}"),"method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object","properties":{}}}});
+    let msgs: Vec<Value> = (0..=max).map(elicit).collect();
+    h.sse(&call, &msgs, false);
+    // `max` go to the host; the one over the limit is refused at once, with an error.
+    assert_eq!(h.asks.len(), max);
+    let refused = h.take();
+    assert_eq!(refused.body["id"], format!("srv-{max}"));
+    assert_eq!(refused.body["error"]["code"], -32603);
+    assert!(refused.body["error"]["message"]
+        .as_str()
+        .is_some_and(|m| m.contains(&format!("limit {max}"))));
+    h.accepted(&refused);
+    assert!(h.try_take().is_none());
+    // An answer frees a place: the next request is asked.
+    let first = h.asks[0].clone();
+    h.answer(first.id, Ok(json!({"action":"decline"})));
+    let answered = h.take();
+    assert_eq!(answered.body["id"], "srv-0");
+    h.accepted(&answered);
+    h.chunk(
+        call.xfer(),
+        format!("data: {}\n\n", elicit(max + 1)).as_bytes(),
+    );
+    assert_eq!(h.asks.len(), max + 1);
+    assert_eq!(h.asks[max].key, format!("srv-{}", max + 1));
+    let r = json!({"jsonrpc":"2.0","id":call.id(),"result":{"content":[]}});
+    h.chunk(call.xfer(), format!("data: {r}\n\n").as_bytes());
+    h.ok(op);
+}
+
+#[test]
 fn a_404_on_the_session_starts_a_new_one_and_reissues() {
     let mut h = legacy(json!({}));
     let op = h
