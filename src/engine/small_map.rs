@@ -100,10 +100,6 @@ impl<K, V> SmallMap<K, V> {
         self.entries.iter().map(|(k, _)| k)
     }
 
-    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
-        self.entries.retain_mut(|(k, v)| keep(k, v));
-    }
-
     pub(crate) fn clear(&mut self) {
         self.entries.clear();
     }
@@ -137,8 +133,6 @@ mod tests {
         assert_eq!(m.remove("a"), Some(3));
         assert_eq!(m.remove("a"), None);
         assert_eq!(m.keys().cloned().collect::<Vec<_>>(), vec!["b".to_string()]);
-        m.insert("c".into(), 4);
-        m.retain(|_, v| *v > 5);
         assert_eq!(
             m.iter().map(|(k, v)| (k.clone(), *v)).collect::<Vec<_>>(),
             vec![("b".to_string(), 12)]
