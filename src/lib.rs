@@ -46,3 +46,11 @@ pub mod time;
 pub mod web;
 
 pub use error::{Error, ErrorKind, Result};
+
+/// The wasm's global allocator: Talc (dynamic heap, grown with `memory.grow`) instead of
+/// the default dlmalloc: smaller code and faster small allocations, which the per-call path
+/// makes many of (BENCHMARKS.md, "the first call's path, second step"). Single-threaded
+/// builds only (no `atomics`), as this crate's are.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

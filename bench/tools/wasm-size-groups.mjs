@@ -13,7 +13,7 @@ function group(n) {
   if (/impl serde_core::de::Deserialize|Visitor|serde_json::de|serde_core::de|serde_json::value::de|deserialize|serde::private|serde_json::read|serde_json::error/.test(n)) return 'serde: Deserialize (derives + serde_json::de)';
   if (/flt2dec|dec2flt|f64 as core|f32 as core|float|zmij|bignum/.test(n)) return 'core: float formatting / parsing';
   if (/core::fmt|core\[[0-9a-f]+\]::fmt|Formatter|alloc::fmt|Display>::fmt|Debug>::fmt|escape_debug|unicode|PadAdapter/.test(n)) return 'core: fmt (format!, Debug, Display)';
-  if (/dlmalloc|__rdl_|__rust_alloc|__rust_dealloc|__rust_realloc/.test(n)) return 'allocator (dlmalloc)';
+  if (/dlmalloc|talc|__rdl_|__rust_alloc|__rust_dealloc|__rust_realloc/.test(n)) return 'allocator (dlmalloc or talc)';
   const m = /mcp_wasm_client::(\w+)(?:::(\w+))?/.exec(n);
   if (m) return `ours: ${m[1]}${['engine', 'protocol', 'schema', 'web', 'http'].includes(m[1]) && m[2] ? `::${m[2]}` : ''}`;
   if (/indexmap|hashbrown|hash::sip|hash::random|HashMap|HashSet/.test(n)) return 'indexmap / hashbrown / SipHash';
