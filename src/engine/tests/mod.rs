@@ -12,6 +12,7 @@ mod listen;
 mod modern_only;
 mod mrtr;
 mod peers;
+mod per_call_probe;
 mod push;
 mod quiet;
 mod spine;

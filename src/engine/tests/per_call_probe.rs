@@ -1,0 +1,78 @@
+//! A probe, not a test (it is `#[ignore]`d and asserts no time): the engine's own native
+//! time per `tools/call`, without the wasm, the shell or a network. BENCHMARKS.md ("per
+//! call across Node release lines") sets it beside what the same calls cost in Node:
+//!
+//! ```sh
+//! cargo test --release --lib per_call_probe -- --ignored --nocapture
+//! ```
+
+use crate::engine::actions::{Action, OpOptions};
+use crate::engine::core::ResponseHead;
+use crate::engine::testkit::*;
+use serde_json::json;
+
+/// The id the engine gave a request (`"id":<n>` in its body).
+fn rpc_id(body: &str) -> u64 {
+    let at = body.find("\"id\":").map(|i| i + 5).unwrap_or(body.len());
+    let rest = &body[at..];
+    let end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    rest[..end].parse().unwrap_or(0)
+}
+
+#[test]
+#[ignore = "a probe: prints the engine's time per call (run it with --ignored --nocapture)"]
+fn per_call_probe() {
+    let mut h = Harness::modern();
+    let o = OpOptions::default();
+    let args = json!({"text": "hello from the benchmark"});
+    // The first call lists the tools; the calls measured go straight out, as in the bench.
+    let op = h
+        .core
+        .call_tool("echo", Some(args.clone()), false, &o, h.now);
+    let list = h.take();
+    h.result(&list, tools_page(vec![tool("echo")], None));
+    let first = h.take();
+    h.result(
+        &first,
+        json!({"content": [{"type": "text", "text": "{\"text\":\"hello from the benchmark\"}"}]}),
+    );
+    assert!(matches!(h.outcome(op), Some(Ok(_))));
+
+    let n: u32 = std::env::var("N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200_000);
+    let head: [Option<String>; 5] = [Some("application/json".into()), None, None, None, None];
+    let start = std::time::Instant::now();
+    let mut done = 0;
+    for _ in 0..n {
+        // What the shell does per call: start the op, perform its send, hand over the head
+        // and the whole JSON body (the server's bytes), and take the result.
+        h.core
+            .call_tool("echo", Some(args.clone()), false, &o, h.now);
+        let (mut wire, mut id) = (0, 0);
+        while let Some(a) = h.core.poll_action() {
+            if let Action::Send(req) = a {
+                wire = req.id;
+                id = rpc_id(req.body.as_deref().unwrap_or(""));
+            }
+        }
+        h.core.on_head(wire, ResponseHead::read(200, &head), h.now);
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[{{"type":"text","text":"{{\"text\":\"hello from the benchmark\"}}"}}]}}}}"#
+        );
+        h.core.on_body(wire, body.into_bytes(), h.now);
+        h.core.on_end(wire, h.now);
+        while let Some(a) = h.core.poll_action() {
+            if let Action::Done { outcome, .. } = a {
+                assert!(outcome.is_ok(), "{:?}", outcome.err());
+                done += 1;
+            }
+        }
+    }
+    let per_call = start.elapsed().as_secs_f64() * 1e6 / f64::from(n);
+    assert_eq!(done, n, "every call ended with a result");
+    eprintln!("the engine, native, per tools/call: {per_call:.2} µs ({n} calls)");
+}
