@@ -1252,6 +1252,13 @@ pub fn run(data: &[u8]) {
             }
             8 => {
                 d.now = d.now.saturating_add(*r.pick(&ADVANCE));
+                // An open exchange's request leaves only now (`Core::on_sent`): the page
+                // was busy between the engine's start and the `fetch` call.
+                if r.bool() {
+                    if let Some(i) = d.pick_exchange(&mut r) {
+                        d.core.on_sent(d.open[i].xfer, d.now);
+                    }
+                }
             }
             9 => {
                 if let Some(t) = d.core.next_deadline() {

@@ -211,6 +211,10 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
             req.body,
             host,
         );
+        // The request has left (or failed) only now: the page may have done other work
+        // since the engine started it (`Core::on_sent`).
+        let t = now();
+        h.borrow_mut().core.on_sent(id, t);
     }
 }
 

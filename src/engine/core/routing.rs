@@ -11,6 +11,7 @@ use crate::engine::exchange::Output as XOut;
 use crate::engine::ids::ExchangeId;
 use crate::engine::session::{self, SessionPart};
 use crate::engine::shared::{Era, Owner};
+use crate::engine::task::Part;
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind};
 use crate::http::response::is_success;
@@ -25,6 +26,22 @@ use serde_json::{Map, Value};
 const MAX_RESUMES: u32 = 5;
 
 impl Core {
+    /// Exchange `wire` was handed to the platform (`fetch` called) at `now`. The engine
+    /// starts a task's poll when its time comes, but the page may do other work (a
+    /// collection, a compile) before the request actually leaves. A hidden task's next poll
+    /// counts from this time, so that its polls are at least `hiddenPollIntervalMs` apart as
+    /// the page and the server see them, not only by the engine's clock. Other exchanges
+    /// are unaffected. Hosts that never report it keep the engine's start times.
+    pub fn on_sent(&mut self, wire: u64, now: Millis) {
+        let Some(x) = self.sh.xs.by_wire(wire) else {
+            return;
+        };
+        if let Some(Owner::Task(id, Part::Poll)) = self.sh.xs.get(x).map(|s| s.owner()) {
+            let id = id.clone();
+            self.tasks.poll_sent(&id, now);
+        }
+    }
+
     /// The response head of exchange `xfer` arrived.
     pub fn on_head(&mut self, wire: u64, head: super::ResponseHead, now: Millis) {
         self.sh.now = self.sh.now.max(now);

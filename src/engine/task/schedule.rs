@@ -2,8 +2,10 @@
 //! "Visibility and network"):
 //!
 //! - hidden: a waited task is polled at most every `max(pollIntervalMs,
-//!   hiddenPollIntervalMs)` (measured between poll starts); `hiddenPollIntervalMs:
-//!   Infinity` (`None`) pauses polling while hidden;
+//!   hiddenPollIntervalMs)`, measured between poll starts: from when the engine started
+//!   the last poll, or from when its request left if the host reports a later time
+//!   (`Core::on_sent`); `hiddenPollIntervalMs: Infinity` (`None`) pauses polling while
+//!   hidden;
 //! - visible again: a task whose last poll started more than `pollIntervalMs` ago is
 //!   polled at once, the others when their poll is due;
 //! - offline: nothing is polled and no `tasks/update` goes out (answers wait in the
@@ -38,6 +40,16 @@ impl Default for Presence {
         Presence {
             hidden: false,
             online: true,
+        }
+    }
+}
+
+impl TaskBook {
+    /// Task `id`'s poll in flight left at `now` (`Core::on_sent`): it counts as started
+    /// then, if that is later than when the engine started it.
+    pub(crate) fn poll_sent(&mut self, id: &str, now: Millis) {
+        if let Some(d) = self.drivers.get_mut(id).filter(|d| d.poll.is_some()) {
+            d.last_poll_at = Some(d.last_poll_at.map_or(now, |t| t.max(now)));
         }
     }
 }

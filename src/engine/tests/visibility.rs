@@ -129,6 +129,48 @@ fn hidden_polls_at_the_hidden_interval() {
 }
 
 #[test]
+fn a_hidden_poll_counts_from_when_it_left() {
+    // The page may work between the engine starting a poll and its request leaving (a
+    // collection, a compile): the host reports when it left (`Core::on_sent`), and the
+    // hidden interval counts from then. So hidden polls are never closer than
+    // hiddenPollIntervalMs as the page and the server see them.
+    let mut h = Harness::new(cfg(Some(5000)));
+    let w = waiting(&mut h, 1000);
+    hide(&mut h, true);
+    let p = next_poll_after(&mut h, 5000);
+    let started = h.now;
+    h.core.on_sent(p.xfer(), started + 8);
+    h.advance(30);
+    h.result(&p, got("t1", "working", 1000));
+    h.advance(5000 + 7 - 30);
+    assert_eq!(
+        pending(&mut h, "tasks/get"),
+        0,
+        "no poll before 5000 ms after the last one left"
+    );
+    h.advance(1);
+    let q = take_method(&mut h, "tasks/get");
+    assert_eq!(h.now, started + 5008);
+    // A report of a time before the engine's own start changes nothing, and neither does
+    // one for a request that is not a poll.
+    let started = h.now;
+    h.core.on_sent(q.xfer(), started - 3);
+    let c = h
+        .core
+        .call_tool("t", None, false, &OpOptions::default(), h.now);
+    let list = take_method(&mut h, "tools/list");
+    h.core.on_sent(list.xfer(), started + 900);
+    h.result(&q, got("t1", "working", 1000));
+    let r = next_poll_after(&mut h, 5000);
+    h.result(&r, completed("t1"));
+    assert!(h.outcome(w).is_some_and(Result::is_ok));
+    assert!(
+        h.outcome(c).is_none(),
+        "the call still waits for its listing"
+    );
+}
+
+#[test]
 fn default_hidden_interval_is_a_minute() {
     let mut h = Harness::new(Config {
         hidden_poll_interval_ms: Config::new("http://x").hidden_poll_interval_ms,
