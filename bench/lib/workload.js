@@ -1,6 +1,14 @@
 // The per-call workload, shared by the Node and the Chromium runs. `c` is a client from
 // bench/clients/*.js. Times are milliseconds from performance.now().
 export const ARGS = { text: 'hello from the benchmark' };
+/** The request headers our client sends for the echo call, as the pairs its fetch runner passes. */
+export const ECHO_HEADERS = [
+  ['content-type', 'application/json'],
+  ['accept', 'application/json, text/event-stream'],
+  ['mcp-protocol-version', '2026-07-28'],
+  ['mcp-method', 'tools/call'],
+  ['mcp-name', 'echo'],
+];
 
 export async function warmup(c, n) {
   for (let i = 0; i < n; i++) await c.call('echo', ARGS);

@@ -7,6 +7,7 @@
 // probe, not a test. Run it under the Node to measure:
 //   node bench/tools/fetch-signal.mjs            ROUNDS=12 N=1500 (defaults)
 import { startServer } from '../browser.mjs';
+import { ECHO_HEADERS } from '../lib/workload.js';
 
 const rounds = Number(process.env.ROUNDS || 12);
 const n = Number(process.env.N || 1500);
@@ -15,13 +16,7 @@ const { child: server, url: base } = await startServer();
 const url = `${base}/json`;
 
 const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } });
-const headers = [
-  ['content-type', 'application/json'],
-  ['accept', 'application/json, text/event-stream'],
-  ['mcp-protocol-version', '2026-07-28'],
-  ['mcp-method', 'tools/call'],
-  ['mcp-name', 'echo'],
-];
+const headers = ECHO_HEADERS;
 const shared = new AbortController();
 const variants = {
   none: () => fetch(url, { method: 'POST', headers, body }),

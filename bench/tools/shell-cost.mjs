@@ -22,7 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const ARGS = { text: 'hello from the benchmark' };
+import { ARGS, ECHO_HEADERS } from '../lib/workload.js';
 
 /** One measurement, in this process: `client` under `setting`; prints one JSON line. */
 async function child(client, setting, url) {
@@ -62,13 +62,7 @@ async function child(client, setting, url) {
     let next = 1;
     const td = new TextDecoder('utf-8', { ignoreBOM: true });
     call = async () => {
-      const headers = [
-        ['content-type', 'application/json'],
-        ['accept', 'application/json, text/event-stream'],
-        ['mcp-protocol-version', '2026-07-28'],
-        ['mcp-method', 'tools/call'],
-        ['mcp-name', 'echo'],
-      ];
+      const headers = ECHO_HEADERS.map((p) => [...p]);
       const body = JSON.stringify({ jsonrpc: '2.0', id: next++, method: 'tools/call', params: { name: 'echo', arguments: ARGS } });
       const ac = new AbortController();
       const res = await fetch(url, { method: 'POST', headers, body, signal: ac.signal });
