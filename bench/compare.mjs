@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as B from './browser.mjs';
+import { median } from './lib/workload.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
@@ -21,10 +22,6 @@ const batch = Number(env.BATCH ?? 50);
 const warmups = (env.WARMUPS ?? '200,5000').split(',').map(Number);
 const CLIENTS = (env.CLIENTS ?? 'raw,ours,baseline').split(',');
 const mode = env.MODE ?? 'json';
-const median = (a) => {
-  const s = [...a].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const { child: server, url: base } = await B.startServer();
 try {

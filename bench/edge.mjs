@@ -26,6 +26,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, bin, denoCommand, runCommand, startWorkerd } from '../tests/runtimes/lib.mjs';
 import { bundleWorker } from '../tests/runtimes/workerd/bundle.mjs';
+import { median } from './lib/workload.js';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -40,10 +41,6 @@ const CLIENTS = ['ours', 'ts', 'raw', 'raw-stream'];
 
 // ------------------------------------------------------------------ helpers
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const fmt = (x, d = 0) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 const fig = (xs, d = 0) => (xs.length > 1
   ? `${fmt(median(xs), d)} (${fmt(Math.min(...xs), d)}–${fmt(Math.max(...xs), d)})`

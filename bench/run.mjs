@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import * as B from './browser.mjs';
 import { writeReport } from './report.mjs';
 import { bundle } from './size.mjs';
+import { median } from './lib/workload.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
@@ -43,10 +44,6 @@ const cfg = {
 const OUT = join(ROOT, 'bench/out');
 mkdirSync(OUT, { recursive: true });
 const log = (...a) => console.log(...a);
-const median = (a) => {
-  const s = [...a].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 function runNode(args, extraEnv = {}) {
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...env, ...extraEnv }, maxBuffer: 1 << 26 });

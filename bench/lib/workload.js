@@ -43,6 +43,12 @@ export async function concurrent(c, n, batch) {
   return { wall: performance.now() - t0, lat: Array.from(lat) };
 }
 
+/** The median of numbers (the mean of the middle two for an even count). */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
 export function quantile(sorted, q) {
   if (!sorted.length) return NaN;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));

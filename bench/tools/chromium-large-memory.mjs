@@ -11,6 +11,7 @@
 //   node bench/tools/chromium-large-memory.mjs        ROUNDS=5 CLIENTS=raw,ours,ts
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as B from '../browser.mjs';
+import { median } from '../lib/workload.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const CLIENTS = (process.env.CLIENTS ?? 'raw,ours,ts').split(',');
@@ -19,10 +20,6 @@ const KIB = 1024;
 const status = (pid, field) => {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) * KIB : 0;
-};
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const mib = (b) => (b / 2 ** 20).toFixed(1);
 

@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../browser.mjs';
+import { median } from '../lib/workload.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const env = process.env;
@@ -49,10 +50,6 @@ function percall(bin, client) {
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }
 
-const median = (a) => {
-  const s = [...a].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const results = new Map(nodes.map((b) => [b, { v: version(b), seq: [], conc: [] }]));
 console.log(`${rounds} rounds, ${warmup} warm-up calls, ${n} sequential and ${n} concurrent calls (batches of ${batch})`);
 try {

@@ -1,5 +1,5 @@
 // What our client adds to a `fetch` that is used the way ours uses it, with warm and with
-// cold CPU caches (BENCHMARKS.md "per call: warm and cold caches"). Two clients, each in a
+// cold CPU caches (BENCHMARKS.md "per call, warm and cold caches, and the optimisation level"). Two clients, each in a
 // fresh process per measurement, rounds interleaved with the order rotating:
 // - `fetch`: a plain loop that calls fetch exactly as our fetch runner does (src/web/js/
 //   cors.js: the header pairs, a fresh AbortController's signal, the five response headers
@@ -20,9 +20,9 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
+import { ARGS, ECHO_HEADERS, median } from '../lib/workload.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-import { ARGS, ECHO_HEADERS } from '../lib/workload.js';
 
 /** One measurement, in this process: `client` under `setting`; prints one JSON line. */
 async function child(client, setting, url) {
@@ -91,10 +91,6 @@ async function child(client, setting, url) {
   process.exit(0);
 }
 
-const median = (a) => {
-  const s = [...a].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function main() {
   const { startServer } = await import('../browser.mjs');
