@@ -56,6 +56,15 @@ export function thumbprint(jwk) {
   return b64u(sha256(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y })));
 }
 
+/** The claims of a compact JWT (not verified: the authorization server does that), or null. */
+function jwtClaims(jwt) {
+  try {
+    return JSON.parse(Buffer.from(String(jwt).split('.')[1], 'base64url'));
+  } catch {
+    return null;
+  }
+}
+
 /** Checks a DPoP proof (RFC 9449 §4.3) for `method url` with `token`; the claims, and why
  * it is refused (`error`, null when valid). `jtis`: the ids seen (a replay is refused). */
 export function checkProof(proof, { method, url, token, jkt, jtis, nonce }) {
@@ -91,7 +100,7 @@ export function checkProof(proof, { method, url, token, jkt, jtis, nonce }) {
 
 export async function startWorld({
   consoleOrigin, upstream, accessTokenTTL = 3600, tokenCors = true, user = USER,
-  dpop = false, dpopNonce = false, rsNonce = false,
+  dpop = false, dpopNonce = false, rsNonce = false, assertionClient = null,
 } = {}) {
   // Two listeners: the authorization server and the resource server (two origins).
   const asServer = createServer();
@@ -108,7 +117,19 @@ export async function startWorld({
   const interactions = [];
 
   const provider = new Provider(issuer, {
-    clients: [],
+    // `assertionClient` ({ clientId, jwk }: a public JWK): a pre-registered client of the
+    // client credentials grant that authenticates with private_key_jwt (RFC 7523).
+    clients: assertionClient
+      ? [{
+        client_id: assertionClient.clientId,
+        token_endpoint_auth_method: 'private_key_jwt',
+        token_endpoint_auth_signing_alg: 'ES256',
+        jwks: { keys: [assertionClient.jwk] },
+        grant_types: ['client_credentials'],
+        response_types: [],
+        redirect_uris: [],
+      }]
+      : [],
     cookies: { keys: [randomBytes(16).toString('hex')] },
     scopes: ['openid', 'offline_access'],
     claims: { openid: ['sub'], profile: ['name'] },
@@ -118,6 +139,7 @@ export async function startWorld({
         ? { enabled: true, nonceSecret: randomBytes(32), requireNonce: () => dpopNonce }
         : { enabled: false },
       devInteractions: { enabled: false },
+      clientCredentials: { enabled: Boolean(assertionClient) },
       registration: { enabled: true, initialAccessToken: false },
       revocation: { enabled: true },
       resourceIndicators: {
@@ -169,10 +191,13 @@ export async function startWorld({
         refresh_token: b.refresh_token,
         ok: ctx.status === 200,
         error: body.error,
+        error_description: body.error_description,
         refresh_token_issued: body.refresh_token,
         access_token_issued: body.access_token,
         token_type: body.token_type,
         dpop: ctx.get('dpop') || null,
+        // The client assertion's claims (private_key_jwt), as sent.
+        assertion: b.client_assertion ? jwtClaims(b.client_assertion) : null,
         status: ctx.status,
         at: Date.now(),
       });
@@ -277,7 +302,8 @@ ${(prompt.details.missingOIDCScope || []).map((s) => `<li>${esc(s)}</li>`).join(
     }
     const authorization = req.headers.authorization || null;
     const [, scheme, token] = (authorization && /^(Bearer|DPoP) (\S+)$/.exec(authorization)) || [];
-    const at = token ? await provider.AccessToken.find(token) : undefined;
+    // A person's token, or a client's own (the client credentials grant).
+    const at = token ? (await provider.AccessToken.find(token)) ?? (await provider.ClientCredentials.find(token)) : undefined;
     // A DPoP-bound token only with the DPoP scheme and a valid proof of its key (RFC 9449
     // §7.1, §7.2); a Bearer one only as Bearer.
     let proof = null;

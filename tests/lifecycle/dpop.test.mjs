@@ -6,7 +6,7 @@
 import { launchBrowser, pages, openTab, tasksServer, test, run } from './lib.mjs';
 import { startWorld, thumbprint, USER } from '../auth-server/world.mjs';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 
 /** In a tab: `window.kv`, an async key-value store over IndexedDB (structured clone: it
  * keeps a CryptoKeyPair as itself). */
@@ -183,6 +183,48 @@ test('8. DPoP: proofs on every request, a non-extractable key kept across a relo
     assert.equal(replay.bearer, 401, 'the DPoP-bound token as Bearer is refused');
     const stolen = world.proofs.filter((p) => p.token === replay.token).at(-1);
     assert.match(stolen.error, /not the token's/);
+    await tab.evaluate(() => window.client.close());
+  } finally {
+    await context.close();
+    await world.close();
+  }
+});
+
+test('9. private_key_jwt with DPoP: the token endpoint\'s nonce retry carries a new client assertion', async ({ browser, site, mcp }) => {
+  // RFC 7523 §3: oidc-provider accepts a client assertion's jti once. It checks the
+  // assertion before the DPoP proof, so a retry that sent the refused request's assertion
+  // again was refused as a replay.
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const clientId = 'reports-bot';
+  const world = await startWorld({
+    consoleOrigin: new URL(site.url).origin, upstream: mcp, dpop: true, dpopNonce: true,
+    assertionClient: { clientId, jwk: { ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'ES256', use: 'sig' } },
+  });
+  const context = await browser.newContext();
+  try {
+    const tab = await openTab(context, site);
+    await tab.evaluate(({ mcpUrl, clientId, jwk }) => {
+      window.client = new window.mcp.McpClient(mcpUrl, {
+        protocolVersion: '2026-07-28',
+        auth: { grant: 'client_credentials', clientId, privateKey: jwk, keyId: 'k1', dpop: true },
+      });
+    }, { mcpUrl: world.mcpUrl, clientId, jwk: privateKey.export({ format: 'jwk' }) });
+    assert.deepEqual(await echo(tab, 'as the client itself'), { ok: 'as the client itself' });
+    const grants = world.tokenRequests;
+    assert.equal(grants.length, 2, `token requests: ${JSON.stringify(grants)}`);
+    assert.equal(grants[0].error, 'use_dpop_nonce', 'the authorization server asked for its nonce');
+    assert.ok(grants[1].ok, `the retry was refused: ${grants[1].error} ${grants[1].error_description}`);
+    assert.equal(grants[1].token_type, 'DPoP');
+    for (const g of grants) {
+      assert.equal(g.grant_type, 'client_credentials');
+      assert.ok(g.dpop, 'a DPoP proof');
+      assert.equal(g.assertion?.iss, clientId);
+    }
+    assert.notEqual(grants[0].assertion.jti, grants[1].assertion.jti, 'a new client assertion');
+    // The MCP server's requests: the client's own DPoP-bound token, with valid proofs.
+    const valid = world.proofs.filter((p) => !p.error);
+    assert.ok(valid.length >= 1, `proofs: ${JSON.stringify(world.proofs.map((p) => p.error))}`);
+    assert.ok(world.seen.filter((s) => s.token).every((s) => s.authorization.startsWith('DPoP ')), 'never as Bearer');
     await tab.evaluate(() => window.client.close());
   } finally {
     await context.close();

@@ -51,6 +51,7 @@ impl Authorizer {
             scope: None,
             dpop: false,
             unsigned: None,
+            asserted: None,
         });
         vec![get(&first)]
     }

@@ -10,7 +10,7 @@ use crate::auth::url;
 use crate::error::sanitize;
 
 /// Random bytes of a client assertion's `jti`.
-const JTI_BYTES: usize = 16;
+pub(super) const JTI_BYTES: usize = 16;
 
 /// The name of the DPoP key of one authorization server and client identity (a storage
 /// key: with `auth.storage` the shell keeps the key pair under it).
@@ -103,6 +103,19 @@ impl Authorizer {
         self.cont(f, vec![Effect::Sign(input)])
     }
 
+    /// The token endpoint asked for a DPoP nonce (RFC 9449 §8) and the request goes again:
+    /// with a client assertion, a new one (RFC 7523 §3: the authorization server may accept
+    /// a `jti` only once, and oidc-provider does), so random bytes for its `jti` first.
+    /// `None`: the request in flight has no assertion, and goes again as it was.
+    pub(crate) fn reassert(&mut self) -> Option<Vec<Effect>> {
+        let f = self.flow.as_mut()?;
+        let req = f.asserted.take()?;
+        let next = std::mem::replace(&mut f.stage, Stage::Random);
+        f.stage = Stage::Assertion(Box::new(next));
+        f.unsigned = Some((req, String::new()));
+        Some(vec![Effect::Random(JTI_BYTES)])
+    }
+
     /// The shell signed the client assertion (`None`: it could not): the token request
     /// leaves with it (RFC 7523 §2.2).
     pub(crate) fn on_signed(&mut self, signature: Option<Vec<u8>>) -> Vec<Effect> {
@@ -118,6 +131,7 @@ impl Authorizer {
                 "auth.privateKey could not sign the client assertion".into(),
             )));
         };
+        f.asserted = Some(req.clone());
         let jws = dpop::compact(&input, &sig);
         let body = req.body.get_or_insert_with(String::new);
         if !body.is_empty() {

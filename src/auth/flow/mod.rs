@@ -195,6 +195,9 @@ struct Flow {
     dpop: bool,
     /// A token request waiting for its client assertion, and the assertion's signing input.
     unsigned: Option<(FetchReq, String)>,
+    /// The token request in flight with a client assertion, as it was before its assertion
+    /// (`reassert`: a DPoP nonce retry signs a new one).
+    asserted: Option<FetchReq>,
 }
 
 /// The authorization state of one client (one MCP server).
@@ -303,6 +306,7 @@ impl Authorizer {
         let Some(mut f) = self.flow.take() else {
             return Vec::new();
         };
+        f.asserted = None;
         match std::mem::replace(&mut f.stage, Stage::Random) {
             Stage::Prm { candidates, next } => self.on_prm(f, candidates, next, status, body),
             Stage::Meta {

@@ -42,7 +42,7 @@ impl Authorizer {
         if c.method == client::AuthMethod::PrivateKeyJwt {
             f.unsigned = Some((req, String::new()));
             f.stage = Stage::Assertion(Box::new(next));
-            return Some(Effect::Random(16));
+            return Some(Effect::Random(super::dpop::JTI_BYTES));
         }
         f.stage = next;
         Some(Effect::Fetch(req))

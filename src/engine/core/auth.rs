@@ -72,6 +72,9 @@ pub(super) struct AuthLink {
     /// the server's nonce), and whether it was sent again already.
     sent: Option<HttpRequest>,
     retried: bool,
+    /// The retry is waiting for its new client assertion (`Authorizer::reassert`): the
+    /// token request it makes is that retry, not a new request.
+    reasserting: bool,
 }
 
 impl AuthLink {
@@ -89,6 +92,7 @@ impl AuthLink {
             nonce: None,
             sent: None,
             retried: false,
+            reasserting: false,
         })
     }
 }
@@ -176,8 +180,10 @@ impl Core {
         let body = std::mem::take(&mut l.body);
         let nonce = l.nonce.take();
         let sent = l.sent.take();
-        // RFC 9449 §8: the token endpoint asks for a nonce; the request goes again, once.
+        // RFC 9449 §8: the token endpoint asks for a nonce; the request goes again, once
+        // (with a new client assertion when it had one: `again`, the flow's next steps).
         let mut refused = None;
+        let mut again = None;
         if let Some(req) = sent.filter(|_| status == 400) {
             if oauth_error_code(&body).as_deref() == Some("use_dpop_nonce") {
                 let fresh = match (nonce.as_deref(), self.sh.dpop.as_mut()) {
@@ -186,20 +192,28 @@ impl Core {
                 };
                 if fresh && !l.retried {
                     l.retried = true;
-                    self.auth_send(req);
-                    return;
-                }
-                refused = Some(nonce_error(if fresh || l.retried {
-                    "the token endpoint refused the DPoP proof with its nonce again (use_dpop_nonce twice)"
+                    again = l.machine.reassert();
+                    if again.is_none() {
+                        self.auth_send(req);
+                        return;
+                    }
+                    l.reasserting = true;
                 } else {
-                    "the token endpoint asked for a DPoP nonce (use_dpop_nonce) without a valid DPoP-Nonce header"
-                }));
+                    refused = Some(nonce_error(if fresh || l.retried {
+                        "the token endpoint refused the DPoP proof with its nonce again (use_dpop_nonce twice)"
+                    } else {
+                        "the token endpoint asked for a DPoP nonce (use_dpop_nonce) without a valid DPoP-Nonce header"
+                    }));
+                }
             }
         }
         let Some(l) = self.auth.as_mut() else {
             return;
         };
-        let mut effects = l.machine.on_fetch(status, &body, now);
+        let mut effects = match again {
+            Some(effects) => effects,
+            None => l.machine.on_fetch(status, &body, now),
+        };
         if let Some(err) = refused {
             for e in &mut effects {
                 if let Effect::Done(Err(e)) = e {
@@ -336,7 +350,7 @@ impl Core {
             let Some(l) = self.auth.as_mut() else { return };
             let action = match e {
                 Effect::Fetch(r) => {
-                    l.retried = false;
+                    l.retried = std::mem::take(&mut l.reasserting);
                     let mut headers = r.headers;
                     if r.dpop {
                         // A placeholder: `auth_send` writes the proof.
@@ -425,8 +439,11 @@ impl Core {
     }
 
     fn auth_finished(&mut self, r: Result<String>) {
-        if let Some(id) = self.auth.as_mut().and_then(|l| l.lock.take()) {
-            self.sh.push(Action::Auth(AuthAction::Unlock { id }));
+        if let Some(l) = self.auth.as_mut() {
+            l.reasserting = false;
+            if let Some(id) = l.lock.take() {
+                self.sh.push(Action::Auth(AuthAction::Unlock { id }));
+            }
         }
         // The `authorize()` operations, in the order they started.
         let mut waiters: Vec<OpId> = self

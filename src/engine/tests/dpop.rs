@@ -44,6 +44,8 @@ struct DpopAs {
     keys_asked: Vec<String>,
     issued: u32,
     refused: u32,
+    /// Random bytes given so far (each answer differs, as the platform's would).
+    randoms: u8,
 }
 
 fn form_value(body: &str, k: &str) -> Option<String> {
@@ -79,6 +81,7 @@ impl DpopAs {
             keys_asked: Vec::new(),
             issued: 0,
             refused: 0,
+            randoms: 0,
         }
     }
 
@@ -147,7 +150,9 @@ impl DpopAs {
                 progressed = true;
                 match a {
                     AuthAction::Random { id, len } => {
-                        h.core.on_auth(id, AuthInput::Random(vec![5; len]), h.now)
+                        self.randoms = self.randoms.wrapping_add(1);
+                        let bytes = vec![5 + self.randoms; len];
+                        h.core.on_auth(id, AuthInput::Random(bytes), h.now)
                     }
                     AuthAction::Authorize { id, req } => {
                         let q: HashMap<String, String> = crate::auth::url::query_params(&req.url)
@@ -551,6 +556,99 @@ fn private_key_jwt_signs_a_client_assertion_for_the_client_credentials_grant() {
     assert_eq!(s.header("authorization"), Some("Bearer tok-1"));
     h.result(&s, done_result());
     h.ok(op);
+}
+
+/// The client of `private_key_jwt` with the client credentials grant.
+fn assertion_client() -> Harness {
+    let mut c = cfg("2026-07-28");
+    if let Some(a) = c.auth.as_mut() {
+        a.client_credentials = true;
+        a.client_id = Some("reports-bot".into());
+        a.client_key = Some(ClientKey {
+            alg: JwsAlg::Es256,
+            key_id: Some("k1".into()),
+        });
+    }
+    Harness::new(c)
+}
+
+#[test]
+fn the_token_endpoints_nonce_retry_carries_a_new_client_assertion() {
+    // RFC 7523 §3: an authorization server may accept a `jti` only once (oidc-provider
+    // does); the first request's assertion was seen before its DPoP proof was refused.
+    let mut h = assertion_client();
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        as_nonce: Some("as-n1"),
+        ..Default::default()
+    });
+    let op = h.core.authorize(h.now);
+    srv.serve(&mut h);
+    h.ok(op);
+    assert_eq!(srv.token_requests.len(), 2, "sent again once");
+    assert_eq!(
+        srv.signed.len(),
+        2,
+        "a second assertion signed for the retry"
+    );
+    let assertion = |i: usize| form_value(&srv.token_requests[i].1, "client_assertion").unwrap();
+    let (a0, a1) = (assertion(0), assertion(1));
+    assert!(a0.starts_with(&format!("{}.", srv.signed[0])));
+    assert!(a1.starts_with(&format!("{}.", srv.signed[1])));
+    let (c0, c1) = (decode_part(&a0, 1), decode_part(&a1, 1));
+    assert_ne!(c0["jti"], c1["jti"], "a new jti");
+    assert_eq!(
+        (&c1["iss"], &c1["aud"]),
+        (&json!("reports-bot"), &json!(AS))
+    );
+    // The rest of the form is the same, once: no second assertion appended.
+    let without = |i: usize| {
+        crate::auth::url::query_params(&format!("x:?{}", srv.token_requests[i].1))
+            .into_iter()
+            .filter(|(k, _)| k != "client_assertion")
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(without(0), without(1));
+    assert_eq!(
+        without(1)
+            .iter()
+            .filter(|(k, _)| k == "client_assertion_type")
+            .count(),
+        1
+    );
+    // The retry's proof carries the nonce, and is a new proof.
+    let p0 = &srv.token_requests[0].0.as_ref().unwrap().1;
+    let p1 = &srv.token_requests[1].0.as_ref().unwrap().1;
+    assert_eq!(p1["nonce"], "as-n1");
+    assert_ne!(p0["jti"], p1["jti"]);
+    let op = read(&mut h, "a");
+    let s = h.take();
+    assert_eq!(s.header("authorization"), Some("DPoP tok-1"));
+    h.result(&s, done_result());
+    h.ok(op);
+}
+
+#[test]
+fn a_new_client_assertion_refused_for_its_nonce_again_is_an_error_without_a_loop() {
+    let mut h = assertion_client();
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        as_nonce: Some("never-given"),
+        as_nonce_header: Some("fresh"),
+        ..Default::default()
+    });
+    let op = h.core.authorize(h.now);
+    srv.serve(&mut h);
+    let e = h.err(op);
+    assert_eq!(reason(&e), "dpop-nonce", "{e:?}");
+    assert_eq!(srv.token_requests.len(), 2, "sent again once, not more");
+    assert_eq!(srv.signed.len(), 2);
+    // A later flow starts afresh: its request is sent again once too.
+    let op = h.core.authorize(h.now);
+    srv.serve(&mut h);
+    assert_eq!(reason(&h.err(op)), "dpop-nonce");
+    assert_eq!(srv.token_requests.len(), 4);
+    assert_eq!(srv.signed.len(), 4);
 }
 
 #[test]
