@@ -190,7 +190,8 @@ export interface AuthorizationCodeOptions {
    * server lists ES256 in `dpop_signing_alg_values_supported`; `true`: required (else an
    * `AuthorizationError`, `data.reason` `'dpop-unsupported'`); `false`: never. With `storage`
    * the key pair is kept there as a `CryptoKeyPair` (IndexedDB keeps it by structured clone;
-   * a string-only storage gives a new key per load), else for the client's life. */
+   * with a storage of strings, in the IndexedDB database `mcp-wasm-client-dpop`), else for
+   * the client's life. */
   dpop?: boolean | 'auto';
   /** A pre-registered client that authenticates with `private_key_jwt` (RFC 7523) instead of
    * `clientSecret` (never both): see {@link ClientCredentialsKeyOptions}. */
@@ -241,7 +242,8 @@ export interface ClientCredentialsCommon {
 /** Values are JSON text, except the DPoP key pair (`dpop`), which `set` gets as the
  * `CryptoKeyPair` itself under a key of its own (`mcp-wasm-client:oauth:dpop:…`): a storage
  * that keeps values by structured clone (IndexedDB) keeps the key across loads without ever
- * exporting it; a string-only one (localStorage) gives a new key per load. */
+ * exporting it; with a string-only one (localStorage) the pair goes to the IndexedDB
+ * database `mcp-wasm-client-dpop` instead (where there is IndexedDB). */
 export interface AuthStorage {
   get(key: string): string | null | undefined | Promise<string | null | undefined>;
   set(key: string, value: string): void | Promise<void>;

@@ -35,11 +35,12 @@ async function useKv(tab) {
   });
 }
 
-/** In a tab: a client with `dpop: true`, `window.kv` as its storage; the person's step is
- * the test's (`personStep`), unless `person` is false (then being asked is an error). */
-async function makeClient(tab, mcpUrl, person) {
+/** In a tab: a client with `dpop: true`, `window.kv` as its storage (`local`: a storage of
+ * strings over localStorage); the person's step is the test's (`personStep`), unless `person`
+ * is false (then being asked is an error). */
+async function makeClient(tab, mcpUrl, person, local = false) {
   await useKv(tab);
-  await tab.evaluate(({ mcpUrl, person }) => {
+  await tab.evaluate(({ mcpUrl, person, local }) => {
     window.client = new window.mcp.McpClient(mcpUrl, {
       protocolVersion: '2026-07-28',
       auth: {
@@ -48,11 +49,30 @@ async function makeClient(tab, mcpUrl, person) {
           if (!person) throw new Error('the person was asked');
           return window.personStep(url);
         },
-        storage: window.kv,
+        storage: local ? { get: (k) => localStorage.getItem(k), set: (k, v) => localStorage.setItem(k, v) } : window.kv,
         dpop: true,
       },
     });
-  }, { mcpUrl, person });
+  }, { mcpUrl, person, local });
+}
+
+/** The person's step in `context`: the authorization server's own pages, in a tab of their
+ * own, filled as `USER`; resolves with the callback URL (under `redirect`). */
+async function personSteps(context, redirect) {
+  await context.exposeFunction('personStep', async (url) => {
+    const view = await context.newPage();
+    try {
+      await view.goto(url);
+      await view.getByLabel('Username').fill(USER.login);
+      await view.getByLabel('Password').fill(USER.password);
+      await view.getByRole('button', { name: 'Sign in' }).click();
+      await view.getByRole('button', { name: 'Allow' }).click();
+      await view.waitForURL((u) => u.href.startsWith(redirect), { timeout: 15_000 });
+      return view.url();
+    } finally {
+      await view.close();
+    }
+  });
 }
 
 function echo(tab, text) {
@@ -73,21 +93,7 @@ test('8. DPoP: proofs on every request, a non-extractable key kept across a relo
   const context = await browser.newContext();
   try {
     const redirect = `${site.url}/callback`;
-    // The person's step: the authorization server's own pages, in a tab of their own.
-    await context.exposeFunction('personStep', async (url) => {
-      const view = await context.newPage();
-      try {
-        await view.goto(url);
-        await view.getByLabel('Username').fill(USER.login);
-        await view.getByLabel('Password').fill(USER.password);
-        await view.getByRole('button', { name: 'Sign in' }).click();
-        await view.getByRole('button', { name: 'Allow' }).click();
-        await view.waitForURL((u) => u.href.startsWith(redirect), { timeout: 15_000 });
-        return view.url();
-      } finally {
-        await view.close();
-      }
-    });
+    await personSteps(context, redirect);
     let tab = await openTab(context, site);
     await makeClient(tab, world.mcpUrl, true);
     for (const t of ['one', 'two', 'three']) assert.deepEqual(await echo(tab, t), { ok: t });
@@ -225,6 +231,66 @@ test('9. private_key_jwt with DPoP: the token endpoint\'s nonce retry carries a 
     const valid = world.proofs.filter((p) => !p.error);
     assert.ok(valid.length >= 1, `proofs: ${JSON.stringify(world.proofs.map((p) => p.error))}`);
     assert.ok(world.seen.filter((s) => s.token).every((s) => s.authorization.startsWith('DPoP ')), 'never as Bearer');
+    await tab.evaluate(() => window.client.close());
+  } finally {
+    await context.close();
+    await world.close();
+  }
+});
+
+test('10. DPoP with a storage of strings (localStorage): the key kept in IndexedDB, no new sign-in after a reload', async ({ browser, site, mcp }) => {
+  // localStorage cannot keep a CryptoKeyPair: before, each load made a new key, the stored
+  // tokens (bound to the old one) were refused, and the person was asked again.
+  const world = await startWorld({ consoleOrigin: new URL(site.url).origin, upstream: mcp, dpop: true, dpopNonce: true });
+  const context = await browser.newContext();
+  try {
+    const redirect = `${site.url}/callback`;
+    await personSteps(context, redirect);
+    let tab = await openTab(context, site);
+    await makeClient(tab, world.mcpUrl, true, true);
+    assert.deepEqual(await echo(tab, 'one'), { ok: 'one' });
+    const signIns = world.interactions.length;
+    assert.ok(signIns >= 1, 'the person signed in');
+    const valid = world.proofs.filter((p) => !p.error);
+    assert.ok(valid.length >= 1);
+    const jkt = valid[0].thumbprint;
+
+    // The pair: in the client's own database, not extractable; localStorage has the tokens.
+    const name = `mcp-wasm-client:oauth:dpop:${world.issuer} dcr:${redirect}`;
+    const kept = await tab.evaluate(async (name) => {
+      const db = await new Promise((ok, fail) => {
+        const r = indexedDB.open('mcp-wasm-client-dpop');
+        r.onsuccess = () => ok(r.result);
+        r.onerror = () => fail(r.error);
+      });
+      const pair = await new Promise((ok, fail) => {
+        const q = db.transaction('keys', 'readonly').objectStore('keys').get(name);
+        q.onsuccess = () => ok(q.result);
+        q.onerror = () => fail(q.error);
+      });
+      db.close();
+      return {
+        isKey: pair?.privateKey instanceof CryptoKey,
+        extractable: pair?.privateKey?.extractable,
+        publicJwk: pair && await crypto.subtle.exportKey('jwk', pair.publicKey),
+        tokens: Object.keys(localStorage).filter((k) => k.startsWith('mcp-wasm-client:oauth:tokens:')).length,
+      };
+    }, name);
+    assert.equal(kept.isKey, true, 'the key pair is in IndexedDB');
+    assert.equal(kept.extractable, false);
+    assert.equal(thumbprint(kept.publicJwk), jkt, 'the kept key is the one the tokens are bound to');
+    assert.equal(kept.tokens, 1, 'the tokens are in localStorage');
+
+    // A reload: the same key, the stored token, no person.
+    await tab.evaluate(() => window.client.close());
+    await tab.reload();
+    await tab.waitForFunction(() => window.mcpReady === true);
+    await makeClient(tab, world.mcpUrl, false, true);
+    const from = world.proofs.length;
+    assert.deepEqual(await echo(tab, 'after reload'), { ok: 'after reload' });
+    assert.equal(world.interactions.length, signIns, 'no sign-in after the reload');
+    const after = world.proofs.slice(from).filter((p) => !p.error);
+    assert.ok(after.length >= 1 && after.every((p) => p.thumbprint === jkt), 'the same key after the reload');
     await tab.evaluate(() => window.client.close());
   } finally {
     await context.close();

@@ -402,8 +402,10 @@ export function oauthPeers(onEvent) {
 //
 // The DPoP private key is made non-extractable: page script can use it through this client
 // but never read it. With auth.storage it is kept as the CryptoKeyPair itself (IndexedDB
-// keeps a CryptoKey by structured clone; it is never exported or written as JWK); a storage
-// that cannot keep objects (localStorage) gives a new key at the next load.
+// keeps a CryptoKey by structured clone; it is never exported or written as JWK). A storage
+// that cannot keep objects (localStorage keeps strings) would give a new key, hence a new
+// sign-in, at every load: the pair then goes to an IndexedDB database of this client's own,
+// where the context has IndexedDB (pages, workers); elsewhere it lasts as long as the client.
 
 const ES256 = { name: 'ECDSA', namedCurve: 'P-256' };
 
@@ -416,22 +418,53 @@ function subtle() {
 const isKey = (k, type) =>
   k !== null && typeof k === 'object' && k.type === type && typeof k.algorithm === 'object';
 
-/** The DPoP key pair named `name`: this client's (`memo`, a Map), else the stored one, else a
- *  new one (stored). Resolves with [public JWK as JSON text, private CryptoKey]. */
+/** The pair in `v`, else null. */
+const asPair = (v) => (v && isKey(v.privateKey, 'private') && isKey(v.publicKey, 'public')
+  && v.privateKey.algorithm.name === 'ECDSA' ? v : null);
+
+/** `f(store)` on the key pairs kept for string-only storages, in a transaction of `mode`:
+ *  resolves with its request's result (undefined without IndexedDB). */
+function keptKeys(mode, f) {
+  const idb = globalThis.indexedDB;
+  return new Promise((ok, fail) => {
+    if (!idb) return ok();
+    const open = idb.open('mcp-wasm-client-dpop', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('keys');
+    open.onerror = () => fail(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      try {
+        const t = db.transaction('keys', mode);
+        const req = f(t.objectStore('keys'));
+        t.oncomplete = () => { db.close(); ok(req.result); };
+        t.onerror = t.onabort = () => { db.close(); fail(t.error); };
+      } catch (e) {
+        db.close();
+        fail(e);
+      }
+    };
+  });
+}
+
+/** The DPoP key pair named `name`: this client's (`memo`, a Map), else the stored one (in
+ *  `storage`, else in the database for string-only storages), else a new one (stored).
+ *  Resolves with [public JWK as JSON text, private CryptoKey]. */
 export async function dpopKey(storage, name, memo) {
   const s = subtle();
   let pair = memo.get(name);
   if (!pair && storage) {
-    try {
-      const v = await storage.get(name);
-      if (v && isKey(v.privateKey, 'private') && isKey(v.publicKey, 'public')
-        && v.privateKey.algorithm.name === 'ECDSA') pair = v;
-    } catch { /* unreadable: a new key */ }
+    try { pair = asPair(await storage.get(name)); } catch { /* unreadable */ }
+    if (!pair) try { pair = asPair(await keptKeys('readonly', (k) => k.get(name))); } catch { /* none */ }
   }
   if (!pair) {
     pair = await s.generateKey(ES256, false, ['sign', 'verify']);
     if (storage) {
-      try { await storage.set(name, pair); } catch { /* kept for this client only */ }
+      let kept = null;
+      try {
+        await storage.set(name, pair);
+        kept = asPair(await storage.get(name));
+      } catch { /* not kept there */ }
+      if (!kept) try { await keptKeys('readwrite', (k) => k.put(pair, name)); } catch { /* for this client only */ }
     }
   }
   memo.set(name, pair);
