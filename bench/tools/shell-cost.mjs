@@ -17,6 +17,8 @@
 // A probe, not a test:
 //   node bench/tools/shell-cost.mjs     ROUNDS=3 N=10000 WARMUP=5000 POLLUTE=8
 //   SETTINGS=warm,cold PKG=/path/to/pkg node bench/tools/shell-cost.mjs   (another build)
+//   SCHEMA=40 SETTINGS=warm node bench/tools/shell-cost.mjs   (a tool with an outputSchema;
+//     the stand-in settings only)
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
@@ -33,6 +35,12 @@ async function child(client, setting, url) {
     const walk = new Uint32Array((mib * 1048576) / 4);
     let sink = 0;
     const enc = new TextEncoder();
+    // SCHEMA=n: the tool declares an outputSchema of n described string properties, and each
+    // result carries a structuredContent that it validates.
+    const fields = Number(process.env.SCHEMA || 0);
+    const props = Object.fromEntries(Array.from({ length: fields }, (_, i) => [`f${i}`, { type: 'string', description: `field ${i} of the echo, as the server describes it` }]));
+    const outputSchema = fields ? `,"outputSchema":${JSON.stringify({ type: 'object', properties: props })}` : '';
+    const structured = fields ? ',"structuredContent":{"f0":"hello"}' : '';
     globalThis.fetch = async (_url, init) => {
       if (walk.length) {
         await new Promise((r) => setImmediate(r));
@@ -43,10 +51,10 @@ async function child(client, setting, url) {
       const id = /"id":(\d+)/.exec(body)?.[1] ?? '0';
       let text;
       if (body.includes('"tools/list"')) {
-        text = `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","tools":[{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}]}}`;
+        text = `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","tools":[{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}${outputSchema}}]}}`;
       } else {
         const echoed = JSON.stringify(JSON.stringify(ARGS));
-        text = `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":${echoed}}]}}`;
+        text = `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":${echoed}}]${structured}}}`;
       }
       const bytes = enc.encode(text);
       return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength), 'x-sink': String(sink & 1) } });

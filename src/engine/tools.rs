@@ -25,7 +25,6 @@ pub(crate) enum OutputCheck {
 }
 
 /// One remembered tool.
-#[derive(Clone)]
 pub(crate) struct ToolEntry {
     pub name: String,
     pub header_params: Vec<HeaderParam>,

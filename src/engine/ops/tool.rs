@@ -142,14 +142,17 @@ impl ToolOp {
     }
 
     fn call(&mut self, cx: &mut Ctx, op: OpId) -> Option<Result<Output>> {
-        let entry = cx.sh.tools.get(&self.name).cloned();
+        // What the call needs of the tool's entry, borrowed: the entry holds the tool's
+        // `outputSchema`, which a clone would copy on every call.
+        let entry = cx.sh.tools.get(&self.name);
         let mut headers = Vec::new();
-        if let (Some(e), Era::Modern) = (&entry, &cx.sh.era) {
+        if let (Some(e), Era::Modern) = (entry, &cx.sh.era) {
             match param_headers(&e.header_params, self.args.as_ref()) {
                 Ok(h) => headers = h,
                 Err(err) => return Some(Err(err)),
             }
         }
+        let support = entry.and_then(|e| e.task_support.clone());
         // Rule 11: the outputSchema as it is when the tool is called.
         self.check = cx.sh.tools.output_check(&self.name);
         let mut params = Map::new();
@@ -159,7 +162,6 @@ impl ToolOp {
         }
         // 2025-11-25 tasks: the client asks for a task (`params.task`) when the server and
         // the tool support it (2025 `basic/utilities/tasks.mdx` "Tool-Level Negotiation").
-        let support = entry.as_ref().and_then(|e| e.task_support.clone());
         // (`cfg!`: the modern-only build has no 2025 tasks; the branch folds away there.)
         if cfg!(feature = "legacy")
             && self.legacy_tasks == Some(true)

@@ -4,7 +4,11 @@
 //!
 //! ```sh
 //! cargo test --release --lib per_call_probe -- --ignored --nocapture
+//! SCHEMA=40 cargo test --release --lib per_call_probe -- --ignored --nocapture
 //! ```
+//!
+//! `SCHEMA=n`: the tool declares an `outputSchema` of `n` string properties (each with a
+//! description), and each result carries a `structuredContent` it validates.
 
 use crate::engine::actions::{Action, OpOptions};
 use crate::engine::core::ResponseHead;
@@ -31,13 +35,32 @@ fn per_call_probe() {
     let op = h
         .core
         .call_tool("echo", Some(args.clone()), false, &o, h.now);
+    let fields: usize = std::env::var("SCHEMA")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut echo = tool("echo");
+    let structured = if fields > 0 {
+        let props: serde_json::Map<String, serde_json::Value> = (0..fields)
+            .map(|i| {
+                let d = format!("field {i} of the echo, as the server describes it");
+                (format!("f{i}"), json!({"type": "string", "description": d}))
+            })
+            .collect();
+        echo["outputSchema"] = json!({"type": "object", "properties": props});
+        r#","structuredContent":{"f0":"hello"}"#
+    } else {
+        ""
+    };
     let list = h.take();
-    h.result(&list, tools_page(vec![tool("echo")], None));
+    h.result(&list, tools_page(vec![echo], None));
     let first = h.take();
-    h.result(
-        &first,
-        json!({"content": [{"type": "text", "text": "{\"text\":\"hello from the benchmark\"}"}]}),
-    );
+    let mut first_result =
+        json!({"content": [{"type": "text", "text": "{\"text\":\"hello from the benchmark\"}"}]});
+    if fields > 0 {
+        first_result["structuredContent"] = json!({"f0": "hello"});
+    }
+    h.result(&first, first_result);
     assert!(matches!(h.outcome(op), Some(Ok(_))));
 
     let n: u32 = std::env::var("N")
@@ -61,7 +84,7 @@ fn per_call_probe() {
         }
         h.core.on_head(wire, ResponseHead::read(200, &head), h.now);
         let body = format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[{{"type":"text","text":"{{\"text\":\"hello from the benchmark\"}}"}}]}}}}"#
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[{{"type":"text","text":"{{\"text\":\"hello from the benchmark\"}}"}}]{structured}}}}}"#
         );
         h.core.on_body(wire, body.into_bytes(), h.now);
         h.core.on_end(wire, h.now);
@@ -74,5 +97,7 @@ fn per_call_probe() {
     }
     let per_call = start.elapsed().as_secs_f64() * 1e6 / f64::from(n);
     assert_eq!(done, n, "every call ended with a result");
-    eprintln!("the engine, native, per tools/call: {per_call:.2} µs ({n} calls)");
+    eprintln!(
+        "the engine, native, per tools/call: {per_call:.2} µs ({n} calls; outputSchema of {fields} properties)"
+    );
 }
