@@ -223,6 +223,40 @@ fn reason(e: &crate::error::Error) -> &str {
 }
 
 /// A refusal of the MCP server asking for a nonce (RFC 9449 §9).
+/// An authorization server listing ES256 whose token endpoint wants `want` as its DPoP
+/// nonce, and sends `header` as `DPoP-Nonce` (`None`: `want`; `"fresh"`: a new one each time).
+fn nonce_as(want: &'static str, header: Option<&'static str>) -> DpopAs {
+    DpopAs::new(Script {
+        algs: es256(),
+        as_nonce: Some(want),
+        as_nonce_header: header,
+        ..Default::default()
+    })
+}
+
+/// An `authorize()` against `srv`, to succeed.
+fn authorized(h: &mut Harness, srv: &mut DpopAs) {
+    let op = h.core.authorize(h.now);
+    srv.serve(h);
+    h.ok(op);
+}
+
+/// An `authorize()` against `srv`, to fail: its error.
+fn refused(h: &mut Harness, srv: &mut DpopAs) -> crate::error::Error {
+    let op = h.core.authorize(h.now);
+    srv.serve(h);
+    h.err(op)
+}
+
+/// A read that goes out with `authorization`, answered.
+fn read_with(h: &mut Harness, authorization: &str) {
+    let op = read(h, "a");
+    let s = h.take();
+    assert_eq!(s.header("authorization"), Some(authorization));
+    h.result(&s, done_result());
+    h.ok(op);
+}
+
 fn nonce_401(h: &mut Harness, s: &Sent, nonce: &str) {
     h.core.on_head(
         s.xfer(),
@@ -297,14 +331,8 @@ fn dpop_proofs_at_the_token_endpoint_and_on_every_request() {
 #[test]
 fn the_token_endpoints_nonce_is_taken_and_the_request_sent_again_once() {
     let mut h = harness(DpopMode::Auto);
-    let mut srv = DpopAs::new(Script {
-        algs: es256(),
-        as_nonce: Some("as-n1"),
-        ..Default::default()
-    });
-    let op = h.core.authorize(h.now);
-    srv.serve(&mut h);
-    h.ok(op);
+    let mut srv = nonce_as("as-n1", None);
+    authorized(&mut h, &mut srv);
     assert_eq!(srv.token_requests.len(), 2);
     let c0 = &srv.token_requests[0].0.as_ref().unwrap().1;
     let c1 = &srv.token_requests[1].0.as_ref().unwrap().1;
@@ -326,15 +354,8 @@ fn the_token_endpoints_nonce_is_taken_and_the_request_sent_again_once() {
 #[test]
 fn a_proof_refused_twice_is_an_authorization_error_without_a_loop() {
     let mut h = harness(DpopMode::Auto);
-    let mut srv = DpopAs::new(Script {
-        algs: es256(),
-        as_nonce: Some("never-given"),
-        as_nonce_header: Some("fresh"),
-        ..Default::default()
-    });
-    let op = h.core.authorize(h.now);
-    srv.serve(&mut h);
-    let e = h.err(op);
+    let mut srv = nonce_as("never-given", Some("fresh"));
+    let e = refused(&mut h, &mut srv);
     assert_eq!(e.kind, ErrorKind::Auth);
     assert_eq!(reason(&e), "dpop-nonce", "{e:?}");
     assert_eq!(srv.token_requests.len(), 2, "sent again once, not more");
@@ -343,15 +364,8 @@ fn a_proof_refused_twice_is_an_authorization_error_without_a_loop() {
 #[test]
 fn a_nonce_header_that_is_not_a_token_is_not_sent_back() {
     let mut h = harness(DpopMode::Auto);
-    let mut srv = DpopAs::new(Script {
-        algs: es256(),
-        as_nonce: Some("good"),
-        as_nonce_header: Some("not a\ttoken"),
-        ..Default::default()
-    });
-    let op = h.core.authorize(h.now);
-    srv.serve(&mut h);
-    let e = h.err(op);
+    let mut srv = nonce_as("good", Some("not a\ttoken"));
+    let e = refused(&mut h, &mut srv);
     assert_eq!(reason(&e), "dpop-nonce", "{e:?}");
     assert!(
         e.message.contains("without a valid DPoP-Nonce"),
@@ -510,20 +524,9 @@ fn a_refresh_of_a_dpop_token_uses_the_same_key() {
 
 #[test]
 fn private_key_jwt_signs_a_client_assertion_for_the_client_credentials_grant() {
-    let mut c = cfg("2026-07-28");
-    if let Some(a) = c.auth.as_mut() {
-        a.client_credentials = true;
-        a.client_id = Some("reports-bot".into());
-        a.client_key = Some(ClientKey {
-            alg: JwsAlg::Es256,
-            key_id: Some("k1".into()),
-        });
-    }
-    let mut h = Harness::new(c);
+    let mut h = assertion_client();
     let mut srv = DpopAs::new(Script::default());
-    let op = h.core.authorize(h.now);
-    srv.serve(&mut h);
-    h.ok(op);
+    authorized(&mut h, &mut srv);
     assert_eq!(srv.signed.len(), 1);
     let input = &srv.signed[0];
     let hd = decode_part(input, 0);
@@ -551,11 +554,7 @@ fn private_key_jwt_signs_a_client_assertion_for_the_client_credentials_grant() {
         "the signed input, then the signature"
     );
     assert!(form_value(body, "client_secret").is_none());
-    let op = read(&mut h, "a");
-    let s = h.take();
-    assert_eq!(s.header("authorization"), Some("Bearer tok-1"));
-    h.result(&s, done_result());
-    h.ok(op);
+    read_with(&mut h, "Bearer tok-1");
 }
 
 /// The client of `private_key_jwt` with the client credentials grant.
@@ -577,14 +576,8 @@ fn the_token_endpoints_nonce_retry_carries_a_new_client_assertion() {
     // RFC 7523 §3: an authorization server may accept a `jti` only once (oidc-provider
     // does); the first request's assertion was seen before its DPoP proof was refused.
     let mut h = assertion_client();
-    let mut srv = DpopAs::new(Script {
-        algs: es256(),
-        as_nonce: Some("as-n1"),
-        ..Default::default()
-    });
-    let op = h.core.authorize(h.now);
-    srv.serve(&mut h);
-    h.ok(op);
+    let mut srv = nonce_as("as-n1", None);
+    authorized(&mut h, &mut srv);
     assert_eq!(srv.token_requests.len(), 2, "sent again once");
     assert_eq!(
         srv.signed.len(),
@@ -621,32 +614,19 @@ fn the_token_endpoints_nonce_retry_carries_a_new_client_assertion() {
     let p1 = &srv.token_requests[1].0.as_ref().unwrap().1;
     assert_eq!(p1["nonce"], "as-n1");
     assert_ne!(p0["jti"], p1["jti"]);
-    let op = read(&mut h, "a");
-    let s = h.take();
-    assert_eq!(s.header("authorization"), Some("DPoP tok-1"));
-    h.result(&s, done_result());
-    h.ok(op);
+    read_with(&mut h, "DPoP tok-1");
 }
 
 #[test]
 fn a_new_client_assertion_refused_for_its_nonce_again_is_an_error_without_a_loop() {
     let mut h = assertion_client();
-    let mut srv = DpopAs::new(Script {
-        algs: es256(),
-        as_nonce: Some("never-given"),
-        as_nonce_header: Some("fresh"),
-        ..Default::default()
-    });
-    let op = h.core.authorize(h.now);
-    srv.serve(&mut h);
-    let e = h.err(op);
+    let mut srv = nonce_as("never-given", Some("fresh"));
+    let e = refused(&mut h, &mut srv);
     assert_eq!(reason(&e), "dpop-nonce", "{e:?}");
     assert_eq!(srv.token_requests.len(), 2, "sent again once, not more");
     assert_eq!(srv.signed.len(), 2);
     // A later flow starts afresh: its request is sent again once too.
-    let op = h.core.authorize(h.now);
-    srv.serve(&mut h);
-    assert_eq!(reason(&h.err(op)), "dpop-nonce");
+    assert_eq!(reason(&refused(&mut h, &mut srv)), "dpop-nonce");
     assert_eq!(srv.token_requests.len(), 4);
     assert_eq!(srv.signed.len(), 4);
 }
