@@ -74,14 +74,20 @@ class MemoryBackend {
   }
 }
 
+// One object store of one database (the task store's by default; the DPoP key pairs' too).
 class IdbBackend {
-  constructor(idb) { this.idb = idb; this.db = null; }
+  constructor(idb, name = DB_NAME, store = STORE_NAME) {
+    this.idb = idb;
+    this.name = name;
+    this.store = store;
+    this.db = null;
+  }
 
   open() {
     if (!this.db) {
       this.db = new Promise((resolve, reject) => {
-        const req = this.idb.open(DB_NAME, 1);
-        req.onupgradeneeded = () => { req.result.createObjectStore(STORE_NAME); };
+        const req = this.idb.open(this.name, 1);
+        req.onupgradeneeded = () => { req.result.createObjectStore(this.store); };
         req.onsuccess = () => {
           const db = req.result;
           // Another tab upgrades the database: let it (the next write reopens).
@@ -90,7 +96,7 @@ class IdbBackend {
         };
         req.onerror = () => reject(req.error);
         req.onblocked = () => reject(new DOMException(
-          'opening the task database is blocked by another tab', 'InvalidStateError'));
+          `opening the database ${this.name} is blocked by another tab`, 'InvalidStateError'));
       });
       this.db.catch(() => { this.db = null; });
     }
@@ -101,15 +107,21 @@ class IdbBackend {
   // result once the transaction completed (nothing else is awaited inside it).
   tx(mode, fn) {
     return this.open().then((db) => new Promise((resolve, reject) => {
-      const t = db.transaction(STORE_NAME, mode);
-      const result = fn(t.objectStore(STORE_NAME));
+      const t = db.transaction(this.store, mode);
+      const result = fn(t.objectStore(this.store));
       t.oncomplete = () => resolve(result ? result() : undefined);
       t.onerror = () => reject(t.error);
       t.onabort = () => reject(t.error || new DOMException('transaction aborted', 'AbortError'));
     }));
   }
 
-  // No get: list gives [key, value] pairs, so the store never reads one key.
+  // (The task store never reads one key: list gives [key, value] pairs.)
+  get(key) {
+    return this.tx('readonly', (s) => {
+      const r = s.get(key);
+      return () => r.result;
+    });
+  }
   put(key, value) { return this.tx('readwrite', (s) => { s.put(value, key); }); }
   delete(key) { return this.tx('readwrite', (s) => { s.delete(key); }); }
   list(prefix) {
@@ -422,28 +434,15 @@ const isKey = (k, type) =>
 const asPair = (v) => (v && isKey(v.privateKey, 'private') && isKey(v.publicKey, 'public')
   && v.privateKey.algorithm.name === 'ECDSA' ? v : null);
 
-/** `f(store)` on the key pairs kept for string-only storages, in a transaction of `mode`:
- *  resolves with its request's result (undefined without IndexedDB). */
-function keptKeys(mode, f) {
-  const idb = globalThis.indexedDB;
-  return new Promise((ok, fail) => {
-    if (!idb) return ok();
-    const open = idb.open('mcp-wasm-client-dpop', 1);
-    open.onupgradeneeded = () => open.result.createObjectStore('keys');
-    open.onerror = () => fail(open.error);
-    open.onsuccess = () => {
-      const db = open.result;
-      try {
-        const t = db.transaction('keys', mode);
-        const req = f(t.objectStore('keys'));
-        t.oncomplete = () => { db.close(); ok(req.result); };
-        t.onerror = t.onabort = () => { db.close(); fail(t.error); };
-      } catch (e) {
-        db.close();
-        fail(e);
-      }
-    };
-  });
+// The key pairs kept for storages of strings (undefined without IndexedDB), made once.
+let keptPairs = null;
+function keptKeys() {
+  if (keptPairs === null) {
+    let idb;
+    try { idb = globalThis.indexedDB; } catch { idb = undefined; }
+    keptPairs = idb ? new IdbBackend(idb, 'mcp-wasm-client-dpop', 'keys') : undefined;
+  }
+  return keptPairs;
 }
 
 /** The DPoP key pair named `name`: this client's (`memo`, a Map), else the stored one (in
@@ -454,7 +453,7 @@ export async function dpopKey(storage, name, memo) {
   let pair = memo.get(name);
   if (!pair && storage) {
     try { pair = asPair(await storage.get(name)); } catch { /* unreadable */ }
-    if (!pair) try { pair = asPair(await keptKeys('readonly', (k) => k.get(name))); } catch { /* none */ }
+    if (!pair) try { pair = asPair(await keptKeys()?.get(name)); } catch { /* none */ }
   }
   if (!pair) {
     pair = await s.generateKey(ES256, false, ['sign', 'verify']);
@@ -464,7 +463,7 @@ export async function dpopKey(storage, name, memo) {
         await storage.set(name, pair);
         kept = asPair(await storage.get(name));
       } catch { /* not kept there */ }
-      if (!kept) try { await keptKeys('readwrite', (k) => k.put(pair, name)); } catch { /* for this client only */ }
+      if (!kept) try { await keptKeys()?.put(name, pair); } catch { /* for this client only */ }
     }
   }
   memo.set(name, pair);
