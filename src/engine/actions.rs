@@ -261,6 +261,14 @@ impl Output {
             Output::Empty => Value::Null,
         }
     }
+
+    /// [`Output::to_value`], without copying a value it holds.
+    pub(crate) fn into_value(self) -> Value {
+        match self {
+            Output::Value(v) => v,
+            other => other.to_value(),
+        }
+    }
 }
 
 impl TaskView {

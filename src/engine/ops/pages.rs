@@ -50,14 +50,16 @@ impl Pager {
 
     /// Takes one page; returns the cursor of the next one, or `None` at the end.
     fn take_page(&mut self, out: Output) -> Result<Option<String>> {
-        let v = out.to_value();
-        let Some(Value::Array(items)) = v.get(self.key) else {
+        // The page is this pager's: its items move into the list (a listing's tools carry
+        // their schemas; copying them would cost a deep copy per list).
+        let mut v = out.into_value();
+        let Some(Value::Array(items)) = v.get_mut(self.key) else {
             return Err(Error::invalid_result(format!(
                 "{} result has no {} array",
                 self.method, self.key
             )));
         };
-        self.items.extend(items.iter().cloned());
+        self.items.append(items);
         self.pages += 1;
         match v.get("nextCursor") {
             None | Some(Value::Null) => Ok(None),

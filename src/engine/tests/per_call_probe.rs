@@ -8,7 +8,8 @@
 //! ```
 //!
 //! `SCHEMA=n`: the tool declares an `outputSchema` of `n` string properties (each with a
-//! description), and each result carries a `structuredContent` it validates.
+//! description), and each result carries a `structuredContent` it validates. `LIST=1`: the
+//! tools are listed again before each call (an agent loop that lists, then calls).
 
 use crate::engine::actions::{Action, OpOptions};
 use crate::engine::core::ResponseHead;
@@ -52,8 +53,10 @@ fn per_call_probe() {
     } else {
         ""
     };
+    let page = tools_page(vec![echo], None);
     let list = h.take();
-    h.result(&list, tools_page(vec![echo], None));
+    h.result(&list, page.clone());
+    let relist = std::env::var("LIST").is_ok_and(|v| v == "1");
     let first = h.take();
     let mut first_result =
         json!({"content": [{"type": "text", "text": "{\"text\":\"hello from the benchmark\"}"}]});
@@ -71,6 +74,12 @@ fn per_call_probe() {
     let start = std::time::Instant::now();
     let mut done = 0;
     for _ in 0..n {
+        if relist {
+            let op = h.core.list_all(Listing::Tools, &o, h.now);
+            let s = h.take();
+            h.result(&s, page.clone());
+            assert!(matches!(h.outcome(op), Some(Ok(_))));
+        }
         // What the shell does per call: start the op, perform its send, hand over the head
         // and the whole JSON body (the server's bytes), and take the result.
         h.core
@@ -98,6 +107,6 @@ fn per_call_probe() {
     let per_call = start.elapsed().as_secs_f64() * 1e6 / f64::from(n);
     assert_eq!(done, n, "every call ended with a result");
     eprintln!(
-        "the engine, native, per tools/call: {per_call:.2} µs ({n} calls; outputSchema of {fields} properties)"
+        "the engine, native, per tools/call: {per_call:.2} µs ({n} calls; outputSchema of {fields} properties; listed before each: {relist})"
     );
 }

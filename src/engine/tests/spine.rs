@@ -757,3 +757,51 @@ fn whole_bodies_and_results_the_host_reads_unread() {
         assert!(matches!(h.err(op).kind, ErrorKind::Protocol), "{bad:?}");
     }
 }
+
+/// A tool listed again is checked against its `outputSchema` as listed last (rule 11: the
+/// schema as it is when the tool is called): the same one still checks, another one
+/// replaces it.
+#[test]
+fn a_relisted_tools_output_check_follows_its_schema() {
+    let n_schema = json!({"type":"object","properties":{"n":{"type":"number"}},"required":["n"]});
+    let s_schema = json!({"type":"object","properties":{"s":{"type":"string"}},"required":["s"]});
+    let listed = |schema: &Value| {
+        tools_page(
+            vec![json!({"name":"t","inputSchema":{"type":"object"},"outputSchema":schema})],
+            None,
+        )
+    };
+    let mut h = Harness::modern();
+    let list = |h: &mut Harness, schema: &Value| {
+        let op = h.core.list_all(Listing::Tools, &opts(), h.now);
+        let s = h.take();
+        h.result(&s, listed(schema));
+        h.ok(op);
+    };
+    let call = |h: &mut Harness, structured: Value| {
+        let op = h
+            .core
+            .call_tool("t", Some(json!({})), false, &opts(), h.now);
+        let s = h.take();
+        h.result(&s, json!({"content": [], "structuredContent": structured}));
+        h.outcome(op).cloned()
+    };
+    list(&mut h, &n_schema);
+    assert!(matches!(call(&mut h, json!({"n": 1})), Some(Ok(_))));
+    // The same schema again: still checked.
+    list(&mut h, &n_schema);
+    assert!(matches!(call(&mut h, json!({"n": 2})), Some(Ok(_))));
+    let bad = call(&mut h, json!({"n": "two"}));
+    assert!(
+        matches!(&bad, Some(Err(e)) if e.kind == ErrorKind::OutputValidation),
+        "{bad:?}"
+    );
+    // Another schema: the results are checked against it, not the one compiled before.
+    list(&mut h, &s_schema);
+    let old_shape = call(&mut h, json!({"n": 3}));
+    assert!(
+        matches!(&old_shape, Some(Err(e)) if e.kind == ErrorKind::OutputValidation),
+        "{old_shape:?}"
+    );
+    assert!(matches!(call(&mut h, json!({"s": "x"})), Some(Ok(_))));
+}
