@@ -15,6 +15,39 @@ use crate::engine::actions::{Action, OpOptions};
 use crate::engine::core::ResponseHead;
 use crate::engine::testkit::*;
 use serde_json::json;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+/// Counts the allocations of the thread that makes them (the probe's, and each test's own):
+/// the probe prints its per-call count. A test binary only (`cfg(test)`); the wasm has Talc.
+struct Counting;
+
+thread_local! {
+    static ALLOCS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: every call is System's own; the counter is a const-initialised thread-local Cell
+// (its access does not allocate).
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        ALLOCS.with(|c| c.set(c.get() + 1));
+        System.alloc(l)
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        System.dealloc(p, l)
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        ALLOCS.with(|c| c.set(c.get() + 1));
+        System.realloc(p, l, n)
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+fn allocs() -> u64 {
+    ALLOCS.with(Cell::get)
+}
 
 /// The id the engine gave a request (`"id":<n>` in its body).
 fn rpc_id(body: &str) -> u64 {
@@ -73,6 +106,7 @@ fn per_call_probe() {
     let head: [Option<String>; 5] = [Some("application/json".into()), None, None, None, None];
     let start = std::time::Instant::now();
     let mut done = 0;
+    let (mut in_calls, mut in_harness) = (0, 0);
     for _ in 0..n {
         if relist {
             let op = h.core.list_all(Listing::Tools, &o, h.now);
@@ -82,8 +116,9 @@ fn per_call_probe() {
         }
         // What the shell does per call: start the op, perform its send, hand over the head
         // and the whole JSON body (the server's bytes), and take the result.
-        h.core
-            .call_tool("echo", Some(args.clone()), false, &o, h.now);
+        let a = args.clone();
+        let before = allocs();
+        h.core.call_tool("echo", Some(a), false, &o, h.now);
         let (mut wire, mut id) = (0, 0);
         while let Some(a) = h.core.poll_action() {
             if let Action::Send(req) = a {
@@ -91,10 +126,12 @@ fn per_call_probe() {
                 id = rpc_id(req.body.as_deref().unwrap_or(""));
             }
         }
-        h.core.on_head(wire, ResponseHead::read(200, &head), h.now);
+        let mid = allocs();
         let body = format!(
             r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[{{"type":"text","text":"{{\"text\":\"hello from the benchmark\"}}"}}]{structured}}}}}"#
         );
+        let sent = allocs();
+        h.core.on_head(wire, ResponseHead::read(200, &head), h.now);
         h.core.on_body(wire, body.into_bytes(), h.now);
         h.core.on_end(wire, h.now);
         while let Some(a) = h.core.poll_action() {
@@ -103,10 +140,14 @@ fn per_call_probe() {
                 done += 1;
             }
         }
+        in_calls += mid - before + (allocs() - sent);
+        in_harness += sent - mid;
     }
     let per_call = start.elapsed().as_secs_f64() * 1e6 / f64::from(n);
     assert_eq!(done, n, "every call ended with a result");
     eprintln!(
-        "the engine, native, per tools/call: {per_call:.2} µs ({n} calls; outputSchema of {fields} properties; listed before each: {relist})"
+        "the engine, native, per tools/call: {per_call:.2} µs, {:.1} allocations ({n} calls; outputSchema of {fields} properties; listed before each: {relist})",
+        in_calls as f64 / f64::from(n)
     );
+    let _ = in_harness;
 }
