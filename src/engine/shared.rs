@@ -14,11 +14,11 @@ use crate::error::json_text;
 #[cfg(feature = "legacy")]
 use crate::http::request::{add_progress_token, legacy_post_headers};
 use crate::http::request::{
-    modern_params_text, modern_post_headers, HttpMethod, HttpRequest, RequestMetaText,
+    modern_post_headers, write_modern_params, HttpMethod, HttpRequest, RequestMetaText,
 };
 #[cfg(feature = "legacy")]
 use crate::protocol::jsonrpc::encode_request;
-use crate::protocol::jsonrpc::{encode_request_text, RequestId};
+use crate::protocol::jsonrpc::{request_end, request_head, RequestId};
 use crate::protocol::LATEST_PROTOCOL_VERSION;
 use crate::time::Millis;
 use rustc_hash::FxHashMap;
@@ -242,8 +242,13 @@ impl Shared {
         let rpc_id = RequestId::Number(self.next_id() as i64);
         let (url, headers, body) = match self.era {
             Era::Modern => {
-                // Written straight to text: no copy of `params`, no `_meta` map per request.
-                let text = modern_params_text(
+                // Written straight to text: no copy of `params`, no `_meta` map per request,
+                // the whole request in one buffer.
+                let mut body =
+                    Vec::with_capacity(160 + self.caps_text.len() + self.client_info_text.len());
+                request_head(&mut body, &rpc_id, method);
+                write_modern_params(
+                    &mut body,
                     params,
                     &RequestMetaText {
                         protocol_version: &self.version,
@@ -260,7 +265,8 @@ impl Shared {
                     extra_headers,
                     &self.cfg.headers,
                 );
-                let body = encode_request_text(&rpc_id, method, text, request_state);
+                request_end(&mut body, request_state);
+                let body = String::from_utf8(body).unwrap_or_default();
                 (self.cfg.url.clone(), h, body)
             }
             #[cfg(feature = "legacy")]

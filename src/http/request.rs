@@ -106,34 +106,47 @@ pub(crate) struct RequestMetaText<'a> {
 /// `_meta` is taken out as `Map::remove` does, by swapping the last member into its place,
 /// and the merged `_meta` comes last; reserved keys the host also set keep the host's
 /// position), without cloning `params` or building the `_meta` map.
+#[cfg(test)]
 pub(crate) fn modern_params_text(params: &Map<String, Value>, meta: &RequestMetaText) -> String {
+    let mut out = Vec::new();
+    write_modern_params(&mut out, params, meta);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes [`modern_params_text`] at the end of `out` (a request's text being built in one
+/// buffer: `protocol::jsonrpc::request_head` before it).
+pub(crate) fn write_modern_params(
+    out: &mut Vec<u8>,
+    params: &Map<String, Value>,
+    meta: &RequestMetaText,
+) {
     let at = params.keys().position(|k| k == "_meta");
     let last = params.iter().next_back();
-    let mut out = Vec::with_capacity(256);
     out.push(b'{');
     for (j, (k, v)) in params.iter().enumerate() {
         match at {
             // `_meta`'s place goes to the last member (unless `_meta` is the last one).
             Some(i) if i == j => match last {
-                Some((lk, lv)) if j + 1 < params.len() => member(&mut out, lk, Member::Value(lv)),
+                Some((lk, lv)) if j + 1 < params.len() => member(out, lk, Member::Value(lv)),
                 _ => {}
             },
             Some(_) if j + 1 == params.len() => {}
-            _ => member(&mut out, k, Member::Value(v)),
+            _ => member(out, k, Member::Value(v)),
         }
     }
-    member(&mut out, "_meta", Member::Text("{"));
-    let version = Value::from(meta.protocol_version);
-    let level = meta.log_level.map(Value::from);
+    member(out, "_meta", Member::Text("{"));
     // In the order add_modern_meta inserted them; `None`: not sent.
     let reserved = [
-        (META_PROTOCOL_VERSION, Some(Member::Value(&version))),
+        (
+            META_PROTOCOL_VERSION,
+            Some(Member::Str(meta.protocol_version)),
+        ),
         (
             META_CLIENT_CAPABILITIES,
             Some(Member::Text(meta.capabilities)),
         ),
         (META_CLIENT_INFO, Some(Member::Text(meta.client_info))),
-        (META_LOG_LEVEL, level.as_ref().map(Member::Value)),
+        (META_LOG_LEVEL, meta.log_level.map(Member::Str)),
         (PROGRESS_TOKEN, meta.progress_token.map(Member::Value)),
     ];
     let mut used = [false; 5];
@@ -145,24 +158,25 @@ pub(crate) fn modern_params_text(params: &Map<String, Value>, meta: &RequestMeta
             {
                 Some(i) => {
                     used[i] = true;
-                    member(&mut out, k, reserved[i].1.unwrap_or(Member::Text("")));
+                    member(out, k, reserved[i].1.unwrap_or(Member::Text("")));
                 }
-                None => member(&mut out, k, Member::Value(v)),
+                None => member(out, k, Member::Value(v)),
             }
         }
     }
     for (i, (k, m)) in reserved.iter().enumerate() {
         if let (Some(m), false) = (m, used[i]) {
-            member(&mut out, k, *m);
+            member(out, k, *m);
         }
     }
     out.extend_from_slice(b"}}");
-    String::from_utf8(out).unwrap_or_default()
 }
 
 #[derive(Clone, Copy)]
 enum Member<'a> {
     Value(&'a Value),
+    /// A string, to be written as JSON.
+    Str(&'a str),
     /// Already JSON text (empty: the value follows separately).
     Text(&'a str),
 }
@@ -177,6 +191,9 @@ fn member(out: &mut Vec<u8>, key: &str, v: Member) {
     match v {
         Member::Value(v) => {
             let _ = serde_json::to_writer(&mut *out, v);
+        }
+        Member::Str(s) => {
+            let _ = serde_json::to_writer(&mut *out, s);
         }
         Member::Text(t) => out.extend_from_slice(t.as_bytes()),
     }

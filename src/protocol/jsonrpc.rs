@@ -271,33 +271,49 @@ pub fn encode_request(
     params: &Map<String, Value>,
     raw_request_state: Option<&RawValue>,
 ) -> String {
-    let params_text = serde_json::to_string(params).unwrap_or_else(|_| "{}".into());
-    encode_request_text(id, method, params_text, raw_request_state)
+    let mut out = Vec::with_capacity(128);
+    request_head(&mut out, id, method);
+    let at = out.len();
+    if serde_json::to_writer(&mut out, params).is_err() {
+        out.truncate(at);
+        out.extend_from_slice(b"{}");
+    }
+    request_end(&mut out, raw_request_state);
+    String::from_utf8(out).unwrap_or_default()
 }
 
-/// [`encode_request`] with `params` already serialized (a JSON object's text).
-pub(crate) fn encode_request_text(
-    id: &RequestId,
-    method: &str,
-    mut params_text: String,
-    raw_request_state: Option<&RawValue>,
-) -> String {
-    if let Some(raw) = raw_request_state {
-        // `params_text` is a JSON object: drop its closing brace and append the member.
-        params_text.pop();
-        if params_text.len() > 1 {
-            params_text.push(',');
+/// Writes a request's text up to its params: `{"jsonrpc":"2.0","id":…,"method":…,"params":`.
+/// The params object follows in the same buffer, then [`request_end`]: one allocation for
+/// the whole request text.
+pub(crate) fn request_head(out: &mut Vec<u8>, id: &RequestId, method: &str) {
+    out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    match id {
+        RequestId::Number(n) => {
+            let _ = serde_json::to_writer(&mut *out, n);
         }
-        params_text.push_str("\"requestState\":");
-        params_text.push_str(raw.get());
-        params_text.push('}');
+        RequestId::String(s) => {
+            let _ = serde_json::to_writer(&mut *out, s);
+        }
     }
-    let id_text = match id {
-        RequestId::Number(n) => n.to_string(),
-        RequestId::String(s) => serde_json::to_string(s).unwrap_or_default(),
-    };
-    let method_text = serde_json::to_string(method).unwrap_or_else(|_| "\"\"".into());
-    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id_text},\"method\":{method_text},\"params\":{params_text}}}")
+    out.extend_from_slice(b",\"method\":");
+    let _ = serde_json::to_writer(&mut *out, method);
+    out.extend_from_slice(b",\"params\":");
+}
+
+/// Ends a request after its params object (written after [`request_head`]): a raw
+/// `requestState` spliced into the params verbatim when given, then the closing brace.
+pub(crate) fn request_end(out: &mut Vec<u8>, raw_request_state: Option<&RawValue>) {
+    if let Some(raw) = raw_request_state {
+        // The params end with their object's closing brace: drop it and append the member.
+        out.pop();
+        if out.last() != Some(&b'{') {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"\"requestState\":");
+        out.extend_from_slice(raw.get().as_bytes());
+        out.push(b'}');
+    }
+    out.push(b'}');
 }
 
 /// Serializes a notification (legacy eras only: `notifications/initialized`, `notifications/cancelled`).
