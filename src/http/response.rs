@@ -53,20 +53,25 @@ pub(crate) fn classify_content_type(ct: Option<&str>) -> BodyKind {
     let Some(ct) = ct else {
         return BodyKind::Other(String::new());
     };
-    let essence = ct
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    if essence == "application/json"
-        || (essence.starts_with("application/") && essence.ends_with("+json"))
+    let essence = ct.split(';').next().unwrap_or("").trim();
+    // Compared without a lowercase copy: the common answers allocate nothing per response.
+    let b = essence.as_bytes();
+    let starts = |p: &str| {
+        b.get(..p.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(p.as_bytes()))
+    };
+    let ends = |p: &str| {
+        b.len()
+            .checked_sub(p.len())
+            .is_some_and(|at| b[at..].eq_ignore_ascii_case(p.as_bytes()))
+    };
+    if essence.eq_ignore_ascii_case("application/json") || (starts("application/") && ends("+json"))
     {
         BodyKind::Json
-    } else if essence == "text/event-stream" {
+    } else if essence.eq_ignore_ascii_case("text/event-stream") {
         BodyKind::Sse
     } else {
-        BodyKind::Other(essence)
+        BodyKind::Other(essence.to_ascii_lowercase())
     }
 }
 
@@ -147,6 +152,21 @@ mod tests {
             BodyKind::Other("text/html".into())
         );
         assert_eq!(classify_content_type(None), BodyKind::Other(String::new()));
+        // Case is ignored without a lowercase copy; what is not JSON or SSE is named in
+        // lowercase, as before.
+        let cases = [
+            (" APPLICATION/Problem+JSON ;q=1", BodyKind::Json),
+            ("Text/Event-Stream;charset=utf-8", BodyKind::Sse),
+            ("application/json5", BodyKind::Other("application/json5".into())),
+            ("+json", BodyKind::Other("+json".into())),
+            ("application/", BodyKind::Other("application/".into())),
+            ("Text/HTML", BodyKind::Other("text/html".into())),
+            ("", BodyKind::Other(String::new())),
+            ("é+JSON", BodyKind::Other("é+json".into())),
+        ];
+        for (ct, kind) in cases {
+            assert_eq!(classify_content_type(Some(ct)), kind, "{ct:?}");
+        }
     }
 
     #[test]
