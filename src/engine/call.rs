@@ -255,6 +255,11 @@ pub(crate) fn check_answer(req: &InputRequest, answer: &Value) -> Result<Value> 
 }
 
 impl Call {
+    /// Takes a member of the params back (a retry builds its request again).
+    pub(crate) fn take_param(&mut self, key: &str) -> Option<Value> {
+        self.params.remove(key)
+    }
+
     pub(crate) fn new(
         method: &str,
         params: Map<String, Value>,

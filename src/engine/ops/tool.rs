@@ -157,8 +157,10 @@ impl ToolOp {
         self.check = cx.sh.tools.output_check(&self.name);
         let mut params = Map::new();
         params.insert("name".into(), self.name.clone().into());
-        if let Some(a) = &self.args {
-            params.insert("arguments".into(), a.clone());
+        // The arguments move into the request (they may be large); a retry after `-32020`
+        // takes them back from it (`Call::take_param`).
+        if let Some(a) = self.args.take() {
+            params.insert("arguments".into(), a);
         }
         // 2025-11-25 tasks: the client asks for a task (`params.task`) when the server and
         // the tool support it (2025 `basic/utilities/tasks.mdx` "Tool-Level Negotiation").
@@ -259,6 +261,7 @@ impl ToolOp {
                     {
                         // Spec "Client Behavior": on HeaderMismatch re-fetch tools/list and retry.
                         self.relisted = true;
+                        self.args = c.take_param("arguments");
                         let mut pager = Pager::new(
                             Listing::Tools,
                             OpOptions {
