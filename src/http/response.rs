@@ -157,7 +157,10 @@ mod tests {
         let cases = [
             (" APPLICATION/Problem+JSON ;q=1", BodyKind::Json),
             ("Text/Event-Stream;charset=utf-8", BodyKind::Sse),
-            ("application/json5", BodyKind::Other("application/json5".into())),
+            (
+                "application/json5",
+                BodyKind::Other("application/json5".into()),
+            ),
             ("+json", BodyKind::Other("+json".into())),
             ("application/", BodyKind::Other("application/".into())),
             ("Text/HTML", BodyKind::Other("text/html".into())),
@@ -167,6 +170,72 @@ mod tests {
         for (ct, kind) in cases {
             assert_eq!(classify_content_type(Some(ct)), kind, "{ct:?}");
         }
+    }
+
+    /// The classification as it was written before it stopped making a lowercase copy
+    /// (the reference for the differential test below).
+    fn classify_by_lowercase_copy(ct: &str) -> BodyKind {
+        let essence = ct
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if essence == "application/json"
+            || (essence.starts_with("application/") && essence.ends_with("+json"))
+        {
+            BodyKind::Json
+        } else if essence == "text/event-stream" {
+            BodyKind::Sse
+        } else {
+            BodyKind::Other(essence)
+        }
+    }
+
+    #[test]
+    fn content_types_classify_as_by_a_lowercase_copy() {
+        // Every sequence of up to four pieces (some in other cases): prefixes, suffixes,
+        // separators, spaces, non-ASCII (`İ` lowercases to more bytes outside ASCII only).
+        let pieces = [
+            "application/",
+            "APPLICATION/",
+            "json",
+            "JSON",
+            "+json",
+            "+JsOn",
+            "text/",
+            "event-stream",
+            "Event-Stream",
+            ";",
+            " ",
+            "\t",
+            "charset=utf-8",
+            "é",
+            "İ",
+            "+",
+            "/",
+            "x",
+        ];
+        let mut level = vec![String::new()];
+        let mut n = 0;
+        for k in 0..=4 {
+            for s in &level {
+                assert_eq!(
+                    classify_content_type(Some(s)),
+                    classify_by_lowercase_copy(s),
+                    "{s:?}"
+                );
+                n += 1;
+            }
+            if k == 4 {
+                break;
+            }
+            level = level
+                .iter()
+                .flat_map(|s| pieces.iter().map(move |p| format!("{s}{p}")))
+                .collect();
+        }
+        assert_eq!(n, (0..=4).map(|k| pieces.len().pow(k)).sum::<usize>());
     }
 
     #[test]
