@@ -560,7 +560,11 @@ fn header_mismatch_relists_and_retries_once() {
     );
     let s2 = h.take();
     assert_eq!(s2.header("mcp-param-r"), Some("eu"));
-    assert_eq!(s2.params()["arguments"], json!({"r":"eu"}), "the retry sends the arguments");
+    assert_eq!(
+        s2.params()["arguments"],
+        json!({"r":"eu"}),
+        "the retry sends the arguments"
+    );
     assert_ne!(s.id(), s2.id());
     h.error(&s2, 400, -32020, "Header mismatch", None);
     let e = h.err(op);
