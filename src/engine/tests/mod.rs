@@ -12,6 +12,8 @@ mod listen;
 mod modern_only;
 mod mrtr;
 mod peers;
+// Native only: it installs a counting global allocator (the wasm has Talc).
+#[cfg(not(target_arch = "wasm32"))]
 mod per_call_probe;
 mod push;
 mod quiet;
