@@ -1043,8 +1043,15 @@ fn start(d: &mut Driver, r: &mut Reader) {
             };
             let as_task = r.bool();
             let o = opts(r);
-            let args = json_blob(r);
-            d.core.call_tool(&name, args, as_task, &o, now)
+            let blob = r.blob();
+            if r.bool() {
+                // The arguments as text, as the shell passes them: any text at all.
+                let text = String::from_utf8_lossy(blob).into_owned();
+                d.core.call_tool_json(&name, Some(text), as_task, &o, now)
+            } else {
+                let args = serde_json::from_slice(blob).ok();
+                d.core.call_tool(&name, args, as_task, &o, now)
+            }
         }
         5 => {
             let t = task_ref(r);

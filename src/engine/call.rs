@@ -18,6 +18,7 @@ use crate::engine::shared::{Owner, Shared};
 use crate::engine::small_map::SmallMap;
 use crate::error::{json_object, json_text};
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::http::request::Params;
 use crate::protocol::codes::{from_rpc, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::protocol::input::{decode_input_required, InputKind, InputRequest};
 use crate::protocol::is_modern_version;
@@ -136,6 +137,8 @@ struct Round {
 pub(crate) struct Call {
     pub method: String,
     params: Map<String, Value>,
+    /// A member of the params kept as JSON text (`http::request::Params`).
+    raw_param: Option<(&'static str, Box<RawValue>)>,
     extra_headers: Vec<(String, String)>,
     pub policy: CallPolicy,
     budget: Budget,
@@ -255,9 +258,14 @@ pub(crate) fn check_answer(req: &InputRequest, answer: &Value) -> Result<Value> 
 }
 
 impl Call {
-    /// Takes a member of the params back (a retry builds its request again).
-    pub(crate) fn take_param(&mut self, key: &str) -> Option<Value> {
-        self.params.remove(key)
+    /// Adds member `name` to the params as JSON text, written into each request verbatim.
+    pub(crate) fn set_raw_param(&mut self, name: &'static str, text: Box<RawValue>) {
+        self.raw_param = Some((name, text));
+    }
+
+    /// Takes the member kept as JSON text back (a retry builds its request again).
+    pub(crate) fn take_raw_param(&mut self) -> Option<Box<RawValue>> {
+        self.raw_param.take().map(|(_, t)| t)
     }
 
     pub(crate) fn new(
@@ -275,6 +283,7 @@ impl Call {
         Call {
             method: method.to_string(),
             params,
+            raw_param: None,
             extra_headers,
             policy,
             budget,
@@ -318,7 +327,10 @@ impl Call {
             }
             state = r.request_state.as_deref();
         }
-        let params = answered.as_ref().unwrap_or(&self.params);
+        let params = Params {
+            map: answered.as_ref().unwrap_or(&self.params),
+            raw: self.raw_param.as_ref().map(|(k, t)| (*k, &**t)),
+        };
         if let Some(id) = self.rpc_id.take() {
             sh.abandon(&id);
         }

@@ -12,7 +12,7 @@ use crate::engine::ops::{Aborted, Ctx, OpInput, Operation, Step};
 use crate::engine::shared::Owner;
 use crate::error::json_text;
 use crate::error::{sanitize, Error, ErrorKind, Result};
-use crate::http::request::META_SUBSCRIPTION_ID;
+use crate::http::request::{Params, META_SUBSCRIPTION_ID};
 use crate::protocol::codes::from_rpc;
 use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::tasks::decode_detailed_task;
@@ -106,7 +106,7 @@ impl ListenOp {
         let (xfer, id) = cx.sh.send_request(
             Owner::Op(op),
             "subscriptions/listen",
-            &params,
+            Params::of(&params),
             &[],
             None,
             None,

@@ -14,7 +14,7 @@ use crate::error::json_text;
 #[cfg(feature = "legacy")]
 use crate::http::request::{add_progress_token, legacy_post_headers};
 use crate::http::request::{
-    modern_post_headers, write_modern_params, HttpMethod, HttpRequest, RequestMetaText,
+    modern_post_headers, write_modern_params, HttpMethod, HttpRequest, Params, RequestMetaText,
 };
 #[cfg(feature = "legacy")]
 use crate::protocol::jsonrpc::encode_request;
@@ -23,7 +23,7 @@ use crate::protocol::LATEST_PROTOCOL_VERSION;
 use crate::time::Millis;
 use rustc_hash::FxHashMap;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::VecDeque;
 
 /// Who an exchange, an ask or a timer belongs to.
@@ -233,7 +233,7 @@ impl Shared {
         &mut self,
         owner: Owner,
         method: &str,
-        params: &Map<String, Value>,
+        params: Params,
         extra_headers: &[(String, String)],
         request_state: Option<&RawValue>,
         progress_token: Option<&Value>,
@@ -244,8 +244,10 @@ impl Shared {
             Era::Modern => {
                 // Written straight to text: no copy of `params`, no `_meta` map per request,
                 // the whole request in one buffer.
-                let mut body =
-                    Vec::with_capacity(160 + self.caps_text.len() + self.client_info_text.len());
+                let raw = params.raw.map_or(0, |(_, r)| r.get().len());
+                let mut body = Vec::with_capacity(
+                    160 + raw + self.caps_text.len() + self.client_info_text.len(),
+                );
                 request_head(&mut body, &rpc_id, method);
                 write_modern_params(
                     &mut body,
@@ -260,7 +262,7 @@ impl Shared {
                 );
                 let h = modern_post_headers(
                     method,
-                    params,
+                    params.map,
                     &self.version,
                     extra_headers,
                     &self.cfg.headers,
@@ -271,7 +273,7 @@ impl Shared {
             }
             #[cfg(feature = "legacy")]
             Era::Legacy | Era::HttpSse => {
-                let mut p = params.clone();
+                let mut p = params.to_map();
                 if let Some(t) = progress_token {
                     add_progress_token(&mut p, t);
                 }

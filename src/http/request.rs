@@ -4,6 +4,7 @@
 //! `basic/transports/streamable-http.mdx` "Request Metadata").
 
 use crate::http::encoding::encode_header_value;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// An HTTP request for the shell to perform.
@@ -89,6 +90,36 @@ pub(crate) fn add_modern_meta(params: &mut Map<String, Value>, meta: &RequestMet
     params.insert("_meta".into(), Value::Object(m));
 }
 
+/// A request's params: its members as a map, and at most one more member kept as JSON text
+/// (a tool's `arguments`: the host's JSON goes into the request without becoming a
+/// `Value` and back). The raw member's name is not one of the map's.
+#[derive(Clone, Copy)]
+pub(crate) struct Params<'a> {
+    pub map: &'a Map<String, Value>,
+    pub raw: Option<(&'a str, &'a RawValue)>,
+}
+
+impl<'a> Params<'a> {
+    /// Params that are a map only.
+    pub(crate) fn of(map: &'a Map<String, Value>) -> Params<'a> {
+        Params { map, raw: None }
+    }
+
+    /// The params as one map (the raw member parsed): for the legacy eras, which build
+    /// their requests from a map.
+    #[cfg(feature = "legacy")]
+    pub(crate) fn to_map(self) -> Map<String, Value> {
+        let mut m = self.map.clone();
+        if let Some((k, r)) = self.raw {
+            m.insert(
+                k.into(),
+                serde_json::from_str(r.get()).unwrap_or(Value::Null),
+            );
+        }
+        m
+    }
+}
+
 /// What a modern request's `_meta` carries, with the constant parts already serialized
 /// (capabilities and client info are written once per client, not rebuilt per request).
 pub(crate) struct RequestMetaText<'a> {
@@ -109,17 +140,15 @@ pub(crate) struct RequestMetaText<'a> {
 #[cfg(test)]
 pub(crate) fn modern_params_text(params: &Map<String, Value>, meta: &RequestMetaText) -> String {
     let mut out = Vec::new();
-    write_modern_params(&mut out, params, meta);
+    write_modern_params(&mut out, Params::of(params), meta);
     String::from_utf8(out).unwrap_or_default()
 }
 
 /// Writes [`modern_params_text`] at the end of `out` (a request's text being built in one
-/// buffer: `protocol::jsonrpc::request_head` before it).
-pub(crate) fn write_modern_params(
-    out: &mut Vec<u8>,
-    params: &Map<String, Value>,
-    meta: &RequestMetaText,
-) {
+/// buffer: `protocol::jsonrpc::request_head` before it); a raw member goes verbatim after
+/// the map's members, before `_meta`.
+pub(crate) fn write_modern_params(out: &mut Vec<u8>, p: Params, meta: &RequestMetaText) {
+    let params = p.map;
     let at = params.keys().position(|k| k == "_meta");
     let last = params.iter().next_back();
     out.push(b'{');
@@ -133,6 +162,9 @@ pub(crate) fn write_modern_params(
             Some(_) if j + 1 == params.len() => {}
             _ => member(out, k, Member::Value(v)),
         }
+    }
+    if let Some((k, r)) = p.raw {
+        member(out, k, Member::Text(r.get()));
     }
     member(out, "_meta", Member::Text("{"));
     // In the order add_modern_meta inserted them; `None`: not sent.

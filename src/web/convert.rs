@@ -23,14 +23,20 @@ pub(super) fn raw_to_js(text: &str) -> JsValue {
     json_parse(text).unwrap_or(JsValue::NULL)
 }
 
-/// A JS value as JSON (`undefined` → `None`). Functions, symbols and cycles are refused.
-pub(super) fn from_js(v: &JsValue) -> Result<Option<Value>, Error> {
+/// A JS value as JSON text (`JSON.stringify`; `undefined`, or what stringifies to nothing,
+/// → `None`). Cycles and BigInts are refused.
+pub(super) fn stringify(v: &JsValue) -> Result<Option<String>, Error> {
     if v.is_undefined() {
         return Ok(None);
     }
     let text = json_stringify(v)
         .map_err(|e| Error::config(format!("value is not JSON-serializable: {}", describe(&e))))?;
-    let Some(text) = text.as_string() else {
+    Ok(text.as_string())
+}
+
+/// A JS value as JSON (`undefined` → `None`). Functions, symbols and cycles are refused.
+pub(super) fn from_js(v: &JsValue) -> Result<Option<Value>, Error> {
+    let Some(text) = stringify(v)? else {
         return Ok(None);
     };
     serde_json::from_str(&text)

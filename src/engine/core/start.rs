@@ -16,6 +16,7 @@ use crate::protocol::capabilities::server_tasks;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::TASKS_EXTENSION;
 use crate::time::Millis;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// A task an operation names: its id and, when the host has a handle, what it knows.
@@ -39,7 +40,7 @@ pub(super) enum Start {
     },
     CallTool {
         name: String,
-        args: Option<Value>,
+        args: Option<Box<RawValue>>,
         as_task: bool,
         opts: OpOptions,
     },
@@ -306,14 +307,28 @@ impl Core {
         opts: &OpOptions,
         now: Millis,
     ) -> OpId {
+        self.call_tool_json(name, args.map(|a| a.to_string()), as_task, opts, now)
+    }
+
+    /// [`Core::call_tool`] with the arguments as JSON text (`null`: none), as a host gives
+    /// them (`JSON.stringify`): they go into the request as they are (the text itself, not
+    /// a copy), without becoming a `Value` and back, unless the tool's `x-mcp-header`
+    /// parameters read them.
+    pub fn call_tool_json(
+        &mut self,
+        name: &str,
+        args: Option<String>,
+        as_task: bool,
+        opts: &OpOptions,
+        now: Millis,
+    ) -> OpId {
         if name.is_empty() {
             return self.fail_now(Error::config("tool name must not be empty"), now);
         }
-        if let Some(a) = &args {
-            if !a.is_object() {
-                return self.fail_now(Error::config("tool arguments must be an object"), now);
-            }
-        }
+        let args = match args.map(tool_arguments).transpose() {
+            Ok(a) => a.flatten(),
+            Err(e) => return self.fail_now(e, now),
+        };
         if as_task {
             if let Err(e) = self.tasks_available(false) {
                 return self.fail_now(e, now);
@@ -528,4 +543,29 @@ impl Core {
                 .send_notification(&mut self.sh, "notifications/cancelled", Some(&p));
         }
     }
+}
+
+/// A tool's arguments from JSON text: `None` for `null`; an object, or a `Config` error.
+/// A string holding a lone UTF-16 surrogate (`JSON.stringify` writes it as a `\udXXX`
+/// escape) is refused as a `Value` would refuse it: the request is UTF-8 text, which cannot
+/// carry it.
+fn tool_arguments(text: String) -> Result<Option<Box<RawValue>>> {
+    let not_json = |e: serde_json::Error| Error::config(format!("value is not JSON: {e}"));
+    let raw = RawValue::from_string(text).map_err(not_json)?;
+    let t = raw.get();
+    if t == "null" {
+        return Ok(None);
+    }
+    if !t.starts_with('{') {
+        return Err(Error::config("tool arguments must be an object"));
+    }
+    // Only text with a `\ud…` escape can hold a lone surrogate: that (rare) text is read
+    // whole, as serde_json's `Value` reads strings (a pair is accepted, a lone half is not).
+    if t.as_bytes()
+        .windows(3)
+        .any(|w| w[0] == b'\\' && w[1] == b'u' && w[2].eq_ignore_ascii_case(&b'd'))
+    {
+        serde_json::from_str::<Value>(t).map_err(not_json)?;
+    }
+    Ok(Some(raw))
 }

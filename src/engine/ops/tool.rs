@@ -71,7 +71,9 @@ pub(crate) fn check_tool_result(
 /// A tool call: `callTool` (a task is driven to its result) or `callToolAsTask`.
 pub(crate) struct ToolOp {
     name: String,
-    args: Option<Value>,
+    /// The arguments as the host gave them (a JSON object's text): parsed only when the
+    /// tool's `x-mcp-header` parameters read them.
+    args: Option<Box<RawValue>>,
     as_task: bool,
     opts: OpOptions,
     phase: ToolPhase,
@@ -101,7 +103,7 @@ impl ToolOp {
         cx: &mut Ctx,
         op: OpId,
         name: String,
-        args: Option<Value>,
+        args: Option<Box<RawValue>>,
         as_task: bool,
         opts: OpOptions,
         legacy: Option<&InitializeResult>,
@@ -147,7 +149,12 @@ impl ToolOp {
         let entry = cx.sh.tools.get(&self.name);
         let mut headers = Vec::new();
         if let (Some(e), Era::Modern) = (entry, &cx.sh.era) {
-            match param_headers(&e.header_params, self.args.as_ref()) {
+            // Most tools declare no `x-mcp-header`: then the arguments stay text.
+            let args: Option<Value> = match (&self.args, e.header_params.is_empty()) {
+                (Some(a), false) => serde_json::from_str(a.get()).ok(),
+                _ => None,
+            };
+            match param_headers(&e.header_params, args.as_ref()) {
                 Ok(h) => headers = h,
                 Err(err) => return Some(Err(err)),
             }
@@ -157,11 +164,7 @@ impl ToolOp {
         self.check = cx.sh.tools.output_check(&self.name);
         let mut params = Map::new();
         params.insert("name".into(), self.name.clone().into());
-        // The arguments move into the request (they may be large); a retry after `-32020`
-        // takes them back from it (`Call::take_param`).
-        if let Some(a) = self.args.take() {
-            params.insert("arguments".into(), a);
-        }
+
         // 2025-11-25 tasks: the client asks for a task (`params.task`) when the server and
         // the tool support it (2025 `basic/utilities/tasks.mdx` "Tool-Level Negotiation").
         // (`cfg!`: the modern-only build has no 2025 tasks; the branch folds away there.)
@@ -179,6 +182,11 @@ impl ToolOp {
         }
         let policy = policy_for(cx.sh, &Purpose::CallTool, &self.opts);
         let mut call = Call::new("tools/call", with_meta(params, &self.opts), headers, policy);
+        // The arguments move into the request as the host's JSON text (they may be large);
+        // a retry after `-32020` takes them back (`Call::take_raw_param`).
+        if let Some(a) = self.args.take() {
+            call.set_raw_param("arguments", a);
+        }
         // What goes to the host unread: no outputSchema to check, no task to make of it.
         call.host_result = !self.as_task
             && !self.asked_task
@@ -261,7 +269,7 @@ impl ToolOp {
                     {
                         // Spec "Client Behavior": on HeaderMismatch re-fetch tools/list and retry.
                         self.relisted = true;
-                        self.args = c.take_param("arguments");
+                        self.args = c.take_raw_param();
                         let mut pager = Pager::new(
                             Listing::Tools,
                             OpOptions {

@@ -9,7 +9,7 @@ use crate::engine::call::{Call, CallOutcome};
 use crate::engine::ids::ExchangeId;
 use crate::engine::shared::{Era, Shared};
 use crate::error::{Error, Result};
-use crate::http::request::{legacy_post_headers, HttpMethod, HttpRequest};
+use crate::http::request::{legacy_post_headers, HttpMethod, HttpRequest, Params};
 use crate::protocol::codes::is_modern_error;
 use crate::protocol::jsonrpc::encode_notification;
 use crate::protocol::legacy::{decode_initialize_result, legacy_capabilities};
@@ -124,7 +124,7 @@ impl Session {
                 sh.send_request(
                     owner(SessionPart::Aux),
                     "logging/setLevel",
-                    &p,
+                    Params::of(&p),
                     &[],
                     None,
                     None,

@@ -20,4 +20,5 @@ mod quiet;
 mod spine;
 mod task_store;
 mod tasks;
+mod tool_arguments;
 mod visibility;

@@ -103,6 +103,7 @@ fn per_call_probe() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200_000);
+    let args_text = args.to_string();
     let head: [Option<String>; 5] = [Some("application/json".into()), None, None, None, None];
     let start = std::time::Instant::now();
     let mut done = 0;
@@ -116,9 +117,11 @@ fn per_call_probe() {
         }
         // What the shell does per call: start the op, perform its send, hand over the head
         // and the whole JSON body (the server's bytes), and take the result.
-        let a = args.clone();
+        // The arguments as the shell hands them over: the host's JSON text (made, as the
+        // shell's `JSON.stringify` is, before the count starts).
+        let a = Some(args_text.clone());
         let before = allocs();
-        h.core.call_tool("echo", Some(a), false, &o, h.now);
+        h.core.call_tool_json("echo", a, false, &o, h.now);
         let (mut wire, mut id) = (0, 0);
         while let Some(a) = h.core.poll_action() {
             if let Action::Send(req) = a {

@@ -41,6 +41,7 @@ use crate::engine::actions::Action;
 use crate::engine::ids::ExchangeId;
 use crate::engine::shared::{Era, Owner, Shared};
 use crate::error::sanitize;
+use crate::http::request::Params;
 use crate::protocol::capabilities::server_tasks;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::tasks::TaskStatus;
@@ -439,7 +440,7 @@ impl TaskBook {
         let (xfer, id) = sh.send_request(
             Owner::Push(gen),
             "subscriptions/listen",
-            &params,
+            Params::of(&params),
             &[],
             None,
             None,

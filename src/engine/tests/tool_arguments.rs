@@ -1,0 +1,173 @@
+//! A tool's arguments as the host's JSON text (`Core::call_tool_json`, what the shell
+//! calls): they go into the request as they are, and are read only where the client needs
+//! them (`x-mcp-header`, the legacy eras' maps).
+
+use crate::engine::actions::OpOptions;
+use crate::engine::testkit::*;
+#[cfg(feature = "legacy")]
+use crate::engine::tests::legacy::legacy;
+use crate::error::ErrorKind;
+use serde_json::json;
+
+/// A modern harness whose tools are listed (`t`, no `x-mcp-header`), with a call of `t`
+/// started with `args` and its request.
+fn call(args: Option<&str>) -> (Harness, crate::engine::actions::OpId, Option<Sent>) {
+    let mut h = Harness::modern();
+    let op = h.core.call_tool_json(
+        "t",
+        args.map(str::to_string),
+        false,
+        &OpOptions::default(),
+        h.now,
+    );
+    let Some(l) = h.try_take() else {
+        return (h, op, None);
+    };
+    assert_eq!(l.method(), "tools/list");
+    h.result(&l, tools_page(vec![tool("t")], None));
+    let s = h.try_take();
+    (h, op, s)
+}
+
+#[test]
+fn arguments_go_into_the_request_as_the_host_wrote_them() {
+    // Text a re-encoding would change: key order, escapes, a number's form.
+    let text = r#"{"z":1,"a":"\u00e9\/","n":1e+21,"nested":{"y":[true,null]}}"#;
+    let (mut h, op, s) = call(Some(text));
+    let s = s.expect("the call");
+    assert_eq!(s.method(), "tools/call");
+    let body = s.req.body.as_deref().unwrap_or("");
+    assert!(body.contains(&format!(r#""arguments":{text}"#)), "{body}");
+    assert_eq!(s.params()["name"], "t");
+    assert_eq!(s.params()["arguments"]["a"], "é/");
+    assert_eq!(
+        s.params()["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    assert_eq!(s.header("mcp-name"), Some("t"));
+    h.result(&s, json!({"content":[]}));
+    h.ok(op);
+}
+
+#[test]
+fn null_means_no_arguments() {
+    let (mut h, op, s) = call(Some("null"));
+    let s = s.expect("the call");
+    assert!(s.params().get("arguments").is_none(), "{}", s.params());
+    h.result(&s, json!({"content":[]}));
+    h.ok(op);
+    let (_, _, s) = call(None);
+    assert!(s.expect("the call").params().get("arguments").is_none());
+}
+
+#[test]
+fn arguments_that_are_not_an_object_or_not_json_are_refused_before_any_request() {
+    for (text, why) in [
+        ("[1]", "must be an object"),
+        ("\"x\"", "must be an object"),
+        ("5", "must be an object"),
+        ("{\"a\":", "not JSON"),
+        ("{} {}", "not JSON"),
+        // A lone UTF-16 surrogate (`JSON.stringify` of a string cut inside a pair): the
+        // request is UTF-8 and cannot carry it, as with arguments given as a `Value`.
+        (r#"{"a":"\ud800"}"#, "not JSON"),
+        (r#"{"a":"x\uDC00"}"#, "not JSON"),
+    ] {
+        let mut h = Harness::modern();
+        let op = h.core.call_tool_json(
+            "t",
+            Some(text.to_string()),
+            false,
+            &OpOptions::default(),
+            h.now,
+        );
+        let e = h.err(op);
+        assert_eq!(e.kind, ErrorKind::Config, "{text}");
+        assert!(e.message.contains(why), "{text}: {}", e.message);
+        assert!(h.try_take().is_none(), "{text}: nothing is sent");
+    }
+}
+
+#[test]
+fn a_surrogate_pair_and_text_that_only_looks_like_one_are_sent() {
+    for text in [
+        r#"{"a":"\ud83d\ude00"}"#,
+        r#"{"a":"\\ud800"}"#,
+        r#"{"a":"\\\ud83c\udf89"}"#,
+    ] {
+        let (_, _, s) = call(Some(text));
+        let s = s.expect("the call");
+        let body = s.req.body.as_deref().unwrap_or("");
+        assert!(body.contains(text), "{body}");
+    }
+}
+
+#[test]
+fn x_mcp_header_reads_arguments_given_as_text() {
+    let mut h = Harness::modern();
+    let op = h.core.call_tool_json(
+        "t",
+        Some(r#"{"r":"eu","n":{"k":7}}"#.to_string()),
+        false,
+        &OpOptions::default(),
+        h.now,
+    );
+    let l = h.take();
+    h.result(
+        &l,
+        tools_page(
+            vec![
+                json!({"name":"t","inputSchema":{"type":"object","properties":{
+                "r":{"type":"string","x-mcp-header":"Region"},
+                "n":{"type":"object","properties":{"k":{"type":"integer","x-mcp-header":"K"}}}}}}),
+            ],
+            None,
+        ),
+    );
+    let s = h.take();
+    assert_eq!(s.header("mcp-param-region"), Some("eu"));
+    assert_eq!(s.header("mcp-param-k"), Some("7"));
+    assert_eq!(s.params()["arguments"], json!({"r":"eu","n":{"k":7}}));
+    h.result(&s, json!({"content":[]}));
+    h.ok(op);
+}
+
+#[test]
+fn an_input_round_sends_the_arguments_again() {
+    let (mut h, op, s) = call(Some(r#"{"q":"why"}"#));
+    let s = s.expect("the call");
+    h.result(
+        &s,
+        json!({"resultType":"input_required","requestState":"st","inputRequests":{}}),
+    );
+    let again = h.take();
+    assert_ne!(again.id(), s.id());
+    assert_eq!(again.params()["arguments"], json!({"q":"why"}));
+    assert_eq!(again.params()["requestState"], "st");
+    h.result(&again, json!({"content":[]}));
+    h.ok(op);
+}
+
+#[cfg(feature = "legacy")]
+#[test]
+fn a_legacy_server_gets_the_arguments_in_its_request() {
+    let mut h = legacy(json!({"tools":{}}));
+    let op = h.core.call_tool_json(
+        "t",
+        Some(r#"{"x":[1,"2"]}"#.to_string()),
+        false,
+        &OpOptions::default(),
+        h.now,
+    );
+    let mut s = h.take();
+    if s.method() == "tools/list" {
+        h.result(&s, json!({"tools":[tool("t")]}));
+        s = h.take();
+    }
+    assert_eq!(s.method(), "tools/call");
+    assert_eq!(s.header("mcp-session-id"), Some("S1"));
+    assert_eq!(s.params()["arguments"], json!({"x":[1,"2"]}));
+    assert_eq!(s.params()["name"], "t");
+    h.result(&s, json!({"content":[]}));
+    h.ok(op);
+}
