@@ -1,0 +1,79 @@
+// What a tools/call with large arguments costs our client (a file's content, as agents'
+// write and edit tools send), before and after a change: pkg/ against a baseline build
+// (BASELINE_PKG, default bench/out/pkg-baseline), each in a fresh process per measurement,
+// rounds interleaved with the order rotating. A stand-in global fetch answers at once with
+// a small result, so the figure is the client's own work on the arguments and the request
+// (JSON.stringify, the crossing into the wasm, the request's text, the crossing out), not
+// the network's. CPU µs per call (process.cpuUsage), sequential, after WARMUP calls.
+// A probe, not a test:
+//   BASELINE_PKG=/tmp/pkg-before node bench/tools/large-arguments.mjs
+//   SIZES=5000,100000 ROUNDS=3 N=2000 WARMUP=300
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { median } from '../lib/workload.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** One measurement in this process: the package in `dir`, arguments of `size` characters. */
+async function child(dir, size) {
+  const n = Number(process.env.N || 2000);
+  const warmup = Number(process.env.WARMUP || 300);
+  const enc = new TextEncoder();
+  globalThis.fetch = async (_url, init) => {
+    const body = typeof init?.body === 'string' ? init.body : '';
+    const id = /"id":(\d+)/.exec(body)?.[1] ?? '0';
+    const text = body.includes('"tools/list"')
+      ? `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","tools":[{"name":"write","inputSchema":{"type":"object"}}]}}`
+      : `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":"written"}]}}`;
+    const bytes = enc.encode(text);
+    return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) } });
+  };
+  const { McpClient } = await import(pathToFileURL(path.join(dir, 'index.js')).href);
+  const c = new McpClient('http://127.0.0.1:9/mcp', { clientInfo: { name: 'bench', version: '1.0.0' } });
+  // Source text with what a JSON encoder must escape (quotes, backslashes, tabs, newlines)
+  // and text outside ASCII.
+  const line = 'const s = "a \\"quoted\\" word" + 42; // émoji 🎉\tand a tab\n';
+  const args = { path: '/work/src/file.js', content: line.repeat(Math.ceil(size / line.length)).slice(0, size) };
+  const first = await c.callTool('write', args);
+  if (first?.content?.[0]?.text !== 'written') throw new Error(`wrong result ${JSON.stringify(first)}`);
+  for (let i = 0; i < warmup; i++) await c.callTool('write', args);
+  globalThis.gc?.();
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < n; i++) await c.callTool('write', args);
+  const u = process.cpuUsage(c0);
+  console.log(JSON.stringify({ us: (u.user + u.system) / n }));
+  process.exit(0);
+}
+
+async function main() {
+  const rounds = Number(process.env.ROUNDS || 3);
+  const sizes = (process.env.SIZES || '5000,100000').split(',').map(Number);
+  const builds = {
+    ours: path.join(ROOT, 'pkg'),
+    baseline: path.resolve(process.env.BASELINE_PKG || path.join(ROOT, 'bench/out/pkg-baseline')),
+  };
+  const r = {}; // size -> build -> [µs]
+  for (let k = 0; k < rounds; k++) {
+    for (const size of sizes) {
+      const order = k % 2 ? ['baseline', 'ours'] : ['ours', 'baseline'];
+      for (const b of order) {
+        const p = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', builds[b], String(size)], { cwd: ROOT, env: process.env, encoding: 'utf8' });
+        const line = p.stdout.trim().split('\n').pop();
+        if (p.status !== 0 || !line?.startsWith('{')) throw new Error(`${b} ${size}: ${p.stderr || p.stdout}`);
+        ((r[size] ??= {})[b] ??= []).push(JSON.parse(line).us);
+      }
+    }
+  }
+  console.log(`Node ${process.version}, ${rounds} rounds of ${process.env.N || 2000} sequential calls after ${process.env.WARMUP || 300}; CPU µs per call, medians (range); ours = ${builds.ours}, baseline = ${builds.baseline}`);
+  console.log('| arguments | baseline | ours | ours ÷ baseline |');
+  console.log('|---:|---:|---:|---:|');
+  for (const size of sizes) {
+    const cell = (xs) => `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`;
+    const { ours, baseline } = r[size];
+    console.log(`| ${size.toLocaleString('en')} characters | ${cell(baseline)} | ${cell(ours)} | ${(median(ours) / median(baseline)).toFixed(2)} |`);
+  }
+}
+
+if (process.argv[2] === '--child') await child(process.argv[3], Number(process.argv[4]));
+else await main();
