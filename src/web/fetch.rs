@@ -38,7 +38,7 @@ extern "C" {
         url: &str,
         method: &str,
         headers: &str,
-        body: Option<String>,
+        body: Option<Vec<u8>>,
         host: bool,
     );
     #[wasm_bindgen(method)]
@@ -208,7 +208,9 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
             &req.url,
             req.method.as_str(),
             &headers,
-            req.body,
+            // As bytes (a copy out of the wasm's memory): no UTF-16 string is made of a
+            // large body here, and the platform's fetch need not encode it again.
+            req.body.map(String::into_bytes),
             host,
         );
         // The request has left (or failed) only now: the page may have done other work

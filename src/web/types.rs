@@ -72,7 +72,8 @@ export interface McpClientOptions {
   maxTotalTimeoutMs?: number;
   /** Tasks are polled at most this often while the page is hidden (never faster than their pollIntervalMs); `Infinity` pauses. Default 60 000. */
   hiddenPollIntervalMs?: number;
-  /** A custom fetch (default: the global one). */
+  /** A custom fetch (default: the global one). It gets `init.headers` as a `Headers` and
+   *  `init.body` as a string; the global fetch is handed the body as UTF-8 bytes. */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** `notifications/message` log lines the server sent. */
   onLog?: (params: { level: LoggingLevel; logger?: string; data: unknown }) => void;

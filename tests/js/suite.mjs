@@ -200,6 +200,39 @@ test('callTool echo', async ({ client }) => {
   eq(r.isError, false, 'isError');
 });
 
+test('the platform fetch gets the request body as UTF-8 bytes, a host fetch as a string; large arguments arrive verbatim', async ({ url }) => {
+  const content = 'é "quoted" \\ \n🎉 '.repeat(20_000);
+  const platform = globalThis.fetch;
+  const seen = [];
+  globalThis.fetch = (input, init) => {
+    seen.push(init?.body);
+    return platform(input, init);
+  };
+  try {
+    const c = new McpClient(url, { clientInfo: { name: 'bodies', version: '1' } });
+    const r = await c.callTool('echo', { text: content });
+    eq(text(r), content, 'the echo of 200,000 characters');
+  } finally {
+    globalThis.fetch = platform;
+  }
+  ok(seen.length >= 1, 'the global fetch was used');
+  for (const b of seen) ok(b instanceof Uint8Array, `body type: ${Object.prototype.toString.call(b)}`);
+  const last = JSON.parse(new TextDecoder().decode(seen.at(-1)));
+  eq(last.method, 'tools/call', 'method');
+  eq(last.params.arguments, { text: content }, 'arguments');
+  const hostSeen = [];
+  const host = new McpClient(url, {
+    clientInfo: { name: 'bodies', version: '1' },
+    fetch: (input, init) => {
+      hostSeen.push(init.body);
+      return platform(input, init);
+    },
+  });
+  eq(text(await host.callTool('echo', { text: 'é 🎉' })), 'é 🎉', 'echo through the host fetch');
+  ok(hostSeen.length >= 1 && hostSeen.every((b) => typeof b === 'string'), 'the host fetch got strings');
+  eq(JSON.parse(hostSeen.at(-1)).params.arguments, { text: 'é 🎉' }, 'arguments (host fetch)');
+});
+
 test('callTool add: structuredContent', async ({ client }) => {
   const r = await client().callTool('add', { a: 2, b: 40 });
   eq(r.structuredContent, { sum: 42 }, 'structuredContent');

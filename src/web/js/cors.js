@@ -260,7 +260,8 @@ export class Fetcher {
   }
 
   /** Starts request `id`; `headers` is `name\0value\0…` (names and values hold no NUL);
-   *  `host`: its result goes to the host unread (see `standIn`). */
+   *  `body`: UTF-8 bytes (a copy, the runner's own) or undefined; `host`: its result goes
+   *  to the host unread (see `standIn`). */
   send(id, url, method, headers, body, host) {
     const ac = new AbortController();
     this.live.set(id, ac);
@@ -304,6 +305,9 @@ export class Fetcher {
       const bad = badHeader(pairs);
       if (bad) return this.failed(id, 'config', bad);
       headers = new Headers(pairs);
+      // A host's fetch gets the body as text, as it always has (it may read it); the
+      // platform's takes the bytes as they are.
+      if (body !== undefined) body = new TextDecoder().decode(body);
     }
     const init = { method, headers, signal: ac.signal };
     if (body !== undefined) init.body = body;
