@@ -25,7 +25,9 @@ async function one(client) {
       // Each request the client sends: its JSON-RPC method, when it left and when its head came.
       globalThis.fetch = async (u, init) => {
         const start = performance.now() - t0;
-        const what = typeof init?.body === 'string' ? (/"method":"([^"]+)"/.exec(init.body) || [])[1] : String(u).split('/').pop();
+        // Our client hands the platform's fetch its body as bytes, the TS client as a string.
+        const text = init?.body instanceof Uint8Array ? new TextDecoder().decode(init.body) : init?.body;
+        const what = typeof text === 'string' ? (/"method":"([^"]+)"/.exec(text) || [])[1] : String(u).split('/').pop();
         const res = await original(u, init);
         seen.push(`${what} ${start.toFixed(1)}→${(performance.now() - t0).toFixed(1)}`);
         return res;

@@ -3,8 +3,8 @@
 // (BASELINE_PKG, default bench/out/pkg-baseline), each in a fresh process per measurement,
 // rounds interleaved with the order rotating. A stand-in global fetch answers at once with
 // a small result, so the figure is the client's own work on the arguments and the request
-// (JSON.stringify, the crossing into the wasm, the request's text, the crossing out), not
-// the network's. CPU µs per call (process.cpuUsage), sequential, after WARMUP calls.
+// (JSON.stringify, the crossing into the wasm, the request's text, the crossing out, and
+// the platform's handling of the body: a `Request` is made of it), not the network's. CPU µs per call (process.cpuUsage), sequential, after WARMUP calls.
 // A probe, not a test:
 //   BASELINE_PKG=/tmp/pkg-before node bench/tools/large-arguments.mjs
 //   SIZES=5000,100000 ROUNDS=3 N=2000 WARMUP=300
@@ -20,8 +20,14 @@ async function child(dir, size) {
   const n = Number(process.env.N || 2000);
   const warmup = Number(process.env.WARMUP || 300);
   const enc = new TextEncoder();
-  globalThis.fetch = async (_url, init) => {
-    const body = typeof init?.body === 'string' ? init.body : '';
+  const dec = new TextDecoder();
+  globalThis.fetch = async (url, init) => {
+    // What the platform's fetch does with the body (undici: a string is encoded, bytes are
+    // copied), then the request's start, where its id and method are. Our client hands the
+    // platform's fetch its body as bytes (a string before 2026-12-03).
+    new Request(url, { method: init.method, headers: init.headers, body: init.body });
+    const b = init?.body;
+    const body = typeof b === 'string' ? b.slice(0, 200) : b ? dec.decode(b.subarray(0, 200)) : '';
     const id = /"id":(\d+)/.exec(body)?.[1] ?? '0';
     const text = body.includes('"tools/list"')
       ? `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","tools":[{"name":"write","inputSchema":{"type":"object"}}]}}`

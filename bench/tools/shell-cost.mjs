@@ -2,8 +2,9 @@
 // cold CPU caches (BENCHMARKS.md "per call, warm and cold caches, and the optimisation level"). Two clients, each in a
 // fresh process per measurement, rounds interleaved with the order rotating:
 // - `fetch`: a plain loop that calls fetch exactly as our fetch runner does (src/web/js/
-//   cors.js: the header pairs, a fresh AbortController's signal, the five response headers
-//   read, `arrayBuffer()`, TextDecoder, JSON.parse) for the same tools/call;
+//   cors.js: the header pairs, the body as bytes, a fresh AbortController's signal, the
+//   five response headers read, `arrayBuffer()`, TextDecoder, JSON.parse) for the same
+//   tools/call;
 // - `ours`: `McpClient.callTool` from the package.
 // Three settings:
 // - `warm`: a stand-in global fetch that answers at once with a real `Response` (no network,
@@ -35,6 +36,7 @@ async function child(client, setting, url) {
     const walk = new Uint32Array((mib * 1048576) / 4);
     let sink = 0;
     const enc = new TextEncoder();
+    const dec = new TextDecoder();
     // SCHEMA=n: the tool declares an outputSchema of n described string properties, and each
     // result carries a structuredContent that it validates.
     const fields = Number(process.env.SCHEMA || 0);
@@ -47,7 +49,8 @@ async function child(client, setting, url) {
         // One word per 64-byte line, written: every line of the buffer comes in.
         for (let i = 0; i < walk.length; i += 16) sink += walk[i]++;
       }
-      const body = typeof init?.body === 'string' ? init.body : '';
+      // Our client hands the platform's fetch its body as bytes (a string before 2026-12-03).
+      const body = typeof init?.body === 'string' ? init.body : init?.body ? dec.decode(init.body) : '';
       const id = /"id":(\d+)/.exec(body)?.[1] ?? '0';
       let text;
       if (body.includes('"tools/list"')) {
@@ -69,9 +72,10 @@ async function child(client, setting, url) {
   } else {
     let next = 1;
     const td = new TextDecoder('utf-8', { ignoreBOM: true });
+    const te = new TextEncoder();
     call = async () => {
       const headers = ECHO_HEADERS.map((p) => [...p]);
-      const body = JSON.stringify({ jsonrpc: '2.0', id: next++, method: 'tools/call', params: { name: 'echo', arguments: ARGS } });
+      const body = te.encode(JSON.stringify({ jsonrpc: '2.0', id: next++, method: 'tools/call', params: { name: 'echo', arguments: ARGS } }));
       const ac = new AbortController();
       const res = await fetch(url, { method: 'POST', headers, body, signal: ac.signal });
       const h = res.headers;
