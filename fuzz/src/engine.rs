@@ -270,8 +270,13 @@ impl Driver {
                     });
                     assert!(!form || self.cfg.auth.is_some(), "a form without OAuth");
                     let body: Option<Value> = req.body.as_deref().filter(|_| !form).map(|b| {
-                        serde_json::from_str(b)
-                            .unwrap_or_else(|e| panic!("body not JSON: {e}: {b}"))
+                        // Valid JSON. A tool's arguments are sent as the host wrote them, so
+                        // a number beyond f64 (valid JSON a `Value` cannot hold) may be in
+                        // one: such a body is checked as JSON text only (it is a tools/call,
+                        // which the checks below do not concern).
+                        serde_json::from_str::<&serde_json::value::RawValue>(b)
+                            .unwrap_or_else(|e| panic!("body not JSON: {e}: {b}"));
+                        serde_json::from_str(b).unwrap_or(Value::Null)
                     });
                     let method = body
                         .as_ref()

@@ -106,7 +106,11 @@ impl<'a> Params<'a> {
     }
 
     /// The params as one map (the raw member parsed): for the legacy eras, which build
-    /// their requests from a map.
+    /// their requests from a map. A tool call made there parses its arguments itself
+    /// (`ToolOp::call`, refusing what a `Value` cannot read); this is for a request that
+    /// went out in the modern framing and is sent again after a fall back to a legacy era.
+    /// Text a `Value` cannot read (only from a Rust caller: `JSON.stringify` never writes
+    /// it) becomes `null`.
     #[cfg(feature = "legacy")]
     pub(crate) fn to_map(self) -> Map<String, Value> {
         let mut m = self.map.clone();
@@ -303,6 +307,23 @@ pub(crate) fn legacy_post_headers(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[cfg(feature = "legacy")]
+    #[test]
+    fn params_as_one_map_parse_the_raw_member() {
+        let map = obj(json!({"name":"t"}));
+        let raw = RawValue::from_string(r#"{"a":[1,"x"]}"#.to_string()).unwrap();
+        let m = Params {
+            map: &map,
+            raw: Some(("arguments", &raw)),
+        }
+        .to_map();
+        assert_eq!(
+            Value::Object(m),
+            json!({"name":"t","arguments":{"a":[1,"x"]}})
+        );
+        assert_eq!(Params::of(&map).to_map(), map);
+    }
 
     fn obj(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap()

@@ -548,7 +548,9 @@ impl Core {
 /// A tool's arguments from JSON text: `None` for `null`; an object, or a `Config` error.
 /// A string holding a lone UTF-16 surrogate (`JSON.stringify` writes it as a `\udXXX`
 /// escape) is refused as a `Value` would refuse it: the request is UTF-8 text, which cannot
-/// carry it.
+/// carry it. Other valid JSON is sent as written, also what a `Value` cannot hold (a number
+/// beyond `f64`, which only a Rust caller can write); where the client reads the arguments
+/// (`x-mcp-header`, the legacy eras) such text is refused (`ToolOp::call`).
 fn tool_arguments(text: String) -> Result<Option<Box<RawValue>>> {
     let not_json = |e: serde_json::Error| Error::config(format!("value is not JSON: {e}"));
     let raw = RawValue::from_string(text).map_err(not_json)?;

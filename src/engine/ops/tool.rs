@@ -147,14 +147,22 @@ impl ToolOp {
         // What the call needs of the tool's entry, borrowed: the entry holds the tool's
         // `outputSchema`, which a clone would copy on every call.
         let entry = cx.sh.tools.get(&self.name);
+        let modern = cx.sh.era == Era::Modern;
+        // The arguments become a `Value` only where the client reads them: a tool's
+        // `x-mcp-header` parameters (most tools declare none), and the legacy eras, whose
+        // requests are maps. Text `Value` cannot read (a number beyond `f64`) is refused
+        // there rather than sent as something else.
+        let reads = !modern || entry.is_some_and(|e| !e.header_params.is_empty());
+        let mut value: Option<Value> = None;
+        if let (Some(a), true) = (&self.args, reads) {
+            match serde_json::from_str(a.get()) {
+                Ok(v) => value = Some(v),
+                Err(e) => return Some(Err(Error::config(format!("value is not JSON: {e}")))),
+            }
+        }
         let mut headers = Vec::new();
-        if let (Some(e), Era::Modern) = (entry, &cx.sh.era) {
-            // Most tools declare no `x-mcp-header`: then the arguments stay text.
-            let args: Option<Value> = match (&self.args, e.header_params.is_empty()) {
-                (Some(a), false) => serde_json::from_str(a.get()).ok(),
-                _ => None,
-            };
-            match param_headers(&e.header_params, args.as_ref()) {
+        if let (Some(e), true) = (entry, modern) {
+            match param_headers(&e.header_params, value.as_ref()) {
                 Ok(h) => headers = h,
                 Err(err) => return Some(Err(err)),
             }
@@ -164,6 +172,10 @@ impl ToolOp {
         self.check = cx.sh.tools.output_check(&self.name);
         let mut params = Map::new();
         params.insert("name".into(), self.name.clone().into());
+        if let (Some(v), false) = (value, modern) {
+            params.insert("arguments".into(), v);
+            self.args = None;
+        }
 
         // 2025-11-25 tasks: the client asks for a task (`params.task`) when the server and
         // the tool support it (2025 `basic/utilities/tasks.mdx` "Tool-Level Negotiation").
@@ -182,8 +194,8 @@ impl ToolOp {
         }
         let policy = policy_for(cx.sh, &Purpose::CallTool, &self.opts);
         let mut call = Call::new("tools/call", with_meta(params, &self.opts), headers, policy);
-        // The arguments move into the request as the host's JSON text (they may be large);
-        // a retry after `-32020` takes them back (`Call::take_raw_param`).
+        // Modern: the arguments move into the request as the host's JSON text (they may be
+        // large); a retry after `-32020` takes them back (`Call::take_raw_param`).
         if let Some(a) = self.args.take() {
             call.set_raw_param("arguments", a);
         }

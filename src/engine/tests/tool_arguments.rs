@@ -133,6 +133,59 @@ fn x_mcp_header_reads_arguments_given_as_text() {
 }
 
 #[test]
+fn a_number_beyond_f64_is_sent_as_written_unless_the_client_reads_the_arguments() {
+    // Valid JSON that a `Value` cannot hold (only a Rust caller can write it).
+    let huge = format!(r#"{{"r":"eu","n":{}}}"#, "9".repeat(309));
+    for text in [r#"{"r":"eu","n":1e400}"#, huge.as_str()] {
+        // No x-mcp-header: the text goes out as written. (Read off the engine's actions
+        // directly: the harness parses what is sent into `Value`s.)
+        let (mut h, op, s) = call(Some("{}"));
+        h.result(&s.expect("the first call"), json!({"content":[]}));
+        h.ok(op);
+        h.core.call_tool_json(
+            "t",
+            Some(text.to_string()),
+            false,
+            &OpOptions::default(),
+            h.now,
+        );
+        let mut body = None;
+        while let Some(a) = h.core.poll_action() {
+            if let crate::engine::actions::Action::Send(req) = a {
+                body = req.body;
+            }
+        }
+        let body = body.expect("the call is sent");
+        assert!(body.contains(&format!(r#""arguments":{text}"#)), "{body}");
+
+        // A tool whose x-mcp-header parameters read the arguments: refused, nothing sent.
+        let mut h = Harness::modern();
+        let op = h.core.call_tool_json(
+            "t",
+            Some(text.to_string()),
+            false,
+            &OpOptions::default(),
+            h.now,
+        );
+        let l = h.take();
+        h.result(
+            &l,
+            tools_page(
+                vec![
+                    json!({"name":"t","inputSchema":{"type":"object","properties":{
+                    "r":{"type":"string","x-mcp-header":"Region"}}}}),
+                ],
+                None,
+            ),
+        );
+        let e = h.err(op);
+        assert_eq!(e.kind, ErrorKind::Config);
+        assert!(e.message.contains("number out of range"), "{}", e.message);
+        assert!(h.try_take().is_none(), "nothing is sent");
+    }
+}
+
+#[test]
 fn an_input_round_sends_the_arguments_again() {
     let (mut h, op, s) = call(Some(r#"{"q":"why"}"#));
     let s = s.expect("the call");
@@ -170,4 +223,14 @@ fn a_legacy_server_gets_the_arguments_in_its_request() {
     assert_eq!(s.params()["name"], "t");
     h.result(&s, json!({"content":[]}));
     h.ok(op);
+    // Text a Value cannot read is refused there (a legacy request is built from a map).
+    let op = h.core.call_tool_json(
+        "t",
+        Some(r#"{"n":1e400}"#.to_string()),
+        false,
+        &OpOptions::default(),
+        h.now,
+    );
+    assert_eq!(h.err(op).kind, ErrorKind::Config);
+    assert!(h.try_take().is_none(), "nothing is sent");
 }
