@@ -2,16 +2,16 @@
 //! calls): they go into the request as they are, and are read only where the client needs
 //! them (`x-mcp-header`, the legacy eras' maps).
 
-use crate::engine::actions::OpOptions;
+use crate::engine::actions::{Action, OpId, OpOptions};
 use crate::engine::testkit::*;
 #[cfg(feature = "legacy")]
 use crate::engine::tests::legacy::legacy;
 use crate::error::ErrorKind;
-use serde_json::json;
+use serde_json::{json, Value};
 
-/// A modern harness whose tools are listed (`t`, no `x-mcp-header`), with a call of `t`
-/// started with `args` and its request.
-fn call(args: Option<&str>) -> (Harness, crate::engine::actions::OpId, Option<Sent>) {
+/// A modern harness with a call of `t` started with `args`, its tools listed as `tools`,
+/// and the call's request (`None`: nothing was sent).
+fn listed(args: Option<&str>, t: Value) -> (Harness, OpId, Option<Sent>) {
     let mut h = Harness::modern();
     let op = h.core.call_tool_json(
         "t",
@@ -24,9 +24,21 @@ fn call(args: Option<&str>) -> (Harness, crate::engine::actions::OpId, Option<Se
         return (h, op, None);
     };
     assert_eq!(l.method(), "tools/list");
-    h.result(&l, tools_page(vec![tool("t")], None));
+    h.result(&l, tools_page(vec![t], None));
     let s = h.try_take();
     (h, op, s)
+}
+
+/// [`listed`] with `t` declaring no `x-mcp-header`.
+fn call(args: Option<&str>) -> (Harness, OpId, Option<Sent>) {
+    listed(args, tool("t"))
+}
+
+/// `t` with `x-mcp-header` parameters: `r` (Region) and `n.k` (K).
+fn header_tool() -> Value {
+    json!({"name":"t","inputSchema":{"type":"object","properties":{
+        "r":{"type":"string","x-mcp-header":"Region"},
+        "n":{"type":"object","properties":{"k":{"type":"integer","x-mcp-header":"K"}}}}}})
 }
 
 #[test]
@@ -104,27 +116,8 @@ fn a_surrogate_pair_and_text_that_only_looks_like_one_are_sent() {
 
 #[test]
 fn x_mcp_header_reads_arguments_given_as_text() {
-    let mut h = Harness::modern();
-    let op = h.core.call_tool_json(
-        "t",
-        Some(r#"{"r":"eu","n":{"k":7}}"#.to_string()),
-        false,
-        &OpOptions::default(),
-        h.now,
-    );
-    let l = h.take();
-    h.result(
-        &l,
-        tools_page(
-            vec![
-                json!({"name":"t","inputSchema":{"type":"object","properties":{
-                "r":{"type":"string","x-mcp-header":"Region"},
-                "n":{"type":"object","properties":{"k":{"type":"integer","x-mcp-header":"K"}}}}}}),
-            ],
-            None,
-        ),
-    );
-    let s = h.take();
+    let (mut h, op, s) = listed(Some(r#"{"r":"eu","n":{"k":7}}"#), header_tool());
+    let s = s.expect("the call");
     assert_eq!(s.header("mcp-param-region"), Some("eu"));
     assert_eq!(s.header("mcp-param-k"), Some("7"));
     assert_eq!(s.params()["arguments"], json!({"r":"eu","n":{"k":7}}));
@@ -151,7 +144,7 @@ fn a_number_beyond_f64_is_sent_as_written_unless_the_client_reads_the_arguments(
         );
         let mut body = None;
         while let Some(a) = h.core.poll_action() {
-            if let crate::engine::actions::Action::Send(req) = a {
+            if let Action::Send(req) = a {
                 body = req.body;
             }
         }
@@ -159,29 +152,11 @@ fn a_number_beyond_f64_is_sent_as_written_unless_the_client_reads_the_arguments(
         assert!(body.contains(&format!(r#""arguments":{text}"#)), "{body}");
 
         // A tool whose x-mcp-header parameters read the arguments: refused, nothing sent.
-        let mut h = Harness::modern();
-        let op = h.core.call_tool_json(
-            "t",
-            Some(text.to_string()),
-            false,
-            &OpOptions::default(),
-            h.now,
-        );
-        let l = h.take();
-        h.result(
-            &l,
-            tools_page(
-                vec![
-                    json!({"name":"t","inputSchema":{"type":"object","properties":{
-                    "r":{"type":"string","x-mcp-header":"Region"}}}}),
-                ],
-                None,
-            ),
-        );
+        let (mut h, op, s) = listed(Some(text), header_tool());
+        assert!(s.is_none(), "nothing is sent");
         let e = h.err(op);
         assert_eq!(e.kind, ErrorKind::Config);
         assert!(e.message.contains("number out of range"), "{}", e.message);
-        assert!(h.try_take().is_none(), "nothing is sent");
     }
 }
 
