@@ -71,8 +71,8 @@ pub(crate) fn check_tool_result(
 /// A tool call: `callTool` (a task is driven to its result) or `callToolAsTask`.
 pub(crate) struct ToolOp {
     name: String,
-    /// The arguments as the host gave them (a JSON object's text): parsed only when the
-    /// tool's `x-mcp-header` parameters read them.
+    /// The arguments as the host gave them (a JSON object's text): parsed only where the
+    /// client reads them (`x-mcp-header` parameters, the legacy eras).
     args: Option<Box<RawValue>>,
     as_task: bool,
     opts: OpOptions,
@@ -150,7 +150,7 @@ impl ToolOp {
         let modern = cx.sh.era == Era::Modern;
         // The arguments become a `Value` only where the client reads them: a tool's
         // `x-mcp-header` parameters (most tools declare none), and the legacy eras, whose
-        // requests are maps. Text `Value` cannot read (a number beyond `f64`) is refused
+        // requests are maps. Text a `Value` cannot read (a number beyond `f64`) is refused
         // there rather than sent as something else.
         let reads = !modern || entry.is_some_and(|e| !e.header_params.is_empty());
         let mut value: Option<Value> = None;
@@ -176,7 +176,6 @@ impl ToolOp {
             params.insert("arguments".into(), v);
             self.args = None;
         }
-
         // 2025-11-25 tasks: the client asks for a task (`params.task`) when the server and
         // the tool support it (2025 `basic/utilities/tasks.mdx` "Tool-Level Negotiation").
         // (`cfg!`: the modern-only build has no 2025 tasks; the branch folds away there.)
