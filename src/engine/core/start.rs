@@ -312,8 +312,8 @@ impl Core {
 
     /// [`Core::call_tool`] with the arguments as JSON text (`null`: none), as a host gives
     /// them (`JSON.stringify`): they go into the request as they are (the text itself, not
-    /// a copy), without becoming a `Value` and back, unless the tool's `x-mcp-header`
-    /// parameters read them.
+    /// a copy), without becoming a `Value` and back, except where the client reads them
+    /// (`x-mcp-header` parameters, the legacy eras: `ToolOp::call`).
     pub fn call_tool_json(
         &mut self,
         name: &str,
