@@ -5,9 +5,11 @@
 // a small result, so the figure is the client's own work on the arguments and the request
 // (JSON.stringify, the crossing into the wasm, the request's text, the crossing out, and
 // the platform's handling of the body: a `Request` is made of it), not the network's. CPU µs per call (process.cpuUsage), sequential, after WARMUP calls.
+// BUILDS=ours,baseline,ts adds the official TypeScript client (bench/clients/ts.js, after
+// `bench/run.sh` or `npm install` in bench/) against the same stand-in.
 // A probe, not a test:
 //   BASELINE_PKG=/tmp/pkg-before node bench/tools/large-arguments.mjs
-//   SIZES=5000,100000 ROUNDS=3 N=2000 WARMUP=300
+//   SIZES=5000,100000 ROUNDS=3 N=2000 WARMUP=300 BUILDS=ours,baseline
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
@@ -27,16 +29,29 @@ async function child(dir, size) {
     // platform's fetch its body as bytes (a string before 2026-12-03).
     new Request(url, { method: init.method, headers: init.headers, body: init.body });
     const b = init?.body;
-    const body = typeof b === 'string' ? b.slice(0, 200) : b ? dec.decode(b.subarray(0, 200)) : '';
-    const id = /"id":(\d+)/.exec(body)?.[1] ?? '0';
+    // The id is near the start in our requests and at the end in the TS client's (a string
+    // in its first probe).
+    const ends = (x) => (typeof x === 'string' ? [x.slice(0, 200), x.slice(-100)] : [dec.decode(x.subarray(0, 200)), dec.decode(x.subarray(-100))]);
+    const [body, tail] = b ? ends(b) : ['', ''];
+    const idOf = (t) => /"id":("[^"\\]*"|\d+)/.exec(t)?.[1];
+    const id = idOf(body) ?? idOf(tail) ?? '0';
     const text = body.includes('"tools/list"')
       ? `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","tools":[{"name":"write","inputSchema":{"type":"object"}}]}}`
-      : `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":"written"}]}}`;
+      : body.includes('"server/discover"')
+        ? `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"stand-in","version":"1.0.0"}}}}`
+        : `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":"written"}]}}`;
     const bytes = enc.encode(text);
     return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) } });
   };
-  const { McpClient } = await import(pathToFileURL(path.join(dir, 'index.js')).href);
-  const c = new McpClient('http://127.0.0.1:9/mcp', { clientInfo: { name: 'bench', version: '1.0.0' } });
+  let c;
+  if (dir === 'ts') {
+    const ts = await import(pathToFileURL(path.join(ROOT, 'bench/clients/ts.js')).href);
+    const o = await ts.open('http://127.0.0.1:9/mcp');
+    c = { callTool: (name, a) => o.call(name, a) };
+  } else {
+    const { McpClient } = await import(pathToFileURL(path.join(dir, 'index.js')).href);
+    c = new McpClient('http://127.0.0.1:9/mcp', { clientInfo: { name: 'bench', version: '1.0.0' } });
+  }
   // Source text with what a JSON encoder must escape (quotes, backslashes, tabs, newlines)
   // and text outside ASCII.
   const line = 'const s = "a \\"quoted\\" word" + 42; // émoji 🎉\tand a tab\n';
@@ -55,14 +70,18 @@ async function child(dir, size) {
 async function main() {
   const rounds = Number(process.env.ROUNDS || 3);
   const sizes = (process.env.SIZES || '5000,100000').split(',').map(Number);
-  const builds = {
+  const all = {
     ours: path.join(ROOT, 'pkg'),
     baseline: path.resolve(process.env.BASELINE_PKG || path.join(ROOT, 'bench/out/pkg-baseline')),
+    ts: 'ts',
   };
+  const names = (process.env.BUILDS || 'ours,baseline').split(',');
+  const builds = Object.fromEntries(names.map((b) => [b, all[b]]));
   const r = {}; // size -> build -> [µs]
   for (let k = 0; k < rounds; k++) {
     for (const size of sizes) {
-      const order = k % 2 ? ['baseline', 'ours'] : ['ours', 'baseline'];
+      // The order rotates each round.
+      const order = names.map((_, i) => names[(i + k) % names.length]);
       for (const b of order) {
         const p = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', builds[b], String(size)], { cwd: ROOT, env: process.env, encoding: 'utf8' });
         const line = p.stdout.trim().split('\n').pop();
@@ -71,13 +90,15 @@ async function main() {
       }
     }
   }
-  console.log(`Node ${process.version}, ${rounds} rounds of ${process.env.N || 2000} sequential calls after ${process.env.WARMUP || 300}; CPU µs per call, medians (range); ours = ${builds.ours}, baseline = ${builds.baseline}`);
-  console.log('| arguments | baseline | ours | ours ÷ baseline |');
-  console.log('|---:|---:|---:|---:|');
+  console.log(`Node ${process.version}, ${rounds} rounds of ${process.env.N || 2000} sequential calls after ${process.env.WARMUP || 300}; CPU µs per call, medians (range); ${names.map((b) => `${b} = ${builds[b]}`).join(', ')}`);
+  const others = names.filter((b) => b !== 'ours');
+  console.log(`| arguments | ${names.join(' | ')} | ${others.map((b) => `ours ÷ ${b}`).join(' | ')} |`);
+  console.log(`|---:|${names.map(() => '---:|').join('')}${others.map(() => '---:|').join('')}`);
   for (const size of sizes) {
     const cell = (xs) => `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`;
-    const { ours, baseline } = r[size];
-    console.log(`| ${size.toLocaleString('en')} characters | ${cell(baseline)} | ${cell(ours)} | ${(median(ours) / median(baseline)).toFixed(2)} |`);
+    const m = r[size];
+    const ratios = others.map((b) => (median(m.ours) / median(m[b])).toFixed(2));
+    console.log(`| ${size.toLocaleString('en')} characters | ${names.map((b) => cell(m[b])).join(' | ')} | ${ratios.join(' | ')} |`);
   }
 }
 
