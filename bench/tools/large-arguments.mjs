@@ -5,6 +5,8 @@
 // a small result, so the figure is the client's own work on the arguments and the request
 // (JSON.stringify, the crossing into the wasm, the request's text, the crossing out, and
 // the platform's handling of the body: a `Request` is made of it), not the network's. CPU µs per call (process.cpuUsage), sequential, after WARMUP calls.
+// ONE_PROCESS=1 runs every build in one process per size instead, in interleaved blocks
+// (BLOCKS, BLOCK): steadier where the machine's speed drifts between processes.
 // BUILDS=ours,baseline,ts adds the official TypeScript client (bench/clients/ts.js, after
 // `bench/run.sh` or `npm install` in bench/) against the same stand-in.
 // A probe, not a test:
@@ -17,10 +19,8 @@ import { median } from '../lib/workload.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** One measurement in this process: the package in `dir`, arguments of `size` characters. */
-async function child(dir, size) {
-  const n = Number(process.env.N || 2000);
-  const warmup = Number(process.env.WARMUP || 300);
+/** A stand-in global fetch that answers at once (see the top of this file). */
+function installStandIn() {
   const enc = new TextEncoder();
   const dec = new TextDecoder();
   globalThis.fetch = async (url, init) => {
@@ -43,27 +43,76 @@ async function child(dir, size) {
     const bytes = enc.encode(text);
     return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) } });
   };
-  let c;
+}
+
+/** A client of the build in `dir` (a package directory, or 'ts'), with `callTool`. */
+async function open(dir) {
   if (dir === 'ts') {
     const ts = await import(pathToFileURL(path.join(ROOT, 'bench/clients/ts.js')).href);
     const o = await ts.open('http://127.0.0.1:9/mcp');
-    c = { callTool: (name, a) => o.call(name, a) };
-  } else {
-    const { McpClient } = await import(pathToFileURL(path.join(dir, 'index.js')).href);
-    c = new McpClient('http://127.0.0.1:9/mcp', { clientInfo: { name: 'bench', version: '1.0.0' } });
+    return { callTool: (name, a) => o.call(name, a) };
   }
-  // Source text with what a JSON encoder must escape (quotes, backslashes, tabs, newlines)
-  // and text outside ASCII.
+  // A query makes each package directory its own module instance.
+  const { McpClient } = await import(`${pathToFileURL(path.join(dir, 'index.js')).href}?${encodeURIComponent(dir)}`);
+  return new McpClient('http://127.0.0.1:9/mcp', { clientInfo: { name: 'bench', version: '1.0.0' } });
+}
+
+/** Tool arguments of `size` characters: source text with what a JSON encoder must escape
+ *  (quotes, backslashes, tabs, newlines) and text outside ASCII. */
+function argsOf(size) {
   const line = 'const s = "a \\"quoted\\" word" + 42; // émoji 🎉\tand a tab\n';
-  const args = { path: '/work/src/file.js', content: line.repeat(Math.ceil(size / line.length)).slice(0, size) };
+  return { path: '/work/src/file.js', content: line.repeat(Math.ceil(size / line.length)).slice(0, size) };
+}
+
+async function checked(c, args) {
   const first = await c.callTool('write', args);
   if (first?.content?.[0]?.text !== 'written') throw new Error(`wrong result ${JSON.stringify(first)}`);
+}
+
+/** One measurement in this process: the package in `dir`, arguments of `size` characters. */
+async function child(dir, size) {
+  const n = Number(process.env.N || 2000);
+  const warmup = Number(process.env.WARMUP || 300);
+  installStandIn();
+  const c = await open(dir);
+  const args = argsOf(size);
+  await checked(c, args);
   for (let i = 0; i < warmup; i++) await c.callTool('write', args);
   globalThis.gc?.();
   const c0 = process.cpuUsage();
   for (let i = 0; i < n; i++) await c.callTool('write', args);
   const u = process.cpuUsage(c0);
   console.log(JSON.stringify({ us: (u.user + u.system) / n }));
+  process.exit(0);
+}
+
+/** ONE_PROCESS=1: every build in this one process, blocks of calls interleaved (the order
+ *  rotating), so that a machine whose speed drifts over minutes weighs on all alike.
+ *  Prints `{ build: [µs per call of each block] }`. */
+async function together(size, dirs) {
+  const block = Number(process.env.BLOCK || 300);
+  const blocks = Number(process.env.BLOCKS || 15);
+  const warmup = Number(process.env.WARMUP || 300);
+  installStandIn();
+  const args = argsOf(size);
+  const clients = [];
+  for (const d of dirs) clients.push(await open(d));
+  for (const c of clients) {
+    await checked(c, args);
+    for (let i = 0; i < warmup; i++) await c.callTool('write', args);
+  }
+  const out = dirs.map(() => []);
+  for (let k = 0; k < blocks; k++) {
+    for (let j = 0; j < dirs.length; j++) {
+      const i = (j + k) % dirs.length;
+      globalThis.gc?.();
+      const c0 = process.cpuUsage();
+      for (let n = 0; n < block; n++) await clients[i].callTool('write', args);
+      const u = process.cpuUsage(c0);
+      out[i].push((u.user + u.system) / block);
+    }
+  }
+  console.log(JSON.stringify(out));
   process.exit(0);
 }
 
@@ -78,6 +127,24 @@ async function main() {
   const names = (process.env.BUILDS || 'ours,baseline').split(',');
   const builds = Object.fromEntries(names.map((b) => [b, all[b]]));
   const r = {}; // size -> build -> [µs]
+  if (process.env.ONE_PROCESS === '1') {
+    const med = (xs) => median(xs).toFixed(1);
+    console.log(`Node ${process.version}, one process per size, ${process.env.BLOCKS || 15} blocks of ${process.env.BLOCK || 300} sequential calls per build after ${process.env.WARMUP || 300}, interleaved; CPU µs per call, medians of the blocks (range); the ratio: median of the blocks' ratios within a rotation; ${names.map((b) => `${b} = ${builds[b]}`).join(', ')}`);
+    const others = names.filter((b) => b !== 'ours');
+    console.log(`| arguments | ${names.join(' | ')} | ${others.map((b) => `ours ÷ ${b}`).join(' | ')} |`);
+    console.log(`|---:|${names.map(() => '---:|').join('')}${others.map(() => '---:|').join('')}`);
+    for (const size of sizes) {
+      const p = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--together', String(size), ...names.map((b) => builds[b])], { cwd: ROOT, env: process.env, encoding: 'utf8' });
+      const line = p.stdout.trim().split('\n').pop();
+      if (p.status !== 0 || !line?.startsWith('[')) throw new Error(`${size}: ${p.stderr || p.stdout}`);
+      const per = JSON.parse(line);
+      const m = Object.fromEntries(names.map((b, i) => [b, per[i]]));
+      const cell = (xs) => `${med(xs)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`;
+      const ratios = others.map((b) => median(m.ours.map((x, k) => x / m[b][k])).toFixed(2));
+      console.log(`| ${size.toLocaleString('en')} characters | ${names.map((b) => cell(m[b])).join(' | ')} | ${ratios.join(' | ')} |`);
+    }
+    return;
+  }
   for (let k = 0; k < rounds; k++) {
     for (const size of sizes) {
       // The order rotates each round.
@@ -103,4 +170,5 @@ async function main() {
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3], Number(process.argv[4]));
+else if (process.argv[2] === '--together') await together(Number(process.argv[3]), process.argv.slice(4));
 else await main();
