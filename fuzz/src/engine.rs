@@ -88,7 +88,7 @@ use crate::util::{check_error, is_json_text, is_unsafe_char, Reader};
 use mcp_wasm_client::engine::{
     Action, Ask, AskId, AuthAction, AuthConfig, AuthInput, AuthStepId, Config, Core,
     ElicitationModes, Listing, OpId, OpOptions, Output, Purpose, ResponseHead, RestoreSkip,
-    SamplingSupport, TaskRef, TaskView, ValidateOutput, VersionChoice, Want,
+    SamplingSupport, TaskRef, TaskView, ToolArguments, ValidateOutput, VersionChoice, Want,
 };
 use mcp_wasm_client::error::Error;
 use mcp_wasm_client::http::encoding::is_token;
@@ -1050,9 +1050,19 @@ fn start(d: &mut Driver, r: &mut Reader) {
             let o = opts(r);
             let blob = r.blob();
             if r.bool() {
-                // The arguments as text, as the shell passes them: any text at all.
+                // The arguments as text, as a Rust caller passes them: any text at all.
                 let text = String::from_utf8_lossy(blob).into_owned();
                 d.core.call_tool_json(&name, Some(text), as_task, &o, now)
+            } else if r.bool() {
+                // As the shell passes what `JSON.stringify` wrote, unread (JSON by
+                // construction: here serde_json's text of any value, an object or not).
+                let text = serde_json::from_slice::<serde_json::Value>(blob)
+                    .map(|v| v.to_string())
+                    .unwrap_or_else(|_| "null".into());
+                match ToolArguments::from_stringify(text) {
+                    Ok(a) => d.core.call_tool_args(&name, a, as_task, &o, now),
+                    Err(_) => return,
+                }
             } else {
                 let args = serde_json::from_slice(blob).ok();
                 d.core.call_tool(&name, args, as_task, &o, now)

@@ -12,6 +12,7 @@
 //! on a person the clock is paused; an optional hard deadline still applies.
 
 use crate::engine::actions::{Action, Ask, AskId, AskScope, UrlFacts};
+use crate::engine::arguments::ToolArguments;
 use crate::engine::config::Config;
 use crate::engine::ids::ExchangeId;
 use crate::engine::shared::{Owner, Shared};
@@ -138,7 +139,7 @@ pub(crate) struct Call {
     pub method: String,
     params: Map<String, Value>,
     /// A member of the params kept as JSON text (`http::request::Params`).
-    raw_param: Option<(&'static str, Box<RawValue>)>,
+    raw_param: Option<(&'static str, ToolArguments)>,
     extra_headers: Vec<(String, String)>,
     pub policy: CallPolicy,
     budget: Budget,
@@ -259,12 +260,12 @@ pub(crate) fn check_answer(req: &InputRequest, answer: &Value) -> Result<Value> 
 
 impl Call {
     /// Adds member `name` to the params as JSON text, written into each request verbatim.
-    pub(crate) fn set_raw_param(&mut self, name: &'static str, text: Box<RawValue>) {
+    pub(crate) fn set_raw_param(&mut self, name: &'static str, text: ToolArguments) {
         self.raw_param = Some((name, text));
     }
 
     /// Takes the member kept as JSON text back (a retry builds its request again).
-    pub(crate) fn take_raw_param(&mut self) -> Option<Box<RawValue>> {
+    pub(crate) fn take_raw_param(&mut self) -> Option<ToolArguments> {
         self.raw_param.take().map(|(_, t)| t)
     }
 
@@ -329,7 +330,7 @@ impl Call {
         }
         let params = Params {
             map: answered.as_ref().unwrap_or(&self.params),
-            raw: self.raw_param.as_ref().map(|(k, t)| (*k, &**t)),
+            raw: self.raw_param.as_ref().map(|(k, t)| (*k, t.get())),
         };
         if let Some(id) = self.rpc_id.take() {
             sh.abandon(&id);

@@ -12,6 +12,7 @@
 //! - `cache`, [`tools`]: cacheable results, what the client knows of the tools.
 
 pub(crate) mod actions;
+pub(crate) mod arguments;
 pub(crate) mod cache;
 pub(crate) mod call;
 pub(crate) mod config;
@@ -37,6 +38,7 @@ pub use actions::{
 // What `Core::on_auth` and `Config::auth` take, for the engine fuzz target's OAuth runs.
 pub use crate::auth::dpop::{ClientKey, DpopMode, JwsAlg};
 pub use crate::auth::flow::{AuthConfig, AuthorizeReq};
+pub use arguments::ToolArguments;
 pub use config::{Config, ElicitationModes, SamplingSupport, ValidateOutput, VersionChoice};
 pub use core::{Core, ResponseHead, RestoreSkip, TaskRef};
 pub use ids::AuthStepId;

@@ -244,7 +244,7 @@ impl Shared {
             Era::Modern => {
                 // Written straight to text: no copy of `params`, no `_meta` map per request,
                 // the whole request in one buffer.
-                let raw = params.raw.map_or(0, |(_, r)| r.get().len());
+                let raw = params.raw.map_or(0, |(_, r)| r.len());
                 let mut body = Vec::with_capacity(
                     160 + raw + self.caps_text.len() + self.client_info_text.len(),
                 );

@@ -4,7 +4,6 @@
 //! `basic/transports/streamable-http.mdx` "Request Metadata").
 
 use crate::http::encoding::encode_header_value;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// An HTTP request for the shell to perform.
@@ -96,7 +95,7 @@ pub(crate) fn add_modern_meta(params: &mut Map<String, Value>, meta: &RequestMet
 #[derive(Clone, Copy)]
 pub(crate) struct Params<'a> {
     pub map: &'a Map<String, Value>,
-    pub raw: Option<(&'a str, &'a RawValue)>,
+    pub raw: Option<(&'a str, &'a str)>,
 }
 
 impl<'a> Params<'a> {
@@ -115,10 +114,7 @@ impl<'a> Params<'a> {
     pub(crate) fn to_map(self) -> Map<String, Value> {
         let mut m = self.map.clone();
         if let Some((k, r)) = self.raw {
-            m.insert(
-                k.into(),
-                serde_json::from_str(r.get()).unwrap_or(Value::Null),
-            );
+            m.insert(k.into(), serde_json::from_str(r).unwrap_or(Value::Null));
         }
         m
     }
@@ -168,7 +164,7 @@ pub(crate) fn write_modern_params(out: &mut Vec<u8>, p: Params, meta: &RequestMe
         }
     }
     if let Some((k, r)) = p.raw {
-        member(out, k, Member::Text(r.get()));
+        member(out, k, Member::Text(r));
     }
     member(out, "_meta", Member::Text("{"));
     // In the order add_modern_meta inserted them; `None`: not sent.
@@ -312,10 +308,9 @@ mod tests {
     #[test]
     fn params_as_one_map_parse_the_raw_member() {
         let map = obj(json!({"name":"t"}));
-        let raw = RawValue::from_string(r#"{"a":[1,"x"]}"#.to_string()).unwrap();
         let m = Params {
             map: &map,
-            raw: Some(("arguments", &raw)),
+            raw: Some(("arguments", r#"{"a":[1,"x"]}"#)),
         }
         .to_map();
         assert_eq!(

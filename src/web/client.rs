@@ -8,7 +8,7 @@ use crate::engine::transport::{era_name, Transport};
 use crate::error::Error;
 use crate::protocol::requests;
 use crate::time::Millis;
-use crate::web::convert::{error_to_js, from_js, stringify, to_js};
+use crate::web::convert::{error_to_js, from_js, to_js, tool_arguments};
 use crate::web::driver::{abort_closure, now, pump, register, Driver, Handle, Kind, Pending};
 use crate::web::js::Subscription;
 use crate::web::options::{call_options, client_options, get};
@@ -55,13 +55,13 @@ fn task_ref(v: &JsValue) -> Result<TaskRef, Error> {
 impl McpClient {
     /// `tools/call`, plain or as a task: the arguments (`null` or absent: none) and the run.
     fn tool(&self, name: String, args: &JsValue, opts: &JsValue, as_task: bool) -> Promise {
-        // The arguments cross as JSON text and go into the request as such (`call_tool_json`).
-        let args = match stringify(args) {
+        // The arguments cross as JSON text and go into the request as such.
+        let args = match tool_arguments(args) {
             Ok(a) => a,
             Err(e) => return reject(&e),
         };
         self.run(opts, move |core, o, t| {
-            core.call_tool_json(&name, args, as_task, o, t)
+            core.call_tool_args(&name, args, as_task, o, t)
         })
     }
 

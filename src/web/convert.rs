@@ -3,8 +3,9 @@
 //! for results this is the fastest path and keeps the server's key order.
 
 use crate::engine::actions::{Output, TaskView};
+use crate::engine::ToolArguments;
 use crate::error::{json_text, Error, ErrorKind};
-use crate::web::js::{json_parse, json_stringify, make_error};
+use crate::web::js::{json_parse, json_stringify, make_error, Pattern};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -32,6 +33,36 @@ pub(super) fn stringify(v: &JsValue) -> Result<Option<String>, Error> {
     let text = json_stringify(v)
         .map_err(|e| Error::config(format!("value is not JSON-serializable: {}", describe(&e))))?;
     Ok(text.as_string())
+}
+
+thread_local! {
+    /// `\ud` and a lone surrogate's third hex digit: how `JSON.stringify` writes a lone
+    /// UTF-16 surrogate (lowercase, ECMA-262 `QuoteJSONString`; a pair is written as is).
+    static LONE_SURROGATE: Pattern = Pattern::new(r"\\ud[89a-f]");
+}
+
+/// A tool's arguments as `JSON.stringify` writes them (`undefined`, or what stringifies to
+/// nothing, → `None`). The text is JSON by construction, so the engine only checks its
+/// kind (`ToolArguments::from_stringify`), unless it may hold a lone surrogate: that text
+/// (or text that looks like it, such as an escaped backslash before `ud8`) is read whole
+/// (`ToolArguments::parse`), which refuses a lone surrogate. The test runs on the JS
+/// string, before it is copied into the wasm.
+pub(super) fn tool_arguments(v: &JsValue) -> Result<Option<ToolArguments>, Error> {
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    let text = json_stringify(v)
+        .map_err(|e| Error::config(format!("value is not JSON-serializable: {}", describe(&e))))?;
+    if !text.is_string() {
+        return Ok(None);
+    }
+    let lone = LONE_SURROGATE.with(|p| p.test(&text));
+    let text = text.as_string().unwrap_or_default();
+    if lone {
+        ToolArguments::parse(text)
+    } else {
+        ToolArguments::from_stringify(text)
+    }
 }
 
 /// A JS value as JSON (`undefined` → `None`). Functions, symbols and cycles are refused.

@@ -48,4 +48,12 @@ extern "C" {
     pub fn json_stringify(v: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = console, js_name = warn)]
     pub fn console_warn(s: &str);
+    /// A `RegExp` (js-sys's `test` takes a Rust `&str`, which would copy a JS string into
+    /// the wasm's memory first; this one tests the JS string where it is).
+    #[wasm_bindgen(js_name = RegExp)]
+    pub type Pattern;
+    #[wasm_bindgen(constructor, js_class = RegExp)]
+    pub fn new(source: &str) -> Pattern;
+    #[wasm_bindgen(method, js_class = RegExp)]
+    pub fn test(this: &Pattern, s: &JsValue) -> bool;
 }

@@ -233,6 +233,45 @@ test('the platform fetch gets the request body as UTF-8 bytes, a host fetch as a
   eq(JSON.parse(hostSeen.at(-1)).params.arguments, { text: 'é 🎉' }, 'arguments (host fetch)');
 });
 
+test('callTool arguments: any object as JSON.stringify writes it; none for null or undefined; other kinds and lone surrogates → ConfigError', async ({ url }) => {
+  const platform = globalThis.fetch;
+  const sent = [];
+  globalThis.fetch = (input, init) => {
+    if (init?.body) sent.push(JSON.parse(new TextDecoder().decode(init.body)));
+    return platform(input, init);
+  };
+  try {
+    const c = new McpClient(url, { clientInfo: { name: 'arguments', version: '1' } });
+    const lastArgs = () => sent.filter((m) => m.method === 'tools/call').at(-1)?.params;
+    // Text that looks like a lone surrogate's escape but is not one (an escaped backslash
+    // before `ud800`), and a surrogate pair: sent as they are.
+    for (const t of ['C:\\ud800\\x', 'pair 🎉 \ud83c\udf89', 'é "q" \t\n\u001f']) {
+      eq(text(await c.callTool('echo', { text: t })), t, `echo of ${show(t)}`);
+      eq(lastArgs().arguments, { text: t }, `arguments of ${show(t)}`);
+    }
+    // toJSON is honoured, as JSON.stringify honours it.
+    eq(text(await c.callTool('echo', { toJSON: () => ({ text: 'from toJSON' }) })), 'from toJSON', 'toJSON');
+    // null and undefined: a call with no `arguments` member (the server then refuses the
+    // call for its missing `text`, which is its business).
+    for (const none of [null, undefined]) {
+      await c.callTool('echo', none).catch(() => {});
+      ok(!('arguments' in lastArgs()), `no arguments for ${none}: ${show(lastArgs())}`);
+    }
+    const before = sent.length;
+    for (const bad of [[1, 2], 'text', 42, true, new Date(0)]) {
+      await rejects(c.callTool('echo', bad), ConfigError, { message: /must be an object/ });
+    }
+    for (const lone of ['a\ud800b', 'end \udfff', '\udc00']) {
+      await rejects(c.callTool('echo', { text: lone }), ConfigError, { message: /not JSON/ });
+    }
+    await rejects(c.callTool('echo', { n: 1n }), ConfigError, { message: /not JSON-serializable/ });
+    eq(sent.length, before, 'nothing refused was sent');
+    eq(text(await c.callTool('echo', { text: 'still here' })), 'still here', 'the client still works');
+  } finally {
+    globalThis.fetch = platform;
+  }
+});
+
 test('callTool add: structuredContent', async ({ client }) => {
   const r = await client().callTool('add', { a: 2, b: 40 });
   eq(r.structuredContent, { sum: 42 }, 'structuredContent');

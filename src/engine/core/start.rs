@@ -3,6 +3,7 @@
 
 use super::Core;
 use crate::engine::actions::{OpId, OpOptions, Output, TaskView};
+use crate::engine::arguments::ToolArguments;
 use crate::engine::listen::{check_filter, ListenOp};
 use crate::engine::ops::{
     Aborted, Ctx, Listing, Op, Operation, Pager, PagesOp, Purpose, RpcOp, Step, ToolOp, WaitOp,
@@ -16,7 +17,6 @@ use crate::protocol::capabilities::server_tasks;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::TASKS_EXTENSION;
 use crate::time::Millis;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// A task an operation names: its id and, when the host has a handle, what it knows.
@@ -40,7 +40,7 @@ pub(super) enum Start {
     },
     CallTool {
         name: String,
-        args: Option<Box<RawValue>>,
+        args: Option<ToolArguments>,
         as_task: bool,
         opts: OpOptions,
     },
@@ -322,13 +322,24 @@ impl Core {
         opts: &OpOptions,
         now: Millis,
     ) -> OpId {
+        match args.map(ToolArguments::parse).transpose() {
+            Ok(a) => self.call_tool_args(name, a.flatten(), as_task, opts, now),
+            Err(e) => self.fail_now(e, now),
+        }
+    }
+
+    /// [`Core::call_tool_json`] with the arguments' text already checked ([`ToolArguments`]).
+    pub fn call_tool_args(
+        &mut self,
+        name: &str,
+        args: Option<ToolArguments>,
+        as_task: bool,
+        opts: &OpOptions,
+        now: Millis,
+    ) -> OpId {
         if name.is_empty() {
             return self.fail_now(Error::config("tool name must not be empty"), now);
         }
-        let args = match args.map(tool_arguments).transpose() {
-            Ok(a) => a.flatten(),
-            Err(e) => return self.fail_now(e, now),
-        };
         if as_task {
             if let Err(e) = self.tasks_available(false) {
                 return self.fail_now(e, now);
@@ -543,31 +554,4 @@ impl Core {
                 .send_notification(&mut self.sh, "notifications/cancelled", Some(&p));
         }
     }
-}
-
-/// A tool's arguments from JSON text: `None` for `null`; an object, or a `Config` error.
-/// A string holding a lone UTF-16 surrogate (`JSON.stringify` writes it as a `\udXXX`
-/// escape) is refused as a `Value` would refuse it: the request is UTF-8 text, which cannot
-/// carry it. Other valid JSON is sent as written, also what a `Value` cannot hold (a number
-/// beyond `f64`, which only a Rust caller can write); where the client reads the arguments
-/// (`x-mcp-header`, the legacy eras) such text is refused (`ToolOp::call`).
-fn tool_arguments(text: String) -> Result<Option<Box<RawValue>>> {
-    let not_json = |e: serde_json::Error| Error::config(format!("value is not JSON: {e}"));
-    let raw = RawValue::from_string(text).map_err(not_json)?;
-    let t = raw.get();
-    if t == "null" {
-        return Ok(None);
-    }
-    if !t.starts_with('{') {
-        return Err(Error::config("tool arguments must be an object"));
-    }
-    // Only text with a `\ud…` escape can hold a lone surrogate: that (rare) text is read
-    // whole, as serde_json's `Value` reads strings (a pair is accepted, a lone half is not).
-    if t.as_bytes()
-        .windows(3)
-        .any(|w| w[0] == b'\\' && w[1] == b'u' && w[2].eq_ignore_ascii_case(&b'd'))
-    {
-        serde_json::from_str::<Value>(t).map_err(not_json)?;
-    }
-    Ok(Some(raw))
 }

@@ -5,6 +5,7 @@
 use super::pages::Pager;
 use super::{policy_for, with_meta, Ctx, Listing, Purpose, Step};
 use crate::engine::actions::{Action, OpId, OpOptions, Output, TaskView};
+use crate::engine::arguments::ToolArguments;
 use crate::engine::call::{Call, CallInput, CallOutcome};
 use crate::engine::config::ValidateOutput;
 use crate::engine::shared::{Era, Owner, Shared};
@@ -73,7 +74,7 @@ pub(crate) struct ToolOp {
     name: String,
     /// The arguments as the host gave them (a JSON object's text): parsed only where the
     /// client reads them (`x-mcp-header` parameters, the legacy eras).
-    args: Option<Box<RawValue>>,
+    args: Option<ToolArguments>,
     as_task: bool,
     opts: OpOptions,
     phase: ToolPhase,
@@ -103,7 +104,7 @@ impl ToolOp {
         cx: &mut Ctx,
         op: OpId,
         name: String,
-        args: Option<Box<RawValue>>,
+        args: Option<ToolArguments>,
         as_task: bool,
         opts: OpOptions,
         legacy: Option<&InitializeResult>,

@@ -1,11 +1,12 @@
-//! A tool's arguments as the host's JSON text (`Core::call_tool_json`, what the shell
-//! calls): they go into the request as they are, and are read only where the client needs
-//! them (`x-mcp-header`, the legacy eras' maps).
+//! A tool's arguments as the host's JSON text (`Core::call_tool_json`; the shell's
+//! `Core::call_tool_args` with `JSON.stringify`'s text): they go into the request as they
+//! are, and are read only where the client needs them (`x-mcp-header`, the legacy eras' maps).
 
 use crate::engine::actions::{Action, OpId, OpOptions};
 use crate::engine::testkit::*;
 #[cfg(feature = "legacy")]
 use crate::engine::tests::legacy::legacy;
+use crate::engine::ToolArguments;
 use crate::error::ErrorKind;
 use serde_json::{json, Value};
 
@@ -208,4 +209,46 @@ fn a_legacy_server_gets_the_arguments_in_its_request() {
     );
     assert_eq!(h.err(op).kind, ErrorKind::Config);
     assert!(h.try_take().is_none(), "nothing is sent");
+}
+
+/// A call whose arguments come as `JSON.stringify`'s text (the shell's way), unread by the
+/// engine's check (`ToolArguments::from_stringify`), and its request (`None`: none sent).
+fn stringified(h: &mut Harness, text: &str) -> (OpId, Option<Sent>) {
+    let args = ToolArguments::from_stringify(text.to_string()).expect("an object");
+    let op = h
+        .core
+        .call_tool_args("t", args, false, &OpOptions::default(), h.now);
+    (op, h.try_take())
+}
+
+#[test]
+fn stringify_output_goes_out_unread_and_is_read_only_where_the_client_needs_it() {
+    let text = r#"{"z":1,"a":"é \"q\"\n","n":1e+21}"#;
+    let (mut h, op, s) = call(Some("{}"));
+    h.result(&s.expect("the first call"), json!({"content":[]}));
+    h.ok(op);
+    let (op, s) = stringified(&mut h, text);
+    let s = s.expect("the call is sent");
+    let body = s.req.body.as_deref().unwrap_or("");
+    assert!(body.contains(&format!(r#""arguments":{text}"#)), "{body}");
+    h.result(&s, json!({"content":[]}));
+    h.ok(op);
+
+    // Text that is not JSON after all (a replaced `JSON.stringify`): where the client
+    // reads the arguments, its own parse refuses it, and nothing is sent.
+    let (mut h, op, s) = listed(Some("{}"), header_tool());
+    h.result(&s.expect("the first call"), json!({"content":[]}));
+    h.ok(op);
+    let (op, s) = stringified(&mut h, r#"{"r":"eu""#);
+    assert!(s.is_none(), "nothing is sent");
+    let e = h.err(op);
+    assert_eq!(e.kind, ErrorKind::Config);
+    assert!(e.message.starts_with("value is not JSON"), "{}", e.message);
+    // Text the client reads well: its headers.
+    let (op, s) = stringified(&mut h, r#"{"r":"eu","n":{"k":7}}"#);
+    let s = s.expect("the call is sent");
+    assert_eq!(s.header("mcp-param-region"), Some("eu"));
+    assert_eq!(s.params()["arguments"], json!({"r":"eu","n":{"k":7}}));
+    h.result(&s, json!({"content":[]}));
+    h.ok(op);
 }
