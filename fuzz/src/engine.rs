@@ -250,7 +250,7 @@ impl Driver {
                         req.id,
                         req.method.as_str(),
                         req.url,
-                        req.body.as_deref().unwrap_or("")
+                        req.body_text().unwrap_or("")
                     ),
                     other => eprintln!("  {other:?}"),
                 }
@@ -270,7 +270,11 @@ impl Driver {
                     });
                     assert!(!form || self.cfg.auth.is_some(), "a form without OAuth");
                     let body: Option<Value> = req.body.as_deref().filter(|_| !form).map(|b| {
-                        // Valid JSON. A tool's arguments are sent as the host wrote them, so
+                        // UTF-8 (the body is bytes since the request stopped being checked
+                        // as a `String`), and valid JSON.
+                        let b = std::str::from_utf8(b)
+                            .unwrap_or_else(|e| panic!("body not UTF-8: {e}: {b:?}"));
+                        // A tool's arguments are sent as the host wrote them, so
                         // a number beyond f64 (valid JSON a `Value` cannot hold) may be in
                         // one: such a body is checked as JSON text only (it is a tools/call,
                         // which the checks below do not concern).

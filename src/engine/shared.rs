@@ -268,7 +268,6 @@ impl Shared {
                     &self.cfg.headers,
                 );
                 request_end(&mut body, request_state);
-                let body = String::from_utf8(body).unwrap_or_default();
                 (self.cfg.url.clone(), h, body)
             }
             #[cfg(feature = "legacy")]
@@ -287,7 +286,7 @@ impl Shared {
                     .post_url
                     .clone()
                     .unwrap_or_else(|| self.cfg.url.clone());
-                let body = encode_request(&rpc_id, method, &p, request_state);
+                let body = encode_request(&rpc_id, method, &p, request_state).into_bytes();
                 (url, h, body)
             }
         };

@@ -125,6 +125,7 @@ impl Harness {
                     let body = req
                         .body
                         .as_deref()
+                        .map(|b| std::str::from_utf8(b).expect("engine sends UTF-8"))
                         .map(|b| match form {
                             true => Value::String(b.into()),
                             false => serde_json::from_str(b).expect("engine sends valid JSON"),

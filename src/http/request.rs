@@ -14,7 +14,10 @@ pub struct HttpRequest {
     pub method: HttpMethod,
     pub url: String,
     pub headers: Vec<(String, String)>,
-    pub body: Option<String>,
+    /// UTF-8 text (a JSON-RPC message, or a form for the authorization server) as bytes,
+    /// the way the shell hands it to `fetch`: written in one buffer, it is never checked
+    /// again as a `String` would be (a large tool call's arguments would be read through).
+    pub body: Option<Vec<u8>>,
     /// A GET event stream the shell may open with `EventSource` (the 2024-11-05 stream,
     /// when no custom headers are needed: `EventSource` cannot send them).
     pub event_source: bool,
@@ -26,6 +29,11 @@ impl HttpRequest {
     #[inline]
     pub fn wants_event_source(&self) -> bool {
         cfg!(feature = "legacy") && self.event_source
+    }
+
+    /// The body as text (`None`: no body, or bytes that are not UTF-8).
+    pub fn body_text(&self) -> Option<&str> {
+        std::str::from_utf8(self.body.as_deref()?).ok()
     }
 }
 

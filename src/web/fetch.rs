@@ -210,7 +210,7 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
             &headers,
             // As bytes (a copy out of the wasm's memory): no UTF-16 string is made of a
             // large body here, and the platform's fetch need not encode it again.
-            req.body.map(String::into_bytes),
+            req.body,
             host,
         );
         // The request has left (or failed) only now: the page may have done other work

@@ -361,7 +361,7 @@ impl Core {
                         method: r.method,
                         url: r.url,
                         headers,
-                        body: r.body,
+                        body: r.body.map(String::into_bytes),
                         event_source: false,
                     });
                     continue;

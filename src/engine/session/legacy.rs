@@ -168,7 +168,7 @@ impl Session {
                 method: HttpMethod::Post,
                 url,
                 headers,
-                body: Some(body),
+                body: Some(body.into_bytes()),
                 event_source: false,
             },
         )

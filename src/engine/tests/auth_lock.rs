@@ -109,7 +109,7 @@ impl Side {
                 progressed = true;
                 self.log.push(format!("fetch {}", s.req.url));
                 let (st, body) = if s.req.url.ends_with("/token") {
-                    self.token(s.req.body.as_deref().unwrap_or(""))
+                    self.token(s.req.body_text().unwrap_or(""))
                 } else {
                     self.routes
                         .get(&s.req.url)

@@ -90,7 +90,7 @@ impl DpopAs {
             assert_eq!(p.split('.').count(), 2, "the signature is the shell's");
             (decode_part(p, 0), decode_part(p, 1))
         });
-        let body = s.req.body.clone().unwrap_or_default();
+        let body = s.req.body_text().unwrap_or_default().to_string();
         self.token_requests.push((proof.clone(), body));
         if let Some(want) = self.script.as_nonce {
             let got = proof.as_ref().and_then(|(_, c)| c["nonce"].as_str());

@@ -77,7 +77,7 @@ fn elicitation_round_trip_echoes_request_state_byte_exact() {
         s2.params()["inputResponses"],
         json!({"k1":{"action":"accept","content":{"name":"Ada"}}})
     );
-    let raw = s2.req.body.as_deref().unwrap();
+    let raw = s2.req.body_text().unwrap();
     assert!(
         raw.contains(r#""requestState":"\u00e9t\u00e9\/\ud83c\udf89 {\"odd\":[1,2]}""#),
         "{raw}"

@@ -126,7 +126,7 @@ fn per_call_probe() {
         while let Some(a) = h.core.poll_action() {
             if let Action::Send(req) = a {
                 wire = req.id;
-                id = rpc_id(req.body.as_deref().unwrap_or(""));
+                id = rpc_id(req.body_text().unwrap_or(""));
             }
         }
         let mid = allocs();

@@ -683,7 +683,7 @@ fn rule_6_input_requests_go_to_handlers_and_answers_to_tasks_update() {
         3,
         "taskId, inputResponses, _meta only: {keys:?}"
     );
-    assert!(!u.req.body.as_deref().unwrap().contains("requestState"));
+    assert!(!u.req.body_text().unwrap().contains("requestState"));
     h.result(&u, ack());
     h.answer(link.id, Ok(json!({"action":"accept"})));
     let u2 = take_method(&mut h, "tasks/update");
