@@ -9,7 +9,8 @@
 //!   `ids`: one newtype per kind of id.
 //! - `task`: task drivers (tasks extension).
 //! - `listen`: the `subscriptions/listen` stream.
-//! - `cache`, [`tools`]: cacheable results, what the client knows of the tools.
+//! - `cache`, [`tools`]: cacheable results, what the client knows of the tools;
+//!   [`ToolArguments`]: a tool call's arguments as the host's JSON text.
 
 pub(crate) mod actions;
 pub(crate) mod arguments;
