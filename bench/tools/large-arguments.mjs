@@ -58,9 +58,13 @@ async function open(dir) {
 }
 
 /** Tool arguments of `size` characters: source text with what a JSON encoder must escape
- *  (quotes, backslashes, tabs, newlines) and text outside ASCII. */
+ *  (quotes, backslashes, tabs, newlines) and text outside ASCII (unless CONTENT=ascii). */
 function argsOf(size) {
-  const line = 'const s = "a \\"quoted\\" word" + 42; // émoji 🎉\tand a tab\n';
+  // CONTENT=ascii: the same without the text outside ASCII (most source code).
+  const line =
+    process.env.CONTENT === 'ascii'
+      ? 'const s = "a \\"quoted\\" word" + 42; // no emoji\tand a tab\n'
+      : 'const s = "a \\"quoted\\" word" + 42; // émoji 🎉\tand a tab\n';
   return { path: '/work/src/file.js', content: line.repeat(Math.ceil(size / line.length)).slice(0, size) };
 }
 

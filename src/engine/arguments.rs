@@ -7,8 +7,8 @@ use crate::error::{Error, Result};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-/// The JSON text of a tool's `arguments` object, checked to be one.
-pub struct ToolArguments(String);
+/// The JSON text of a tool's `arguments` object (UTF-8), checked to be one.
+pub struct ToolArguments(Vec<u8>);
 
 impl ToolArguments {
     /// Arguments from any JSON text: `None` for `null`; an object, or a `Config` error.
@@ -36,7 +36,9 @@ impl ToolArguments {
         {
             serde_json::from_str::<Value>(t).map_err(not_json)?;
         }
-        Ok(Some(ToolArguments(String::from(Box::<str>::from(raw)))))
+        Ok(Some(ToolArguments(
+            String::from(Box::<str>::from(raw)).into_bytes(),
+        )))
     }
 
     /// Arguments from what `JSON.stringify` wrote for the host's value, in which the caller
@@ -49,16 +51,32 @@ impl ToolArguments {
     /// JSON-RPC parse error), or the client's own parse refuses it where it reads the
     /// arguments.
     pub fn from_stringify(text: String) -> Result<Option<ToolArguments>> {
-        match text.as_bytes().first() {
-            _ if text == "null" => Ok(None),
-            Some(b'{') => Ok(Some(ToolArguments(text))),
+        Self::from_stringify_utf8(text.into_bytes())
+    }
+
+    /// [`ToolArguments::from_stringify`] with the text already UTF-8 bytes (the shell has
+    /// them from `TextEncoder`, which always writes UTF-8: a JS string crosses into the wasm
+    /// faster that way than as a `String`, whose glue copies ASCII one character at a time
+    /// in JS). Bytes that are not UTF-8 would go into the request as they are.
+    pub(crate) fn from_stringify_utf8(bytes: Vec<u8>) -> Result<Option<ToolArguments>> {
+        match bytes.first() {
+            _ if bytes == b"null" => Ok(None),
+            Some(b'{') => Ok(Some(ToolArguments(bytes))),
             _ => Err(not_an_object()),
         }
     }
 
-    /// The JSON text.
-    pub fn get(&self) -> &str {
+    /// The JSON text, as UTF-8 bytes.
+    pub fn get(&self) -> &[u8] {
         &self.0
+    }
+
+    /// The arguments as a `Value`, where the client reads them (`x-mcp-header`, the legacy
+    /// eras): a `Config` error for text a `Value` cannot hold.
+    pub(crate) fn to_value(&self) -> Result<Value> {
+        let t = std::str::from_utf8(&self.0)
+            .map_err(|_| Error::config("value is not JSON: not UTF-8"))?;
+        serde_json::from_str(t).map_err(|e| Error::config(format!("value is not JSON: {e}")))
     }
 }
 
@@ -72,13 +90,13 @@ mod tests {
 
     fn parsed(t: &str) -> Result<Option<String>, String> {
         ToolArguments::parse(t.to_string())
-            .map(|a| a.map(|a| a.get().to_string()))
+            .map(|a| a.map(|a| String::from_utf8_lossy(a.get()).into_owned()))
             .map_err(|e| e.message)
     }
 
     fn stringified(t: &str) -> Result<Option<String>, String> {
         ToolArguments::from_stringify(t.to_string())
-            .map(|a| a.map(|a| a.get().to_string()))
+            .map(|a| a.map(|a| String::from_utf8_lossy(a.get()).into_owned()))
             .map_err(|e| e.message)
     }
 

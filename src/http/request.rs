@@ -103,7 +103,7 @@ pub(crate) fn add_modern_meta(params: &mut Map<String, Value>, meta: &RequestMet
 #[derive(Clone, Copy)]
 pub(crate) struct Params<'a> {
     pub map: &'a Map<String, Value>,
-    pub raw: Option<(&'a str, &'a str)>,
+    pub raw: Option<(&'a str, &'a [u8])>,
 }
 
 impl<'a> Params<'a> {
@@ -122,7 +122,10 @@ impl<'a> Params<'a> {
     pub(crate) fn to_map(self) -> Map<String, Value> {
         let mut m = self.map.clone();
         if let Some((k, r)) = self.raw {
-            m.insert(k.into(), serde_json::from_str(r).unwrap_or(Value::Null));
+            let v = std::str::from_utf8(r)
+                .ok()
+                .and_then(|r| serde_json::from_str(r).ok());
+            m.insert(k.into(), v.unwrap_or(Value::Null));
         }
         m
     }
@@ -174,7 +177,7 @@ pub(crate) fn write_modern_params(out: &mut Vec<u8>, p: Params, meta: &RequestMe
     if let Some((k, r)) = p.raw {
         member(out, k, Member::Text(r));
     }
-    member(out, "_meta", Member::Text("{"));
+    member(out, "_meta", Member::Text(b"{"));
     // In the order add_modern_meta inserted them; `None`: not sent.
     let reserved = [
         (
@@ -183,9 +186,12 @@ pub(crate) fn write_modern_params(out: &mut Vec<u8>, p: Params, meta: &RequestMe
         ),
         (
             META_CLIENT_CAPABILITIES,
-            Some(Member::Text(meta.capabilities)),
+            Some(Member::Text(meta.capabilities.as_bytes())),
         ),
-        (META_CLIENT_INFO, Some(Member::Text(meta.client_info))),
+        (
+            META_CLIENT_INFO,
+            Some(Member::Text(meta.client_info.as_bytes())),
+        ),
         (META_LOG_LEVEL, meta.log_level.map(Member::Str)),
         (PROGRESS_TOKEN, meta.progress_token.map(Member::Value)),
     ];
@@ -198,7 +204,7 @@ pub(crate) fn write_modern_params(out: &mut Vec<u8>, p: Params, meta: &RequestMe
             {
                 Some(i) => {
                     used[i] = true;
-                    member(out, k, reserved[i].1.unwrap_or(Member::Text("")));
+                    member(out, k, reserved[i].1.unwrap_or(Member::Text(b"")));
                 }
                 None => member(out, k, Member::Value(v)),
             }
@@ -218,7 +224,7 @@ enum Member<'a> {
     /// A string, to be written as JSON.
     Str(&'a str),
     /// Already JSON text (empty: the value follows separately).
-    Text(&'a str),
+    Text(&'a [u8]),
 }
 
 /// Writes `,"key":value` (no comma right after an opening brace).
@@ -235,7 +241,7 @@ fn member(out: &mut Vec<u8>, key: &str, v: Member) {
         Member::Str(s) => {
             let _ = serde_json::to_writer(&mut *out, s);
         }
-        Member::Text(t) => out.extend_from_slice(t.as_bytes()),
+        Member::Text(t) => out.extend_from_slice(t),
     }
 }
 
@@ -318,7 +324,7 @@ mod tests {
         let map = obj(json!({"name":"t"}));
         let m = Params {
             map: &map,
-            raw: Some(("arguments", r#"{"a":[1,"x"]}"#)),
+            raw: Some(("arguments", br#"{"a":[1,"x"]}"#)),
         }
         .to_map();
         assert_eq!(

@@ -5,7 +5,7 @@
 use crate::engine::actions::{Output, TaskView};
 use crate::engine::ToolArguments;
 use crate::error::{json_text, Error, ErrorKind};
-use crate::web::js::{json_parse, json_stringify, make_error, Pattern};
+use crate::web::js::{json_parse, json_stringify, make_error, utf8_into, Pattern};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -46,7 +46,9 @@ thread_local! {
 /// kind (`ToolArguments::from_stringify`), unless it may hold a lone surrogate: that text
 /// (or text that looks like it, such as an escaped backslash before `ud8`) is read whole
 /// (`ToolArguments::parse`), which refuses a lone surrogate. The test runs on the JS
-/// string, before it is copied into the wasm.
+/// string, before it is copied into the wasm, which the platform's `TextEncoder` does
+/// (JSON text is mostly ASCII, which a `String` argument's glue copies one character at
+/// a time).
 pub(super) fn tool_arguments(v: &JsValue) -> Result<Option<ToolArguments>, Error> {
     if v.is_undefined() {
         return Ok(None);
@@ -56,13 +58,27 @@ pub(super) fn tool_arguments(v: &JsValue) -> Result<Option<ToolArguments>, Error
     if !text.is_string() {
         return Ok(None);
     }
-    let lone = LONE_SURROGATE.with(|p| p.test(&text));
-    let text = text.as_string().unwrap_or_default();
-    if lone {
-        ToolArguments::parse(text)
-    } else {
-        ToolArguments::from_stringify(text)
+    if LONE_SURROGATE.with(|p| p.test(&text)) {
+        return ToolArguments::parse(text.as_string().unwrap_or_default());
     }
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; the buffer is written by
+    // `TextEncoder.encodeInto` in place (as a `String` argument's glue writes it), then cut
+    // to what was written.
+    let units = text.unchecked_ref::<js_sys::JsString>().length() as usize;
+    let cap = units.saturating_mul(3);
+    let Ok(cap32) = u32::try_from(cap) else {
+        return Err(Error::config("tool arguments are too large"));
+    };
+    let mut buf = vec![0u8; cap];
+    let n = utf8_into(
+        &text,
+        &wasm_bindgen::memory(),
+        buf.as_mut_ptr() as usize as u32,
+        cap32,
+    );
+    buf.truncate(n as usize);
+    buf.shrink_to_fit();
+    ToolArguments::from_stringify_utf8(buf)
 }
 
 /// A JS value as JSON (`undefined` → `None`). Functions, symbols and cycles are refused.

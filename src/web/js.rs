@@ -19,6 +19,14 @@ extern "C" {
     pub fn error_classes_js() -> JsValue;
 }
 
+#[wasm_bindgen(module = "/src/web/js/cors.js")]
+extern "C" {
+    /// `TextEncoder.encodeInto` of the JS string `text` into the wasm's `memory` at `ptr`
+    /// (`cap` bytes); the bytes written.
+    #[wasm_bindgen(js_name = utf8Into)]
+    pub fn utf8_into(text: &JsValue, memory: &JsValue, ptr: u32, cap: u32) -> u32;
+}
+
 #[wasm_bindgen(module = "/src/web/js/subscription.js")]
 extern "C" {
     pub type Subscription;

@@ -156,9 +156,9 @@ impl ToolOp {
         let reads = !modern || entry.is_some_and(|e| !e.header_params.is_empty());
         let mut value: Option<Value> = None;
         if let (Some(a), true) = (&self.args, reads) {
-            match serde_json::from_str(a.get()) {
+            match a.to_value() {
                 Ok(v) => value = Some(v),
-                Err(e) => return Some(Err(Error::config(format!("value is not JSON: {e}")))),
+                Err(e) => return Some(Err(e)),
             }
         }
         let mut headers = Vec::new();

@@ -124,6 +124,15 @@ function badHeader(pairs) {
 }
 
 const EMPTY = new Uint8Array(0);
+const UTF8 = new TextEncoder();
+
+/** Writes `text` as UTF-8 into the wasm's `memory` at `ptr` (room for `cap` bytes, 3 per
+ *  UTF-16 unit), where the shell has a buffer waiting; returns the bytes written. What a
+ *  `String` argument's glue does, without its loop that copies ASCII one character at a
+ *  time in JS (a tool call's large arguments: src/web/convert.rs `tool_arguments`). */
+export function utf8Into(text, memory, ptr, cap) {
+  return UTF8.encodeInto(text, new Uint8Array(memory.buffer, ptr, cap)).written;
+}
 /** Bodies from this size on may be parsed here for the host (`Fetcher.standIn`). */
 const STAND_IN_MIN = 64 * 1024;
 
