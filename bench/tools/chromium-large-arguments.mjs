@@ -7,7 +7,7 @@
 // Performance.getMetrics `TaskDuration`, thread ticks); the ratio is the median of the
 // blocks' ratios within a rotation. A probe, not a test:
 //   BASELINE_PKG=/tmp/pkg-before node bench/tools/chromium-large-arguments.mjs
-//   SIZES=1000,5000,100000 BLOCKS=15 N=200 WARMUP=300
+//   SIZES=1000,5000,100000 BLOCKS=15 N=200 WARMUP=300 CONTENT=ascii (no text outside ASCII)
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -54,7 +54,7 @@ export async function open(url) {
 const { child: server, url: base } = await B.startServer();
 await bundles();
 const browser = await B.launch();
-console.log(`Chromium ${browser.version()}, one page per size, ${BLOCKS} blocks of ${N} sequential calls per client after ${WARMUP}, interleaved; main-thread task µs per call, medians of the blocks (range); ours = pkg/, baseline = ${BASELINE}`);
+console.log(`Chromium ${browser.version()}, ${process.env.CONTENT === 'ascii' ? 'ASCII' : 'mixed'} text, one page per size, ${BLOCKS} blocks of ${N} sequential calls per client after ${WARMUP}, interleaved; main-thread task µs per call, medians of the blocks (range); ours = pkg/, baseline = ${BASELINE}`);
 console.log('| arguments | ours | baseline | TS client | ours ÷ baseline | ours ÷ TS |');
 console.log('|---:|---:|---:|---:|---:|---:|');
 try {
@@ -66,7 +66,7 @@ try {
     await page.goto(`${base}/static/bench/pages/blank.html`);
     const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
     await page.evaluate(
-      async ({ clients, base, size, warmup }) => {
+      async ({ clients, base, size, warmup, ascii }) => {
         const enc = new TextEncoder();
         const dec = new TextDecoder();
         // The stand-in (as in large-arguments.mjs): a Request of the body, then the id
@@ -89,7 +89,9 @@ try {
           const bytes = enc.encode(text);
           return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) } });
         };
-        const line = 'const s = "a \\"quoted\\" word" + 42; // émoji 🎉\tand a tab\n';
+        const line = ascii
+          ? 'const s = "a \\"quoted\\" word" + 42; // no emoji\tand a tab\n'
+          : 'const s = "a \\"quoted\\" word" + 42; // émoji 🎉\tand a tab\n';
         window.__args = { path: '/work/src/file.js', content: line.repeat(Math.ceil(size / line.length)).slice(0, size) };
         window.__c = {};
         for (const name of clients) {
@@ -101,7 +103,7 @@ try {
         }
         for (let i = 0; i < warmup; i += 50) for (const name of clients) for (let k = 0; k < 50; k++) await window.__c[name].call('write', window.__args);
       },
-      { clients: CLIENTS, base, size, warmup: WARMUP },
+      { clients: CLIENTS, base, size, warmup: WARMUP, ascii: process.env.CONTENT === 'ascii' },
     );
     const us = Object.fromEntries(CLIENTS.map((c) => [c, []]));
     const rb = [];
