@@ -61,6 +61,37 @@ export async function captureTemplate(base) {
   return template;
 }
 
+/** A page on the bench server's blank page, in a context of its own, and `task()`: the
+ *  page's main-thread task time so far in seconds (DevTools Performance.getMetrics
+ *  `TaskDuration`, thread ticks). */
+export async function measuredPage(browser, base) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  await page.goto(`${base}/static/bench/pages/blank.html`);
+  const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+  return { context, page, task };
+}
+
+/** `blocks` rounds of `run(name)` for every client, in an order that rotates round by
+ *  round, each run timed by `task()` (see `measuredPage`): each round's µs per call by
+ *  client, `n` calls a run. */
+export async function interleavedBlocks(clients, blocks, n, task, run) {
+  const rounds = [];
+  for (let b = 0; b < blocks; b++) {
+    const block = {};
+    for (let i = 0; i < clients.length; i++) {
+      const name = clients[(i + b) % clients.length];
+      const t0 = await task();
+      await run(name);
+      block[name] = ((await task()) - t0) * 1e6 / n;
+    }
+    rounds.push(block);
+  }
+  return rounds;
+}
+
 export async function launch() {
   return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
 }

@@ -31,12 +31,7 @@ const browser = await B.launch();
 console.log(`Chromium ${browser.version()}, warm-up ${WARMUP} calls per client, ${BLOCKS} blocks of ${N} calls per client and pattern (concurrent: batches of ${BATCH})`);
 try {
   for (const mode of MODES) {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-    await page.goto(`${base}/static/bench/pages/blank.html`);
-    const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+    const { context, page, task } = await B.measuredPage(browser, base);
     await page.evaluate(
       async ({ clients, base, url, template, warmup }) => {
         const w = await import('/static/bench/lib/workload.js');
@@ -55,26 +50,18 @@ try {
       { clients: CLIENTS, base, url: `${base}/${mode}`, template, warmup: WARMUP },
     );
     for (const pattern of ['seq', 'conc']) {
-      const us = Object.fromEntries(CLIENTS.map((c) => [c, []]));
-      const ratios = [];
-      for (let b = 0; b < BLOCKS; b++) {
-        const order = CLIENTS.map((_, i) => CLIENTS[(i + b) % CLIENTS.length]);
-        const block = {};
-        for (const name of order) {
-          const t0 = await task();
-          await page.evaluate(
-            async ({ name, pattern, n, batch }) => {
-              const w = window.__w;
-              if (pattern === 'seq') await w.sequential(window.__c[name], n);
-              else await w.concurrent(window.__c[name], n, batch);
-            },
-            { name, pattern, n: N, batch: BATCH },
-          );
-          block[name] = ((await task()) - t0) * 1e6 / N;
-          us[name].push(block[name]);
-        }
-        ratios.push((block.ours - block.raw) / (block.ts - block.raw));
-      }
+      const rounds = await B.interleavedBlocks(CLIENTS, BLOCKS, N, task, (name) =>
+        page.evaluate(
+          async ({ name, pattern, n, batch }) => {
+            const w = window.__w;
+            if (pattern === 'seq') await w.sequential(window.__c[name], n);
+            else await w.concurrent(window.__c[name], n, batch);
+          },
+          { name, pattern, n: N, batch: BATCH },
+        ),
+      );
+      const us = Object.fromEntries(CLIENTS.map((c) => [c, rounds.map((r) => r[c])]));
+      const ratios = rounds.map((r) => (r.ours - r.raw) / (r.ts - r.raw));
       const med = (name) => quantile(us[name], 0.5);
       console.log(
         `${mode} ${pattern}: main-thread task µs per call, medians: raw ${med('raw').toFixed(0)}, ours ${med('ours').toFixed(0)}, TS ${med('ts').toFixed(0)}; ` +

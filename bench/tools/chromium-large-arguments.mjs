@@ -13,6 +13,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as B from '../browser.mjs';
+import { median } from '../lib/workload.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const OUT = join(ROOT, 'bench/out/bundles/large-arguments');
@@ -22,13 +23,6 @@ const N = Number(process.env.N ?? 200);
 const WARMUP = Number(process.env.WARMUP ?? 300);
 const BASELINE = resolve(process.env.BASELINE_PKG ?? join(ROOT, 'bench/out/pkg-baseline'));
 const CLIENTS = ['ours', 'baseline', 'ts'];
-
-const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const i = (s.length - 1) * q;
-  const lo = Math.floor(i);
-  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
-};
 
 /** One bundle per client, each in its own directory (ours and the baseline each beside
  *  their own wasm module). */
@@ -59,44 +53,17 @@ console.log('| arguments | ours | baseline | TS client | ours ÷ baseline | ours
 console.log('|---:|---:|---:|---:|---:|---:|');
 try {
   for (const size of SIZES) {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-    await page.goto(`${base}/static/bench/pages/blank.html`);
-    const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
+    const { context, page, task } = await B.measuredPage(browser, base);
     await page.evaluate(
       async ({ clients, base, size, warmup, ascii }) => {
-        const enc = new TextEncoder();
-        const dec = new TextDecoder();
-        // The stand-in (as in large-arguments.mjs): a Request of the body, then the id
-        // from the request's start or end, and a small answer.
-        const real = globalThis.fetch;
-        globalThis.fetch = async (url, init) => {
-          // Anything but the MCP endpoint (the wasm module, loaded at the first call) goes out.
-          if (String(url) !== 'http://127.0.0.1:9/mcp') return real(url, init);
-          new Request(url, { method: init.method, headers: init.headers, body: init.body });
-          const b = init?.body;
-          const ends = (x) => (typeof x === 'string' ? [x.slice(0, 200), x.slice(-100)] : [dec.decode(x.subarray(0, 200)), dec.decode(x.subarray(-100))]);
-          const [head, tail] = b ? ends(b) : ['', ''];
-          const idOf = (t) => /"id":("[^"\\]*"|\d+)/.exec(t)?.[1];
-          const id = idOf(head) ?? idOf(tail) ?? '0';
-          const text = head.includes('"tools/list"')
-            ? `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","tools":[{"name":"write","inputSchema":{"type":"object"}}]}}`
-            : head.includes('"server/discover"')
-              ? `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"stand-in","version":"1.0.0"}}}}`
-              : `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":"written"}]}}`;
-          const bytes = enc.encode(text);
-          return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) } });
-        };
-        const line = ascii
-          ? 'const s = "a \\"quoted\\" word" + 42; // no emoji\tand a tab\n'
-          : 'const s = "a \\"quoted\\" word" + 42; // émoji 🎉\tand a tab\n';
-        window.__args = { path: '/work/src/file.js', content: line.repeat(Math.ceil(size / line.length)).slice(0, size) };
+        // The same stand-in and arguments as large-arguments.mjs in Node.
+        const S = await import(`${base}/static/bench/lib/stand-in.js`);
+        globalThis.fetch = S.standInFetch(globalThis.fetch);
+        window.__args = S.argsOf(size, ascii);
         window.__c = {};
         for (const name of clients) {
           const m = await import(`${base}/static/bench/out/bundles/large-arguments/${name}/client.js`);
-          const c = await m.open('http://127.0.0.1:9/mcp');
+          const c = await m.open(S.MCP_URL);
           const first = await c.call('write', window.__args);
           if (first?.content?.[0]?.text !== 'written') throw new Error(`${name}: wrong result ${JSON.stringify(first)}`);
           window.__c[name] = c;
@@ -105,28 +72,19 @@ try {
       },
       { clients: CLIENTS, base, size, warmup: WARMUP, ascii: process.env.CONTENT === 'ascii' },
     );
-    const us = Object.fromEntries(CLIENTS.map((c) => [c, []]));
-    const rb = [];
-    const rt = [];
-    for (let b = 0; b < BLOCKS; b++) {
-      const order = CLIENTS.map((_, i) => CLIENTS[(i + b) % CLIENTS.length]);
-      const block = {};
-      for (const name of order) {
-        const t0 = await task();
-        await page.evaluate(
-          async ({ name, n }) => {
-            for (let i = 0; i < n; i++) await window.__c[name].call('write', window.__args);
-          },
-          { name, n: N },
-        );
-        block[name] = ((await task()) - t0) * 1e6 / N;
-        us[name].push(block[name]);
-      }
-      rb.push(block.ours / block.baseline);
-      rt.push(block.ours / block.ts);
-    }
-    const cell = (xs) => `${quantile(xs, 0.5).toFixed(1)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`;
-    console.log(`| ${size.toLocaleString('en')} characters | ${cell(us.ours)} | ${cell(us.baseline)} | ${cell(us.ts)} | ${quantile(rb, 0.5).toFixed(2)} | ${quantile(rt, 0.5).toFixed(2)} |`);
+    const rounds = await B.interleavedBlocks(CLIENTS, BLOCKS, N, task, (name) =>
+      page.evaluate(
+        async ({ name, n }) => {
+          for (let i = 0; i < n; i++) await window.__c[name].call('write', window.__args);
+        },
+        { name, n: N },
+      ),
+    );
+    const us = Object.fromEntries(CLIENTS.map((c) => [c, rounds.map((r) => r[c])]));
+    const rb = rounds.map((r) => r.ours / r.baseline);
+    const rt = rounds.map((r) => r.ours / r.ts);
+    const cell = (xs) => `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`;
+    console.log(`| ${size.toLocaleString('en')} characters | ${cell(us.ours)} | ${cell(us.baseline)} | ${cell(us.ts)} | ${median(rb).toFixed(2)} | ${median(rt).toFixed(2)} |`);
     await context.close();
   }
 } finally {

@@ -16,57 +16,28 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { median } from '../lib/workload.js';
+import { MCP_URL, argsOf as argsOfText, standInFetch } from '../lib/stand-in.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** A stand-in global fetch that answers at once (see the top of this file). */
+/** The stand-in as the global fetch (bench/lib/stand-in.js). */
 function installStandIn() {
-  const enc = new TextEncoder();
-  const dec = new TextDecoder();
-  globalThis.fetch = async (url, init) => {
-    // What the platform's fetch does with the body (undici: a string is encoded, bytes are
-    // copied), then the request's start, where its id and method are. Our client hands the
-    // platform's fetch its body as bytes (a string before 2026-12-03).
-    new Request(url, { method: init.method, headers: init.headers, body: init.body });
-    const b = init?.body;
-    // The id is near the start in our requests and at the end in the TS client's (a string
-    // in its first probe).
-    const ends = (x) => (typeof x === 'string' ? [x.slice(0, 200), x.slice(-100)] : [dec.decode(x.subarray(0, 200)), dec.decode(x.subarray(-100))]);
-    const [body, tail] = b ? ends(b) : ['', ''];
-    const idOf = (t) => /"id":("[^"\\]*"|\d+)/.exec(t)?.[1];
-    const id = idOf(body) ?? idOf(tail) ?? '0';
-    const text = body.includes('"tools/list"')
-      ? `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","tools":[{"name":"write","inputSchema":{"type":"object"}}]}}`
-      : body.includes('"server/discover"')
-        ? `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"stand-in","version":"1.0.0"}}}}`
-        : `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":"written"}]}}`;
-    const bytes = enc.encode(text);
-    return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) } });
-  };
+  globalThis.fetch = standInFetch(globalThis.fetch);
 }
 
 /** A client of the build in `dir` (a package directory, or 'ts'), with `callTool`. */
 async function open(dir) {
   if (dir === 'ts') {
     const ts = await import(pathToFileURL(path.join(ROOT, 'bench/clients/ts.js')).href);
-    const o = await ts.open('http://127.0.0.1:9/mcp');
+    const o = await ts.open(MCP_URL);
     return { callTool: (name, a) => o.call(name, a) };
   }
   // A query makes each package directory its own module instance.
   const { McpClient } = await import(`${pathToFileURL(path.join(dir, 'index.js')).href}?${encodeURIComponent(dir)}`);
-  return new McpClient('http://127.0.0.1:9/mcp', { clientInfo: { name: 'bench', version: '1.0.0' } });
+  return new McpClient(MCP_URL, { clientInfo: { name: 'bench', version: '1.0.0' } });
 }
 
-/** Tool arguments of `size` characters: source text with what a JSON encoder must escape
- *  (quotes, backslashes, tabs, newlines) and text outside ASCII (unless CONTENT=ascii). */
-function argsOf(size) {
-  // CONTENT=ascii: the same without the text outside ASCII (most source code).
-  const line =
-    process.env.CONTENT === 'ascii'
-      ? 'const s = "a \\"quoted\\" word" + 42; // no emoji\tand a tab\n'
-      : 'const s = "a \\"quoted\\" word" + 42; // émoji 🎉\tand a tab\n';
-  return { path: '/work/src/file.js', content: line.repeat(Math.ceil(size / line.length)).slice(0, size) };
-}
+const argsOf = (size) => argsOfText(size, process.env.CONTENT === 'ascii');
 
 async function checked(c, args) {
   const first = await c.callTool('write', args);
