@@ -1,5 +1,5 @@
-//! A tool call's `arguments` as the host's JSON text, kept as text from the host to the
-//! request: they may be large (a file's content, for agents' write and edit tools), and
+//! A tool call's `arguments` as the host's JSON text (UTF-8 bytes), kept as such from the
+//! host to the request: they may be large (a file's content, for agents' write and edit tools), and
 //! the client reads them only for `x-mcp-header` parameters and the legacy eras
 //! (`ops::tool::ToolOp::call`, which parses them there).
 

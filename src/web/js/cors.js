@@ -1,4 +1,5 @@
-// The wasm shell's fetch runner (src/web/fetch.rs) and its CORS diagnosis: what a server
+// The wasm shell's fetch runner (src/web/fetch.rs), the copy of a request's large text into
+// the wasm (`utf8Into`, src/web/convert.rs), and the CORS diagnosis: what a server
 // must allow so that a page on another origin can talk to it. Plain JS because it is
 // mostly awaiting fetches (several times smaller than the same in wasm, and each await in
 // wasm costs a closure and a promise reaction more).
