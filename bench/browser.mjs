@@ -6,7 +6,7 @@
 // our client sends (`captureTemplate`), which the raw loop replays.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -188,9 +188,46 @@ export async function startup(browser, base, { client }) {
   return { client, cold, warm };
 }
 
-/** Large result: time from the response head to the result object, and in all. */
+/** A field of /proc/<pid>/status in bytes (`VmRSS`, `VmHWM`), 0 when absent. */
+function procStatus(pid, field) {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+/**
+ * The peak resident memory that `run()` adds to the browser's renderer processes: Linux's
+ * own high-water mark (`VmHWM` in /proc/<pid>/status, reset to the current size by writing 5
+ * to /proc/<pid>/clear_refs right before `run()`) minus each renderer's size before it,
+ * summed (only the measured page's renderer is busy). `bcdp`: a browser CDP session
+ * (`browser.newBrowserCDPSession()`). Null where /proc cannot be read or reset (not Linux,
+ * another user's processes): the figure is then left out, not guessed.
+ */
+export async function rendererPeakGrowth(bcdp, run) {
+  const pids = (await bcdp.send('SystemInfo.getProcessInfo')).processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+  let before = null;
+  try {
+    if (pids.every((pid) => existsSync(`/proc/${pid}/clear_refs`))) {
+      before = new Map(pids.map((pid) => [pid, procStatus(pid, 'VmRSS')]));
+      for (const pid of pids) writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    }
+  } catch {
+    before = null;
+  }
+  const result = await run();
+  let peak = null;
+  if (before) {
+    peak = 0;
+    for (const pid of pids) peak += Math.max(0, procStatus(pid, 'VmHWM') - before.get(pid));
+  }
+  return { result, peak };
+}
+
+/** Large result: time from the response head to the result object, and in all; and the
+ *  renderer's peak resident memory growth during each call (`rendererPeakGrowth`; null
+ *  where it cannot be read). */
 export async function large(browser, base, { client, reps }) {
   const context = await browser.newContext();
+  const bcdp = await browser.newBrowserCDPSession();
   const { page, gcHeap } = await newPage(context, base);
   await page.evaluate(
     async ({ mod, url }) => {
@@ -207,9 +244,14 @@ export async function large(browser, base, { client, reps }) {
   const times = [];
   let heapAfter = 0;
   for (let i = 0; i < reps; i++) {
+    // The previous result is dropped first, so each call starts from the same heap.
+    await page.evaluate(() => {
+      window.__keep = null;
+    });
     await gcHeap();
-    times.push(
-      await page.evaluate(async () => {
+    await new Promise((ok) => setTimeout(ok, 300));
+    const { result, peak } = await rendererPeakGrowth(bcdp, () =>
+      page.evaluate(async () => {
         const t0 = performance.now();
         window.__keep = await window.__c.call('large', {});
         const t1 = performance.now();
@@ -217,9 +259,11 @@ export async function large(browser, base, { client, reps }) {
         return { totalMs: t1 - t0, fromHeadMs: t1 - window.__tHead };
       }),
     );
+    times.push({ ...result, peakRssGrowth: peak });
     heapAfter = await gcHeap();
   }
   const wasmMemory = await page.evaluate(async () => (window.__m.wasmMemoryBytes ? window.__m.wasmMemoryBytes() : 0));
+  await bcdp.detach();
   await context.close();
   return { client, times, heapWithResult: heapAfter, wasmMemory };
 }

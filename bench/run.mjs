@@ -2,7 +2,10 @@
 // Prints every figure, writes bench/out/results.json and the generated part of
 // BENCHMARKS.md. Settings (environment):
 //   ROUNDS=3         timing runs of everything (figures are min / median / max over them)
-//   N=1000 BATCH=50 WARMUP=200          per-call workload
+//   N=1000 BATCH=50 WARMUPS=5000,200    per-call workload: calls per pattern, batch size,
+//                                       and the warm-up regimes (warm-up calls before the
+//                                       measured ones: steady state first; issue 14 target 1
+//                                       is judged at both)
 //   STARTUP_RUNS=5   fresh processes / cold browser contexts per round (median taken)
 //   LARGE_REPS=5     large-result calls per round (median taken)
 //   TASK_MS=30000 TASK_COUNTS=100,1000  many-tasks run (one run per count and round)
@@ -29,7 +32,7 @@ const cfg = {
   rounds: num('ROUNDS', 3, 1),
   n: num('N', 1000, 200),
   batch: num('BATCH', 50),
-  warmup: num('WARMUP', 200, 50),
+  warmups: (env.WARMUPS ?? env.WARMUP ?? (QUICK ? '50' : '5000,200')).split(',').map(Number),
   startupRuns: num('STARTUP_RUNS', 5, 2),
   largeReps: num('LARGE_REPS', 5, 2),
   // 75 s: the steady window (5 s to the end) holds one backstop round of push-driven tasks.
@@ -86,6 +89,8 @@ if (cfg.only.has('size')) {
   log('\n== 1. Size ==');
   results.size = {};
   for (const name of ['ours', 'ts', 'ts-tasks', 'raw']) results.size[name] = await bundle(name);
+  // Issue 14 target 4: the modern entry (mcp-wasm-client/modern, 2026-07-28 only) too.
+  results.size['ours-modern'] = { ...(await bundle('ours', { pkg: join(ROOT, 'pkg/modern'), outName: 'ours-modern' })), name: 'ours-modern' };
   for (const f of Object.values(results.size)) {
     log(`  ${f.name.padEnd(9)} JS ${f.jsBytes} B${f.wasmBytes ? ` + wasm ${f.wasmBytes} B` : ''} → gzip -9 ${f.totalGzip} B (brotli ${f.totalBrotli} B)`);
   }
@@ -101,18 +106,21 @@ try {
 
   if (cfg.only.has('node')) {
     log(`\n== 2-4. Node ${process.version}: per call, start-up, large result (${cfg.rounds} rounds) ==`);
-    results.node = { percall: [], startup: [], large: [] };
+    // percall: warm-up regime → rounds.
+    results.node = { percall: Object.fromEntries(cfg.warmups.map((w) => [w, []])), startup: [], large: [] };
     for (let r = 0; r < cfg.rounds; r++) {
-      const round = {};
-      for (const mode of MODES) {
-        for (const client of CLIENTS) {
-          const opts = { n: cfg.n, batch: cfg.batch, warmup: cfg.warmup, template, stats: `${base}/__stats` };
-          const x = runNode(['--expose-gc', 'bench/node/percall.mjs', client, `${base}/${mode}`, JSON.stringify(opts)]);
-          round[`${client}/${mode}`] = x;
-          log(`  round ${r + 1} ${mode} ${client.padEnd(4)} seq ${x.seq.callsPerSec.toFixed(0)}/s p50 ${x.seq.p50.toFixed(3)} ms cpu ${x.seq.cpuUsPerCall.toFixed(0)} µs | conc ${x.conc.callsPerSec.toFixed(0)}/s cpu ${x.conc.cpuUsPerCall.toFixed(0)} µs`);
+      for (const warmup of cfg.warmups) {
+        const round = {};
+        for (const mode of MODES) {
+          for (const client of CLIENTS) {
+            const opts = { n: cfg.n, batch: cfg.batch, warmup, template, stats: `${base}/__stats` };
+            const x = runNode(['--expose-gc', 'bench/node/percall.mjs', client, `${base}/${mode}`, JSON.stringify(opts)]);
+            round[`${client}/${mode}`] = x;
+            log(`  round ${r + 1} warm-up ${warmup} ${mode} ${client.padEnd(4)} seq ${x.seq.callsPerSec.toFixed(0)}/s p50 ${x.seq.p50.toFixed(3)} ms cpu ${x.seq.cpuUsPerCall.toFixed(0)} µs | conc ${x.conc.callsPerSec.toFixed(0)}/s cpu ${x.conc.cpuUsPerCall.toFixed(0)} µs`);
+          }
         }
+        results.node.percall[warmup].push(round);
       }
-      results.node.percall.push(round);
       const st = {};
       for (const client of CLIENTS) {
         const runs = [];
@@ -137,17 +145,19 @@ try {
     try {
       if (cfg.only.has('browser')) {
         log(`\n== 2-4. Chromium: per call, start-up, large result (${cfg.rounds} rounds) ==`);
-        results.browser = { percall: [], startup: [], large: [] };
+        results.browser = { percall: Object.fromEntries(cfg.warmups.map((w) => [w, []])), startup: [], large: [] };
         for (let r = 0; r < cfg.rounds; r++) {
-          const round = {};
-          for (const mode of MODES) {
-            for (const client of CLIENTS) {
-              const x = await B.perCall(browser, base, { client, mode, n: cfg.n, batch: cfg.batch, warmup: cfg.warmup, template });
-              round[`${client}/${mode}`] = x;
-              log(`  round ${r + 1} ${mode} ${client.padEnd(4)} seq ${x.seq.callsPerSec.toFixed(0)}/s p50 ${x.seq.p50.toFixed(2)} ms task ${x.seq.taskUsPerCall.toFixed(0)} µs | conc ${x.conc.callsPerSec.toFixed(0)}/s task ${x.conc.taskUsPerCall.toFixed(0)} µs`);
+          for (const warmup of cfg.warmups) {
+            const round = {};
+            for (const mode of MODES) {
+              for (const client of CLIENTS) {
+                const x = await B.perCall(browser, base, { client, mode, n: cfg.n, batch: cfg.batch, warmup, template });
+                round[`${client}/${mode}`] = x;
+                log(`  round ${r + 1} warm-up ${warmup} ${mode} ${client.padEnd(4)} seq ${x.seq.callsPerSec.toFixed(0)}/s p50 ${x.seq.p50.toFixed(2)} ms task ${x.seq.taskUsPerCall.toFixed(0)} µs | conc ${x.conc.callsPerSec.toFixed(0)}/s task ${x.conc.taskUsPerCall.toFixed(0)} µs`);
+              }
             }
+            results.browser.percall[warmup].push(round);
           }
-          results.browser.percall.push(round);
           const st = {};
           for (const client of CLIENTS) {
             const runs = [];
@@ -164,8 +174,9 @@ try {
           const lg = {};
           for (const client of CLIENTS) {
             const x = await B.large(browser, base, { client, reps: cfg.largeReps });
-            lg[client] = { ...x, totalMs: median(x.times.map((t) => t.totalMs)), fromHeadMs: median(x.times.map((t) => t.fromHeadMs)) };
-            log(`  round ${r + 1} large ${client.padEnd(4)} ${lg[client].totalMs.toFixed(1)} ms (from head ${lg[client].fromHeadMs.toFixed(1)} ms)`);
+            const peaks = x.times.map((t) => t.peakRssGrowth).filter((p) => p !== null);
+            lg[client] = { ...x, totalMs: median(x.times.map((t) => t.totalMs)), fromHeadMs: median(x.times.map((t) => t.fromHeadMs)), peakRssGrowth: peaks.length ? median(peaks) : null };
+            log(`  round ${r + 1} large ${client.padEnd(4)} ${lg[client].totalMs.toFixed(1)} ms (from head ${lg[client].fromHeadMs.toFixed(1)} ms)${peaks.length ? `, renderer peak RSS +${(lg[client].peakRssGrowth / 2 ** 20).toFixed(1)} MiB` : ''}`);
           }
           results.browser.large.push(lg);
         }

@@ -9,26 +9,17 @@
 // process is read (only this page's is busy), the clients in rotating order per round, each
 // in a fresh context, the result kept alive after the call by every client alike.
 //   node bench/tools/chromium-large-memory.mjs        ROUNDS=5 CLIENTS=raw,ours,ts
-import { readFileSync, writeFileSync } from 'node:fs';
 import * as B from '../browser.mjs';
 import { median } from '../lib/workload.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const CLIENTS = (process.env.CLIENTS ?? 'raw,ours,ts').split(',');
-const KIB = 1024;
-
-const status = (pid, field) => {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) * KIB : 0;
-};
 const mib = (b) => (b / 2 ** 20).toFixed(1);
 
 const { child: server, url: base } = await B.startServer();
 await B.buildBrowserBundles();
 const browser = await B.launch();
 const bcdp = await browser.newBrowserCDPSession();
-const renderers = async () =>
-  (await bcdp.send('SystemInfo.getProcessInfo')).processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
 
 const results = Object.fromEntries(CLIENTS.map((c) => [c, { peak: [], fromHead: [] }]));
 console.log(`Chromium ${browser.version()}: peak renderer RSS growth during one ~5 MB result (after one warm-up call), ${ROUNDS} rounds`);
@@ -54,18 +45,16 @@ try {
       );
       await cdp.send('HeapProfiler.collectGarbage');
       await new Promise((ok) => setTimeout(ok, 300));
-      const pids = await renderers();
-      const before = new Map(pids.map((pid) => [pid, status(pid, 'VmRSS')]));
-      for (const pid of pids) writeFileSync(`/proc/${pid}/clear_refs`, '5');
-      const t = await page.evaluate(async () => {
-        const t0 = performance.now();
-        window.__keep = await window.__c.call('large', {});
-        const t1 = performance.now();
-        if (!window.__keep.structuredContent.items.length) throw new Error('no items');
-        return { totalMs: t1 - t0, fromHeadMs: t1 - window.__tHead };
-      });
-      let peak = 0;
-      for (const pid of pids) peak += Math.max(0, status(pid, 'VmHWM') - before.get(pid));
+      const { result: t, peak } = await B.rendererPeakGrowth(bcdp, () =>
+        page.evaluate(async () => {
+          const t0 = performance.now();
+          window.__keep = await window.__c.call('large', {});
+          const t1 = performance.now();
+          if (!window.__keep.structuredContent.items.length) throw new Error('no items');
+          return { totalMs: t1 - t0, fromHeadMs: t1 - window.__tHead };
+        }),
+      );
+      if (peak === null) throw new Error('the renderer\'s /proc files cannot be read or reset here (Linux, same user needed)');
       results[client].peak.push(peak);
       results[client].fromHead.push(t.fromHeadMs);
       line.push(`${client} +${mib(peak)} MiB, ${t.fromHeadMs.toFixed(1)} ms from head`);
