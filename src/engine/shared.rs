@@ -120,6 +120,9 @@ pub(crate) struct Shared {
     /// Visibility and network of the context, as the host reports them (issue 13;
     /// `engine::task::schedule`).
     pub presence: crate::engine::task::Presence,
+    /// The shortest time between two backstop polls of a task the shared task stream
+    /// covers, for the number of tasks it covers now (`engine::task::push`, rule 26).
+    pub(crate) backstop_ms: u64,
 }
 
 impl Shared {
@@ -153,6 +156,7 @@ impl Shared {
             auth_wait: false,
             dpop: None,
             presence: crate::engine::task::Presence::default(),
+            backstop_ms: crate::engine::task::push::BACKSTOP_MS,
         }
     }
 

@@ -68,7 +68,7 @@ impl Driver {
             delay = delay.max(ra);
         }
         // Covered by the task stream, only the backstop polls (rule 26, `push`).
-        let mut at = self.push_due(sh.now.saturating_add(delay));
+        let mut at = self.push_due(sh, sh.now.saturating_add(delay));
         if let Some(exp) = self.last.as_ref().and_then(Task::expires_at_ms) {
             let exp = exp.max(0) as u64;
             if exp > sh.now {

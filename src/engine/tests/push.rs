@@ -244,6 +244,56 @@ fn rule_26_the_backstop_polls_once_per_minute() {
 }
 
 #[test]
+fn rule_26_many_covered_tasks_share_a_bounded_backstop_rate() {
+    // Over 300 covered tasks, the backstops of all of them together average at most five
+    // polls a second: 1,000 tasks are each polled every 200 s, not every 60 s.
+    let mut h = harness();
+    let names: Vec<String> = (0..1000).map(|i| format!("t{i}")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (ops, l) = covered(&mut h, &refs);
+    h.advance(199_999);
+    assert_eq!(answer_polls(&mut h), 0, "no backstop poll within 200 s");
+    h.advance(1);
+    assert_eq!(
+        answer_polls(&mut h),
+        1000,
+        "each task's backstop poll, 200 s on"
+    );
+    // 900 of them finish by their notifications: the 100 left are planned at the 60 s of
+    // up to 300 covered tasks from their next poll on.
+    for (i, name) in names.iter().enumerate().take(900) {
+        push(
+            &mut h,
+            &l,
+            &msg("notifications/tasks", &l.id(), completed(name, "pushed")),
+        );
+        assert_eq!(h.ok(ops[i])["content"][0]["text"], "pushed");
+    }
+    h.advance(199_999);
+    assert_eq!(answer_polls(&mut h), 0, "planned when 1,000 were covered");
+    h.advance(1);
+    assert_eq!(answer_polls(&mut h), 100);
+    h.advance(59_999);
+    assert_eq!(answer_polls(&mut h), 0);
+    h.advance(1);
+    assert_eq!(
+        answer_polls(&mut h),
+        100,
+        "100 covered tasks: once a minute again"
+    );
+}
+
+#[test]
+fn rule_26_the_backstop_period_follows_the_covered_count() {
+    use crate::engine::task::push::backstop_period;
+    assert_eq!(backstop_period(0), 60_000);
+    assert_eq!(backstop_period(300), 60_000);
+    assert_eq!(backstop_period(301), 60_200);
+    assert_eq!(backstop_period(1000), 200_000);
+    assert_eq!(backstop_period(usize::MAX), u64::MAX / 5);
+}
+
+#[test]
 fn rule_26_no_poll_while_the_listen_awaits_its_acknowledgement() {
     let mut h = harness();
     let (_ops, l) = start(&mut h, &["t1"]);

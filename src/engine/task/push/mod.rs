@@ -16,7 +16,9 @@
 //!   `notifications/subscriptions/acknowledged` are *covered* from then on; until then
 //!   the tasks a listen adds are not polled again (for at most `max(pollIntervalMs, 5 s)`). A
 //!   covered task last polled or heard of after its coverage began is polled only as a
-//!   backstop, at most once per `max(pollIntervalMs, 60 s)`; otherwise one more poll
+//!   backstop, at most once per `max(pollIntervalMs, 60 s)`, and more seldom when more
+//!   than 300 tasks are covered: the backstops of all of them together average at most
+//!   five polls a second (`backstop_period`); otherwise one more poll
 //!   follows at the usual interval, since a change between its last poll and the
 //!   subscription would otherwise go unseen for a minute. Tasks the
 //!   server did not list are polled as before. A server whose acknowledgement lists no
@@ -51,6 +53,24 @@ use serde_json::{Map, Value};
 
 /// The slowest backstop poll of a covered task: at most one per `max(pollIntervalMs, this)`.
 pub(crate) const BACKSTOP_MS: u64 = 60_000;
+/// The backstop polls of all covered tasks together: at most this many a second on
+/// average (`backstop_period`).
+const BACKSTOP_PER_S: u64 = 5;
+
+/// The period of each covered task's backstop poll when `covered` tasks are covered:
+/// `BACKSTOP_MS`, or longer when that many tasks would together poll more than
+/// `BACKSTOP_PER_S` times a second (over 300 tasks). The backstop only catches a
+/// notification the server lost while its stream stayed up (the spec's "Clients MAY continue
+/// polling `tasks/get` in addition to subscribing ..., but need not do so", tasks extension,
+/// "Task Status Notifications"); a drop is caught at once (rule 27). Without the bound,
+/// a page waiting on thousands of tasks would spend a steady share of a core and load the
+/// server with polls that push was meant to remove: 1,000 tasks at one a minute are 16.7
+/// polls a second, ~2.5 ms of main-thread time each on a slow machine's Chromium
+/// (BENCHMARKS.md, the sixteenth session).
+pub(crate) fn backstop_period(covered: usize) -> u64 {
+    let spread = (covered as u64).saturating_mul(1000) / BACKSTOP_PER_S;
+    BACKSTOP_MS.max(spread)
+}
 /// Changes within this window go out in one listen request.
 const COALESCE_MS: u64 = 50;
 /// Shortest time between two listen requests.
@@ -148,10 +168,11 @@ fn close(sh: &mut Shared, s: Option<Stream>) {
 
 impl Driver {
     /// Rule 26: the backstop of a covered task last seen (polled or heard on the stream)
-    /// after its coverage began: no poll before `max(pollIntervalMs, 60 s)` after that; a
+    /// after its coverage began: no poll before `max(pollIntervalMs, sh.backstop_ms)` after
+    /// that (`backstop_period`: 60 s for up to 300 covered tasks); a
     /// task listed in a listen awaiting its acknowledgement is not polled before it comes
     /// (at most until the ack deadline).
-    pub(super) fn push_due(&self, at: Millis) -> Millis {
+    pub(super) fn push_due(&self, sh: &Shared, at: Millis) -> Millis {
         if let Some(h) = self.push_hold {
             return at.max(h);
         }
@@ -170,7 +191,7 @@ impl Driver {
         let seen = self.last_poll_at.max(self.heard_at);
         match (self.pushed, seen) {
             (Some(since), Some(last)) if last >= since => {
-                at.max(last.saturating_add(self.interval().max(BACKSTOP_MS)))
+                at.max(last.saturating_add(self.interval().max(sh.backstop_ms)))
             }
             _ => at,
         }
@@ -179,7 +200,7 @@ impl Driver {
     /// The scheduled poll follows `push_due` (a hold began).
     fn push_replan(&mut self, sh: &mut Shared) {
         if let Some(due) = self.poll_due.filter(|_| self.poll.is_none()) {
-            self.set_due(sh, self.push_due(due));
+            self.set_due(sh, self.push_due(sh, due));
         }
     }
 
@@ -236,6 +257,20 @@ impl TaskBook {
         if !self.push_enabled(sh) && self.push.is_idle() {
             return;
         }
+        self.push_filter(sh, id);
+        self.push_count(sh);
+    }
+
+    /// The backstop's period follows the number of tasks covered and waited on here
+    /// (`backstop_period`). A task's next backstop poll is planned with the period of
+    /// when it was planned.
+    fn push_count(&self, sh: &mut Shared) {
+        let covered = self.push.covered.len().min(self.push.needed.len());
+        sh.backstop_ms = backstop_period(covered);
+    }
+
+    /// `push_sync`'s filter (rule 25).
+    fn push_filter(&mut self, sh: &mut Shared, id: &str) {
         let enabled = self.push_enabled(sh);
         let Some(d) = self.drivers.get_mut(id) else {
             self.push.needed.remove(id);
@@ -288,12 +323,13 @@ impl TaskBook {
         self.push.covered.clear();
         self.push.due = None;
         self.push.waiting_online = false;
+        self.push_count(sh);
     }
 
     /// `client.close()`: everything closes, nothing is scheduled.
     pub(crate) fn push_close(&mut self, sh: &mut Shared) {
-        self.push_stop(sh);
         self.push.needed.clear();
+        self.push_stop(sh);
         for d in self.drivers.values_mut() {
             d.pushed = None;
         }
@@ -316,6 +352,7 @@ impl TaskBook {
     /// Uncovers every task (rule 27). Returns the tasks whose timers moved.
     fn push_uncover(&mut self, sh: &mut Shared) -> Vec<String> {
         self.push.covered.clear();
+        self.push_count(sh);
         let mut touched = Vec::new();
         for (id, d) in self.drivers.iter_mut() {
             if d.pushed.is_some() || d.push_hold.is_some() {

@@ -225,6 +225,7 @@ impl TaskBook {
             }
         }
         self.push.covered = granted;
+        self.push_count(sh);
         self.push.current = Some(s);
         // Waits that started meanwhile: another listen (batched).
         let missing = self.push.needed.iter().any(|id| {
