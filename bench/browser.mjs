@@ -299,7 +299,7 @@ export async function manyTasks(browser, base, { count, taskMs, client = 'ours',
   const wasm0 = await page.evaluate(() => window.__m.wasmMemoryBytes());
   await fetch(`${base}/__stats?reset=1`);
   const created = await page.evaluate(
-    async ({ count, url }) => {
+    async ({ count, url, taskMs }) => {
       const t0 = performance.now();
       let done;
       if (window.__raw) {
@@ -309,7 +309,7 @@ export async function manyTasks(browser, base, { count, taskMs, client = 'ours',
         const c = window.__c.client;
         const tasks = [];
         for (let i = 0; i < count; i += 50) {
-          tasks.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => c.callToolAsTask('task', {})))));
+          tasks.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => c.callToolAsTask('task', { ms: taskMs })))));
         }
         done = Promise.all(tasks.map((t) => c.waitForTask(t)));
       }
@@ -318,7 +318,7 @@ export async function manyTasks(browser, base, { count, taskMs, client = 'ours',
       });
       return { createMs: performance.now() - t0 };
     },
-    { count, url },
+    { count, url, taskMs },
   );
   const m0 = await metrics();
   const t0 = Date.now();
@@ -349,6 +349,7 @@ export async function manyTasks(browser, base, { count, taskMs, client = 'ours',
   return {
     client,
     count,
+    taskMs,
     createMs: created.createMs,
     waitS: elapsed,
     cpuPercentOfCore: (100 * taskS) / elapsed,

@@ -8,7 +8,10 @@
 //                                       is judged at both)
 //   STARTUP_RUNS=5   fresh processes / cold browser contexts per round (median taken)
 //   LARGE_REPS=5     large-result calls per round (median taken)
-//   TASK_MS=30000 TASK_COUNTS=100,1000  many-tasks run (one run per count and round)
+//   TASK_MS=75000 TASK_COUNTS=100,1000  many-tasks run (one run per count and round); the
+//                    push client's tasks last long enough for one backstop round in the
+//                    steady window (over 300 tasks the backstop period grows: pushTaskMs)
+//   TASK_CLIENTS=ours,ours-poll,raw     the many-tasks run's clients
 //   TASK_ROUNDS=1    rounds of the many-tasks run (each takes TASK_MS per count)
 //   SSE_MB=50 SSE_CHUNK=65536           SSE parsing
 //   ONLY=size,node,browser,tasks,sse    parts to run (default: all)
@@ -38,6 +41,7 @@ const cfg = {
   // 75 s: the steady window (5 s to the end) holds one backstop round of push-driven tasks.
   taskMs: num('TASK_MS', 75000, 10000),
   taskCounts: (env.TASK_COUNTS || '100,1000').split(',').map(Number),
+  taskClients: (env.TASK_CLIENTS || 'ours,ours-poll,raw').split(','),
   taskRounds: num('TASK_ROUNDS', 1),
   sseMb: num('SSE_MB', 50, 10),
   sseChunk: num('SSE_CHUNK', 65536),
@@ -45,6 +49,12 @@ const cfg = {
   quick: QUICK,
 };
 const OUT = join(ROOT, 'bench/out');
+
+/** How long the push client's tasks work: TASK_MS, or longer where the steady window (from
+ *  5 s after the waits started) would not hold one backstop round: the engine's backstop
+ *  period is max(60 s, 200 ms per covered task) (`engine::task::push::backstop_period`),
+ *  and 10 s more let the round finish. */
+const pushTaskMs = (count) => Math.max(cfg.taskMs, 5000 + Math.max(60000, 200 * count) + 10000);
 mkdirSync(OUT, { recursive: true });
 const log = (...a) => console.log(...a);
 
@@ -187,8 +197,9 @@ try {
         for (let r = 0; r < cfg.taskRounds; r++) {
           const round = {};
           for (const count of cfg.taskCounts) {
-            for (const client of ['ours', 'ours-poll', 'raw']) {
-              const x = await B.manyTasks(browser, base, { count, taskMs: cfg.taskMs, client });
+            for (const client of cfg.taskClients) {
+              const taskMs = client === 'ours' ? pushTaskMs(count) : cfg.taskMs;
+              const x = await B.manyTasks(browser, base, { count, taskMs, client });
               round[`${client}/${count}`] = x;
               log(`  round ${r + 1} ${client.padEnd(9)} ${count} tasks: CPU ${x.cpuPercentOfCore.toFixed(2)} % of a core (script ${x.scriptPercentOfCore.toFixed(2)} %), JS heap +${(x.heapGrowth / 2 ** 20).toFixed(2)} MiB, wasm memory +${(x.wasmGrowth / 2 ** 20).toFixed(2)} MiB, ${x.pollsPerS.toFixed(0)} polls/s, ${x.requestsPerS.toFixed(1)} requests/s (${x.listens} listens); steady ${x.steadyS.toFixed(0)} s: CPU ${x.steadyCpuPercentOfCore.toFixed(2)} %, ${x.steadyRequestsPerS.toFixed(2)} requests/s (${x.steadyPolls} polls)`);
             }

@@ -10,8 +10,8 @@
 // Methods: server/discover, tools/list, tools/call (tools `echo`, `large`, `task`),
 // tasks/get, tasks/cancel, subscriptions/listen (taskIds only). `large` answers with a ~5 MB
 // structuredContent. `task` answers with a CreateTaskResult (resultType "task",
-// pollIntervalMs 1000); tasks/get says "working" until TASK_MS (default 30 000) after
-// creation, then "completed" with a result. A listen for `taskIds` (tasks extension,
+// pollIntervalMs 1000); tasks/get says "working" until TASK_MS (default 30 000; the call's
+// argument `ms` when given) after creation, then "completed" with a result. A listen for `taskIds` (tasks extension,
 // "Task Status Notifications") is an open SSE stream: the acknowledgement lists the ids it
 // knows, then a `notifications/tasks` (the full task) for each at once and on its status
 // change; closing the request ends it. Other listen filters: -32601.
@@ -84,12 +84,12 @@ const tasks = new Map();
 let nextTask = 1;
 const iso = (ms) => new Date(ms).toISOString();
 function taskFields(t, now) {
-  const done = now - t.created >= TASK_MS;
+  const done = now - t.created >= t.ms;
   const f = {
     taskId: t.id,
     status: done ? 'completed' : 'working',
     createdAt: iso(t.created),
-    lastUpdatedAt: iso(done ? t.created + TASK_MS : t.created),
+    lastUpdatedAt: iso(done ? t.created + t.ms : t.created),
     ttlMs: 600000,
     pollIntervalMs: POLL_MS,
   };
@@ -158,9 +158,10 @@ function answer(msg) {
       if (p.name === 'task') {
         const caps = p._meta?.['io.modelcontextprotocol/clientCapabilities'];
         if (!caps?.extensions?.[TASKS_EXT]) return { error: { code: -32021, message: 'tasks extension required', data: { requiredCapabilities: { extensions: { [TASKS_EXT]: {} } } } } };
-        const t = { id: `t-${nextTask++}`, created: Date.now() };
+        const ms = Number.isFinite(p.arguments?.ms) && p.arguments.ms >= 0 ? p.arguments.ms : TASK_MS;
+        const t = { id: `t-${nextTask++}`, created: Date.now(), ms };
         tasks.set(t.id, t);
-        setTimeout(() => taskChanged(t), TASK_MS).unref();
+        setTimeout(() => taskChanged(t), ms).unref();
         return { resultType: 'task', ...taskFields(t, t.created) };
       }
       return { error: { code: -32602, message: `unknown tool ${p.name}` } };
