@@ -93,7 +93,7 @@ export function render(res) {
   const cmd = 'bench/run.sh';
   out.push(`Measured ${m.date.slice(0, 10)} with \`${cmd}\` (${c.rounds} rounds; a figure is the median of the rounds with the range in parentheses, min–max).`);
   out.push('');
-  out.push(`Machine: ${m.cpu}, ${m.memoryGiB} GiB, ${m.os}. ${m.node === process.version ? 'Node' : 'Node'} ${m.node}, ${m.chromium} (headless, playwright-core ${m.playwright}), ${m.rustc}, wasm-bindgen ${m.wasmBindgen.replace('wasm-bindgen ', '')}, ${m.wasmOpt}, esbuild ${m.esbuild}. Peers: @modelcontextprotocol/client ${m.tsClient}, @modelcontextprotocol/ext-tasks ${m.extTasks}, eventsource-parser ${m.eventsourceParser}. Commit ${m.commit}${m.dirty ? ' (with uncommitted changes in src/)' : ''}${res.tasksMachine ? `; the many-tasks part (5) was measured again on commit ${res.tasksMachine.commit} (${res.tasksMachine.date.slice(0, 16).replace('T', ' ')} UTC), after a change that only it measures` : ''}.`);
+  out.push(`Machine: ${m.cpu}, ${m.memoryGiB} GiB, ${m.os}. ${m.node === process.version ? 'Node' : 'Node'} ${m.node}, ${m.chromium} (headless, playwright-core ${m.playwright}), ${m.rustc}, wasm-bindgen ${m.wasmBindgen.replace('wasm-bindgen ', '')}, ${m.wasmOpt}, esbuild ${m.esbuild}. Peers: @modelcontextprotocol/client ${m.tsClient}, @modelcontextprotocol/ext-tasks ${m.extTasks}, eventsource-parser ${m.eventsourceParser}. Commit ${m.commit}${m.dirty ? ' (with uncommitted changes in src/)' : ''}${(res.remeasured ?? []).map((x) => `; ${x.part} measured again on commit ${x.machine.commit} (${x.machine.date.slice(0, 16).replace('T', ' ')} UTC): ${x.why}`).join('')}.`);
   out.push('');
   const warmups = c.warmups ?? [c.warmup];
   out.push(`Settings: N=${c.n} calls per pattern after ${warmups.map(B).join(' or ')} warm-up calls, batches of ${c.batch}; start-up: median of ${c.startupRuns} fresh processes / cold browser contexts per round; large result: median of ${c.largeReps} calls per round; tasks: ${c.taskMs} ms tasks, ${c.taskRounds} round(s); SSE: ${c.sseMb} MB in ${B(c.sseChunk)}-byte chunks.`);
@@ -120,7 +120,7 @@ export function render(res) {
     targets.push(['Size ≤ 0.5× the TS minimal bundle, tasks included', `${B(s.ours.totalGzip)} B = ${r.toFixed(2)}× (${(s.ours.totalGzip / s['ts-tasks'].totalGzip).toFixed(2)}× TS + ext-tasks)`, r <= 0.5]);
   }
 
-  if (res.node) {
+  if (res.node && regimes(res.node.percall, c).length) {
     const byWarmup = regimes(res.node.percall, c);
     for (const [w, rounds] of byWarmup) {
       out.push(`\n### 2. Per call, Node ${m.node}, after ${B(w)} warm-up calls${w === byWarmup[0][0] && byWarmup.length > 1 ? ' (steady state)' : ''} (loopback, bench/server.mjs; CPU = process.cpuUsage of the client process)\n`);
@@ -136,7 +136,7 @@ export function render(res) {
       }
     }
   }
-  if (res.browser) {
+  if (res.browser && regimes(res.browser.percall, c).length) {
     const byWarmup = regimes(res.browser.percall, c);
     for (const [w, rounds] of byWarmup) {
       out.push(`\n### 2. Per call, ${m.chromium}, after ${B(w)} warm-up calls${w === byWarmup[0][0] && byWarmup.length > 1 ? ' (steady state)' : ''} (page on the server's origin; CPU from Performance.getMetrics: ScriptDuration, and TaskDuration = all main-thread work)\n`);
@@ -180,14 +180,14 @@ export function render(res) {
       const b = res.browser?.large || [];
       out.push(`| ${client === 'ours' ? '**ours**' : client === 'ts' ? 'TS client' : 'raw fetch + JSON.parse'} | ${mmm(n.map((r) => r[client].totalMs), 1)} | ${mmm(n.map((r) => r[client].fromHeadMs), 1)} | ${mmm(n.map((r) => MiB(r[client].peakRssGrowth)), 1)} | ${client === 'ours' ? mmm(n.map((r) => MiB(r[client].wasmMemory)), 1) : '–'} | ${mmm(b.map((r) => r[client].totalMs), 1)} | ${mmm(b.map((r) => r[client].fromHeadMs), 1)} | ${mmm(b.map((r) => (r[client].peakRssGrowth == null ? NaN : MiB(r[client].peakRssGrowth))), 1)} |`);
     }
-    if (res.node) {
+    if (res.node?.large.length) {
       const r = med(res.node.large.map((x) => x.ours.fromHeadMs / x.ts.fromHeadMs));
       const mr = med(res.node.large.map((x) => x.ours.peakRssGrowth / x.ts.peakRssGrowth));
       targets.push(['Large result no slower than TS, Node (from head)', `${r.toFixed(2)}× TS time, ${mr.toFixed(2)}× TS peak memory`, r <= 1]);
       issue.push(['2. Large result, Node: time from the head ≤ 1.0× the TS client\'s', `${r.toFixed(2)}×`, r <= 1]);
       issue.push(['2. Large result, Node: peak memory growth ≤ the TS client\'s', `${mr.toFixed(2)}× (${MiB(med(res.node.large.map((x) => x.ours.peakRssGrowth))).toFixed(1)} vs ${MiB(med(res.node.large.map((x) => x.ts.peakRssGrowth))).toFixed(1)} MiB)`, mr <= 1]);
     }
-    if (res.browser) {
+    if (res.browser?.large.length) {
       const r = med(res.browser.large.map((x) => x.ours.fromHeadMs / x.ts.fromHeadMs));
       targets.push(['Large result no slower than TS, Chromium (from head)', `${r.toFixed(2)}× TS time`, r <= 1]);
       issue.push(['2. Large result, Chromium: time from the head ≤ 1.0× the TS client\'s', `${r.toFixed(2)}×`, r <= 1]);

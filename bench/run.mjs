@@ -14,7 +14,8 @@
 //   TASK_CLIENTS=ours,ours-poll,raw     the many-tasks run's clients
 //   TASK_ROUNDS=1    rounds of the many-tasks run (each takes TASK_MS per count)
 //   SSE_MB=50 SSE_CHUNK=65536           SSE parsing
-//   ONLY=size,node,browser,tasks,sse    parts to run (default: all)
+//   ONLY=size,node,browser,tasks,sse    parts to run (default: all); `startup` alone: only
+//                                       the start-up runs of node and browser
 //   QUICK=1          a short smoke run: ROUNDS=1 N=200 STARTUP_RUNS=2 LARGE_REPS=2
 //                    TASK_MS=5000 SSE_MB=10 (figures not for BENCHMARKS.md: it is not written)
 import { spawnSync } from 'node:child_process';
@@ -108,18 +109,35 @@ if (cfg.only.has('size')) {
   log(`  ours / TS minimal = ${(o / results.size.ts.totalGzip).toFixed(2)}×, ours / TS + ext-tasks = ${(o / results.size['ts-tasks'].totalGzip).toFixed(2)}×`);
 }
 
-const needServer = ['node', 'browser', 'tasks', 'sse'].some((p) => cfg.only.has(p));
+const needServer = ['node', 'browser', 'startup', 'tasks', 'sse'].some((p) => cfg.only.has(p));
+// Per call and large results with `node` / `browser`; the start-up runs also with `startup`.
+const full = (where) => cfg.only.has(where);
+const startupToo = (where) => cfg.only.has(where) || cfg.only.has('startup');
+
+/** Start-up runs of `CLIENTS`, interleaved: run k goes through the clients in an order that
+ *  rotates with k, so that a drift of the machine's speed falls on every client alike
+ *  (blocks of runs per client were not: BENCHMARKS.md, the sixteenth session). */
+async function startupRuns(one) {
+  const runs = Object.fromEntries(CLIENTS.map((c) => [c, []]));
+  for (let k = 0; k < cfg.startupRuns; k++) {
+    for (let i = 0; i < CLIENTS.length; i++) {
+      const client = CLIENTS[(i + k) % CLIENTS.length];
+      runs[client].push(await one(client));
+    }
+  }
+  return runs;
+}
 const server = needServer ? await B.startServer({ ...env, TASK_MS: String(cfg.taskMs) }) : null;
 const base = server?.url;
 try {
   const template = needServer ? await B.captureTemplate(base) : null;
 
-  if (cfg.only.has('node')) {
-    log(`\n== 2-4. Node ${process.version}: per call, start-up, large result (${cfg.rounds} rounds) ==`);
+  if (startupToo('node')) {
+    log(`\n== 2-4. Node ${process.version}: ${full('node') ? 'per call, start-up, large result' : 'start-up'} (${cfg.rounds} rounds) ==`);
     // percall: warm-up regime → rounds.
     results.node = { percall: Object.fromEntries(cfg.warmups.map((w) => [w, []])), startup: [], large: [] };
     for (let r = 0; r < cfg.rounds; r++) {
-      for (const warmup of cfg.warmups) {
+      for (const warmup of full('node') ? cfg.warmups : []) {
         const round = {};
         for (const mode of MODES) {
           for (const client of CLIENTS) {
@@ -132,32 +150,32 @@ try {
         results.node.percall[warmup].push(round);
       }
       const st = {};
+      const byClient = await startupRuns(async (client) => runNode(['bench/node/startup.mjs', client, `${base}/json`]));
       for (const client of CLIENTS) {
-        const runs = [];
-        for (let k = 0; k < cfg.startupRuns; k++) runs.push(runNode(['bench/node/startup.mjs', client, `${base}/json`]));
+        const runs = byClient[client];
         st[client] = { importMs: median(runs.map((x) => x.importMs)), totalMs: median(runs.map((x) => x.totalMs)), runs };
         log(`  round ${r + 1} start-up ${client.padEnd(4)} import ${st[client].importMs.toFixed(1)} ms, to first listTools ${st[client].totalMs.toFixed(1)} ms`);
       }
       results.node.startup.push(st);
       const lg = {};
-      for (const client of CLIENTS) {
+      for (const client of full('node') ? CLIENTS : []) {
         const x = runNode(['--expose-gc', 'bench/node/large.mjs', client, `${base}/json`, String(cfg.largeReps)]);
         lg[client] = { ...x, totalMs: median(x.times.map((t) => t.totalMs)), fromHeadMs: median(x.times.map((t) => t.fromHeadMs)) };
         log(`  round ${r + 1} large ${client.padEnd(4)} ${lg[client].totalMs.toFixed(1)} ms (from head ${lg[client].fromHeadMs.toFixed(1)} ms), peak RSS +${(x.peakRssGrowth / 2 ** 20).toFixed(1)} MiB`);
       }
-      results.node.large.push(lg);
+      if (full('node')) results.node.large.push(lg);
     }
   }
 
-  if (['browser', 'tasks', 'sse'].some((p) => cfg.only.has(p))) {
+  if (['browser', 'startup', 'tasks', 'sse'].some((p) => cfg.only.has(p))) {
     await B.buildBrowserBundles();
     const browser = await B.launch();
     try {
-      if (cfg.only.has('browser')) {
-        log(`\n== 2-4. Chromium: per call, start-up, large result (${cfg.rounds} rounds) ==`);
+      if (startupToo('browser')) {
+        log(`\n== 2-4. Chromium: ${full('browser') ? 'per call, start-up, large result' : 'start-up'} (${cfg.rounds} rounds) ==`);
         results.browser = { percall: Object.fromEntries(cfg.warmups.map((w) => [w, []])), startup: [], large: [] };
         for (let r = 0; r < cfg.rounds; r++) {
-          for (const warmup of cfg.warmups) {
+          for (const warmup of full('browser') ? cfg.warmups : []) {
             const round = {};
             for (const mode of MODES) {
               for (const client of CLIENTS) {
@@ -169,9 +187,9 @@ try {
             results.browser.percall[warmup].push(round);
           }
           const st = {};
+          const byClient = await startupRuns((client) => B.startup(browser, base, { client }));
           for (const client of CLIENTS) {
-            const runs = [];
-            for (let k = 0; k < cfg.startupRuns; k++) runs.push(await B.startup(browser, base, { client }));
+            const runs = byClient[client];
             const pick = (w, f) => median(runs.map((x) => x[w][f]));
             st[client] = {
               cold: { importMs: pick('cold', 'importMs'), totalMs: pick('cold', 'totalMs'), scriptMs: pick('cold', 'scriptMs') },
@@ -182,13 +200,13 @@ try {
           }
           results.browser.startup.push(st);
           const lg = {};
-          for (const client of CLIENTS) {
+          for (const client of full('browser') ? CLIENTS : []) {
             const x = await B.large(browser, base, { client, reps: cfg.largeReps });
             const peaks = x.times.map((t) => t.peakRssGrowth).filter((p) => p !== null);
             lg[client] = { ...x, totalMs: median(x.times.map((t) => t.totalMs)), fromHeadMs: median(x.times.map((t) => t.fromHeadMs)), peakRssGrowth: peaks.length ? median(peaks) : null };
             log(`  round ${r + 1} large ${client.padEnd(4)} ${lg[client].totalMs.toFixed(1)} ms (from head ${lg[client].fromHeadMs.toFixed(1)} ms)${peaks.length ? `, renderer peak RSS +${(lg[client].peakRssGrowth / 2 ** 20).toFixed(1)} MiB` : ''}`);
           }
-          results.browser.large.push(lg);
+          if (full('browser')) results.browser.large.push(lg);
         }
       }
       if (cfg.only.has('tasks')) {
@@ -232,6 +250,6 @@ try {
 
 writeFileSync(join(OUT, 'results.json'), JSON.stringify(results, null, 2));
 log(`\nresults: bench/out/results.json`);
-const table = writeReport(results, { write: !cfg.quick && cfg.only.size === 5 });
+const table = writeReport(results, { write: !cfg.quick && ['size', 'node', 'browser', 'tasks', 'sse'].every((p) => cfg.only.has(p)) });
 log(`\n${table}`);
 process.exit(0);
