@@ -3,7 +3,8 @@
 # tasks, SSE parsing; our client against the official TypeScript client and raw fetch,
 # in Node and headless Chromium, on this machine. Prints every figure and rewrites the
 # generated part of BENCHMARKS.md (a full run only; QUICK=1 is a smoke run).
-# About 10 minutes; settings (ROUNDS, N, TASK_MS, ONLY, QUICK, ...) in bench/run.mjs.
+# About 40 minutes on a slow 2-core machine; settings (ROUNDS, N, WARMUPS, TASK_MS, ONLY, QUICK, ...)
+# in bench/run.mjs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { printf '\033[1;34m[bench]\033[0m %s\n' "$*"; }
