@@ -10,7 +10,7 @@
 //! CORS diagnosis (a page talking to a server on another origin): a browser rejects a
 //! refused request with the same bare `TypeError` as a network failure, and hides response
 //! headers the server did not expose. So, only in a browser context and only for a
-//! cross-origin URL: after a rejected fetch, up to three `HEAD` probes tell "CORS refused"
+//! cross-origin URL: after a rejected fetch, up to four `HEAD` probes tell "CORS refused"
 //! from "network down", and a 401 whose `WWW-Authenticate` is unreadable is reported as
 //! such; both become a `CorsError` whose `data` names what the server must allow. The
 //! probes and the wording are in `js/cors.js` too. Transport facts only: no protocol

@@ -59,6 +59,39 @@ test('CORS policies do not matter outside a browser: the same servers answer (No
   await rejects(corsClient(env, 'no-expose').callTool('echo', { text: 'x' }), HttpError, { status: 401 });
 });
 
+test('CORS diagnosis (src/web/js/cors.js diagnose): a server back between the probes is not a CORS refusal', { scenarios: [] }, async () => {
+  const { diagnose } = await import('../../../src/web/js/cors.js');
+  // A scripted fetch: `up(n, init)` says whether probe n (0-based) reaches the server and
+  // passes CORS. It records each probe's mode and whether it carried the request's headers.
+  const scripted = (up) => {
+    const seen = [];
+    const f = async (url, init) => {
+      const n = seen.length;
+      seen.push(`${init.mode}${init.headers.length ? '+headers' : ''}`);
+      if (!up(n, init)) throw new TypeError('Failed to fetch');
+      return new Response(null, { status: 200 });
+    };
+    return { f, seen };
+  };
+  const headers = [['Mcp-Method', 'tools/call']];
+  // Down for the first probe, back for the others (a restart): no finding.
+  let s = scripted((n) => n > 0);
+  eq(await diagnose(s.f, undefined, 'http://api.test/mcp', headers), null, 'a restart is not CORS');
+  eq(s.seen, ['cors+headers', 'no-cors', 'cors', 'cors+headers'], 'probe 1 repeated once the server answers');
+  // A preflight that refuses the headers, the server up throughout.
+  s = scripted((n, init) => init.mode === 'no-cors' || init.headers.length === 0);
+  eq(await diagnose(s.f, undefined, 'http://api.test/mcp', headers), 'preflight-refused', 'headers refused');
+  eq(s.seen.length, 4, 'four probes');
+  // The origin not allowed: only the opaque probe passes.
+  s = scripted((n, init) => init.mode === 'no-cors');
+  eq(await diagnose(s.f, undefined, 'http://api.test/mcp', headers), 'origin-not-allowed', 'origin refused');
+  eq(s.seen.length, 3, 'three probes');
+  // Unreachable: no probe passes.
+  s = scripted(() => false);
+  eq(await diagnose(s.f, undefined, 'http://api.test/mcp', headers), null, 'network down');
+  eq(s.seen.length, 2, 'two probes');
+});
+
 test('CORS diagnosis wording (src/web/js/cors.js): safelisted headers, required lines', { scenarios: [] }, async () => {
   const { needingPermission, corsFacts, crossOrigin } = await import('../../../src/web/js/cors.js');
   const req = [
