@@ -190,7 +190,7 @@ impl Driver {
         let policy = CallPolicy::internal(sh.cfg.request_timeout_ms, false);
         let mut c = Call::new("tasks/update", params, Vec::new(), policy);
         c.start(sh, &owner(&self.id, Part::Update));
-        self.update = Some(c);
+        self.update = Some(Box::new(c));
     }
 
     pub(super) fn on_answer(

@@ -40,7 +40,7 @@ impl Driver {
         let policy = CallPolicy::internal(self.poll_timeout(sh), true);
         let mut c = Call::new("tasks/get", params, Vec::new(), policy);
         c.start(sh, &owner(&self.id, Part::Poll));
-        self.poll = Some(c);
+        self.poll = Some(Box::new(c));
     }
 
     /// Schedules the next poll at the latest `pollIntervalMs` (rule 5), backing off after
@@ -248,7 +248,7 @@ impl Driver {
         };
         let mut c = Call::new("tasks/result", params, Vec::new(), policy);
         c.start(sh, &owner(&self.id, Part::Result));
-        self.result_call = Some(c);
+        self.result_call = Some(Box::new(c));
     }
 
     fn result_timeout(&self, sh: &Shared) -> u64 {

@@ -309,7 +309,7 @@ impl TaskBook {
         // What the store holds: a later change (or `store_answers` off) rewrites it.
         d.stored = Some(rec.clone());
         let view = d.view().unwrap_or(p.handle.view);
-        self.drivers.insert(id, d);
+        self.drivers.insert(id, Box::new(d));
         Ok(view)
     }
 }

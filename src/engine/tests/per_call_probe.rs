@@ -24,6 +24,9 @@ struct Counting;
 
 thread_local! {
     static ALLOCS: Cell<u64> = const { Cell::new(0) };
+    /// Bytes allocated and not freed by this thread (frees of another thread's blocks
+    /// make it wrap: read only differences within one test).
+    static LIVE: Cell<i64> = const { Cell::new(0) };
 }
 
 // SAFETY: every call is System's own; the counter is a const-initialised thread-local Cell
@@ -31,13 +34,16 @@ thread_local! {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
         ALLOCS.with(|c| c.set(c.get() + 1));
+        LIVE.with(|c| c.set(c.get() + l.size() as i64));
         System.alloc(l)
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        LIVE.with(|c| c.set(c.get() - l.size() as i64));
         System.dealloc(p, l)
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
         ALLOCS.with(|c| c.set(c.get() + 1));
+        LIVE.with(|c| c.set(c.get() + n as i64 - l.size() as i64));
         System.realloc(p, l, n)
     }
 }
@@ -47,6 +53,11 @@ static COUNTING: Counting = Counting;
 
 fn allocs() -> u64 {
     ALLOCS.with(Cell::get)
+}
+
+/// Bytes this thread has allocated and not freed (`Counting`; differences only).
+pub(super) fn live_bytes() -> i64 {
+    LIVE.with(Cell::get)
 }
 
 /// The id the engine gave a request (`"id":<n>` in its body).

@@ -780,3 +780,56 @@ fn rule_26_an_ask_withdrawn_by_a_stale_poll_is_presented_again() {
         "name arrived: not sent again"
     );
 }
+
+/// A probe, not a test (`#[ignore]`d, asserts nothing of size): the engine's own memory per
+/// task waited on, covered by the stream (`PUSH=0`: polled), counted by the test binary's
+/// allocator (`per_call_probe::live_bytes`). The harness's own records (requests sent,
+/// statuses, the durable store the host would keep) are emptied before the count.
+///
+/// ```sh
+/// N=1000 cargo test --release --lib task_memory_probe -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore = "a probe: prints the engine's memory per waited task (run it with --ignored --nocapture)"]
+fn task_memory_probe() {
+    use super::per_call_probe::live_bytes;
+    let n: usize = std::env::var("N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    let push_on = std::env::var("PUSH").map_or(true, |v| v != "0");
+    let mut c = cfg();
+    c.push_tasks = push_on;
+    let mut h = Harness::new(c);
+    let names: Vec<String> = (0..n).map(|i| format!("t-{i}")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let clear = |h: &mut Harness| {
+        h.history = Vec::new();
+        h.statuses = Vec::new();
+        h.store_log = Vec::new();
+        h.store = Default::default();
+        h.warnings = Vec::new();
+    };
+    let before = live_bytes();
+    let ops = if push_on {
+        covered(&mut h, &refs).0
+    } else {
+        let ops: Vec<OpId> = refs.iter().map(|id| wait(&mut h, id)).collect();
+        answer_polls(&mut h);
+        ops
+    };
+    h.advance(30_000);
+    answer_polls(&mut h);
+    clear(&mut h);
+    let during = live_bytes() - before;
+    println!(
+        "{n} tasks waited on ({}): the engine holds {during} B, {} B per task",
+        if push_on {
+            "covered by the stream"
+        } else {
+            "polled"
+        },
+        during / n as i64
+    );
+    assert_eq!(ops.len(), n);
+}
