@@ -789,6 +789,7 @@ fn rule_26_an_ask_withdrawn_by_a_stale_poll_is_presented_again() {
 /// ```sh
 /// N=1000 cargo test --release --lib task_memory_probe -- --ignored --nocapture
 /// ```
+#[cfg(not(target_arch = "wasm32"))]
 #[test]
 #[ignore = "a probe: prints the engine's memory per waited task (run it with --ignored --nocapture)"]
 fn task_memory_probe() {
