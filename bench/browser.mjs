@@ -222,6 +222,18 @@ export async function rendererPeakGrowth(bcdp, run) {
   return { result, peak };
 }
 
+/** One measured large call in a page opened for it (`window.__c`, and `window.__tHead` set
+ *  by its fetch spy), its result kept alive in `window.__keep`: `{ totalMs, fromHeadMs }`. */
+export function largeCall(page) {
+  return page.evaluate(async () => {
+    const t0 = performance.now();
+    window.__keep = await window.__c.call('large', {});
+    const t1 = performance.now();
+    if (!window.__keep.structuredContent.items.length) throw new Error('no items');
+    return { totalMs: t1 - t0, fromHeadMs: t1 - window.__tHead };
+  });
+}
+
 /** Large result: time from the response head to the result object, and in all; and the
  *  renderer's peak resident memory growth during each call (`rendererPeakGrowth`; null
  *  where it cannot be read). */
@@ -250,15 +262,7 @@ export async function large(browser, base, { client, reps }) {
     });
     await gcHeap();
     await new Promise((ok) => setTimeout(ok, 300));
-    const { result, peak } = await rendererPeakGrowth(bcdp, () =>
-      page.evaluate(async () => {
-        const t0 = performance.now();
-        window.__keep = await window.__c.call('large', {});
-        const t1 = performance.now();
-        if (!window.__keep.structuredContent.items.length) throw new Error('no items');
-        return { totalMs: t1 - t0, fromHeadMs: t1 - window.__tHead };
-      }),
-    );
+    const { result, peak } = await rendererPeakGrowth(bcdp, () => largeCall(page));
     times.push({ ...result, peakRssGrowth: peak });
     heapAfter = await gcHeap();
   }

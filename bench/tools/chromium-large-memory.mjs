@@ -45,15 +45,7 @@ try {
       );
       await cdp.send('HeapProfiler.collectGarbage');
       await new Promise((ok) => setTimeout(ok, 300));
-      const { result: t, peak } = await B.rendererPeakGrowth(bcdp, () =>
-        page.evaluate(async () => {
-          const t0 = performance.now();
-          window.__keep = await window.__c.call('large', {});
-          const t1 = performance.now();
-          if (!window.__keep.structuredContent.items.length) throw new Error('no items');
-          return { totalMs: t1 - t0, fromHeadMs: t1 - window.__tHead };
-        }),
-      );
+      const { result: t, peak } = await B.rendererPeakGrowth(bcdp, () => B.largeCall(page));
       if (peak === null) throw new Error('the renderer\'s /proc files cannot be read or reset here (Linux, same user needed)');
       results[client].peak.push(peak);
       results[client].fromHead.push(t.fromHeadMs);
