@@ -24,18 +24,38 @@ for component in rustfmt clippy rust-src; do
   fi
 done
 
+# The tools built from crates.io (the wasm-bindgen CLI, geckodriver) compile in the background
+# while the Debian, npm and Python packages below download and install (network and disk
+# bound); they are waited for at the end. Their output goes to a log, printed if they fail.
+BG_DIR=$(mktemp -d)
+BG_PIDS=()
+BG_NAMES=()
+background() {
+  local name=$1
+  shift
+  "$@" >"$BG_DIR/$name.log" 2>&1 &
+  BG_PIDS+=($!)
+  BG_NAMES+=("$name")
+}
+# apt-get update once for the apt steps below.
+APT_UPDATED=0
+apt_install() {
+  local SUDO=""
+  [ "$(id -u)" = 0 ] || SUDO="sudo"
+  [ "$APT_UPDATED" = 1 ] || { $SUDO apt-get update -qq; APT_UPDATED=1; }
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+
 # 2. wasm-bindgen CLI, pinned to the crate (trap 1: no --locked; trap 2: exact pin).
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
-  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 2 minutes cold)"
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION in the background (about 2 minutes cold)"
+  background wasm-bindgen-cli cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
 # 3. Headless Chromium + ChromeDriver (Debian packages; browser downloads by test tools fail here).
 if [ "${SKIP_CHROMIUM:-0}" != 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
   log "installing chromium and chromium-driver"
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  apt_install chromium chromium-driver
 fi
 
 # 3b. Firefox ESR + geckodriver, WebKitGTK + WebKitWebDriver (MiniBrowser) + Xvfb: the other
@@ -60,17 +80,15 @@ if [ "${SKIP_ENGINES:-0}" != 1 ]; then
       pkgs+=("$p")
     fi
   done
-  if [ ${#pkgs[@]} -gt 0 ]; then
-    log "installing ${pkgs[*]}"
-    SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
-  fi
   if [ "$(geckodriver --version 2>/dev/null | awk 'NR==1{print $2}')" != "$GECKODRIVER_VERSION" ]; then
     # --debug: it only relays WebDriver commands to Firefox, so an unoptimised build serves the
     # suites as well, and builds in 95 s instead of 153 s (2 idle cores, crates downloaded).
-    log "installing geckodriver $GECKODRIVER_VERSION (a minute or two cold)"
-    cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked --debug
+    log "installing geckodriver $GECKODRIVER_VERSION in the background (a minute or two cold)"
+    background geckodriver cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked --debug
+  fi
+  if [ ${#pkgs[@]} -gt 0 ]; then
+    log "installing ${pkgs[*]}"
+    apt_install --no-install-recommends "${pkgs[@]}"
   fi
 fi
 
@@ -91,5 +109,17 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import mcp, importlib.met
   python3 -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check -r tests/servers/requirements.txt
 fi
+
+# The background builds.
+for i in "${!BG_PIDS[@]}"; do
+  if wait "${BG_PIDS[$i]}"; then
+    log "${BG_NAMES[$i]} installed"
+  else
+    echo "setup: installing ${BG_NAMES[$i]} failed:" >&2
+    tail -40 "$BG_DIR/${BG_NAMES[$i]}.log" >&2
+    exit 1
+  fi
+done
+rm -rf "$BG_DIR"
 
 log "setup complete"
