@@ -4,7 +4,9 @@
 // (`mkdir -p bench/out/bundles/before && cp bench/out/bundles/clients/{ours.js,mcp_wasm_client_bg.wasm}
 // bench/out/bundles/before/`, before the new build) and add it: CLIENTS=ours,before,ts.
 // TIMELINE=1 also prints each run's requests (method, ms from the import's start to the
-// request and to its response head; the timing wrapper costs a little).
+// request and to its response head; the timing wrapper costs a little). PERF=1: the DevTools
+// Performance domain on, WARM=1: each run followed by a warm one in its context, as the
+// start-up runs of bench/run.sh (bench/browser.mjs) do.
 //   node bench/tools/cold-start.mjs   (RUNS=12 CLIENTS=ours,ts)
 import * as B from '../browser.mjs';
 const { child, url: base } = await B.startServer();
@@ -16,6 +18,11 @@ const out = Object.fromEntries(clients.map((c) => [c, []]));
 async function one(client) {
   const context = await browser.newContext();
   const page = await context.newPage();
+  if (process.env.PERF) {
+    // As bench/browser.mjs's start-up runs (bench/run.sh) do: the DevTools Performance domain on.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  }
   await page.goto(`${base}/static/bench/pages/blank.html`);
   const r = await page.evaluate(async ({ mod, url, timeline }) => {
     const t0 = performance.now();
@@ -43,6 +50,16 @@ async function one(client) {
     return { importMs: t1 - t0, firstMs: t2 - t1, totalMs: t2 - t0, seen };
   }, { mod: client === 'before' ? `${base}/static/bench/out/bundles/before/ours.js` : `${base}/static/bench/out/bundles/clients/${client}.js`, url: `${base}/json`, timeline: !!process.env.TIMELINE });
   if (process.env.TIMELINE) console.log(`  ${client}: import ${r.importMs.toFixed(1)} ms, result ${r.totalMs.toFixed(1)} ms; fetches ${r.seen.join(' | ')}`);
+  if (process.env.WARM) {
+    // As bench/browser.mjs's start-up runs: the page closed, 1.5 s, the same client again in
+    // a new page of the same context (warm caches; not measured here).
+    await page.close();
+    await new Promise((ok) => setTimeout(ok, 1500));
+    const again = await context.newPage();
+    await again.goto(`${base}/static/bench/pages/blank.html`);
+    await again.evaluate(async ({ mod, url }) => { const m = await import(mod); await (await m.open(url)).listTools(); },
+      { mod: `${base}/static/bench/out/bundles/clients/${client === 'before' ? 'ours' : client}.js`, url: `${base}/json` });
+  }
   await context.close();
   return r;
 }
