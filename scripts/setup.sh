@@ -30,6 +30,8 @@ done
 BG_DIR=$(mktemp -d)
 BG_PIDS=()
 BG_NAMES=()
+# A step that fails ends the script: the builds still running go with it.
+trap 'for p in "${BG_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
 background() {
   local name=$1
   shift
