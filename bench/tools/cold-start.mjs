@@ -16,6 +16,7 @@ const runs = Number(process.env.RUNS || 12);
 const clients = (process.env.CLIENTS || 'ours,ts').split(',');
 const out = Object.fromEntries(clients.map((c) => [c, []]));
 async function one(client) {
+  const mod = client === 'before' ? `${base}/static/bench/out/bundles/before/ours.js` : `${base}/static/bench/out/bundles/clients/${client}.js`;
   const context = await browser.newContext();
   const page = await context.newPage();
   if (process.env.PERF) {
@@ -48,7 +49,7 @@ async function one(client) {
     const t2 = performance.now();
     globalThis.fetch = original;
     return { importMs: t1 - t0, firstMs: t2 - t1, totalMs: t2 - t0, seen };
-  }, { mod: client === 'before' ? `${base}/static/bench/out/bundles/before/ours.js` : `${base}/static/bench/out/bundles/clients/${client}.js`, url: `${base}/json`, timeline: !!process.env.TIMELINE });
+  }, { mod, url: `${base}/json`, timeline: !!process.env.TIMELINE });
   if (process.env.TIMELINE) console.log(`  ${client}: import ${r.importMs.toFixed(1)} ms, result ${r.totalMs.toFixed(1)} ms; fetches ${r.seen.join(' | ')}`);
   if (process.env.WARM) {
     // As bench/browser.mjs's start-up runs: the page closed, 1.5 s, the same client again in
@@ -58,7 +59,7 @@ async function one(client) {
     const again = await context.newPage();
     await again.goto(`${base}/static/bench/pages/blank.html`);
     await again.evaluate(async ({ mod, url }) => { const m = await import(mod); await (await m.open(url)).listTools(); },
-      { mod: `${base}/static/bench/out/bundles/clients/${client === 'before' ? 'ours' : client}.js`, url: `${base}/json` });
+      { mod, url: `${base}/json` });
   }
   await context.close();
   return r;
