@@ -62,6 +62,8 @@ const out = fs.readFileSync(f, "utf8").split("\n").filter((l) => {
 });
 fs.writeFileSync(f, out.join("\n"));
 ' "$out/mcp_wasm_client.js"
+  # Short names between the glue and the wasm (the script says why and what it checks).
+  node scripts/short-names.mjs "$out" mcp_wasm_client
 }
 
 OUT=pkg
