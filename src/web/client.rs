@@ -52,6 +52,9 @@ fn task_ref(v: &JsValue) -> Result<TaskRef, Error> {
     TaskRef::from_json(&from_js(&json)?.unwrap_or(Value::Null))
 }
 
+/// What starts an operation in the engine, for [`McpClient::run_boxed`].
+type Start<'a> = Box<dyn FnOnce(&mut Core, &OpOptions, Millis) -> OpId + 'a>;
+
 impl McpClient {
     /// `tools/call`, plain or as a task: the arguments (`null` or absent: none) and the run.
     fn tool(&self, name: String, args: &JsValue, opts: &JsValue, as_task: bool) -> Promise {
@@ -71,6 +74,13 @@ impl McpClient {
         opts: &JsValue,
         start: impl FnOnce(&mut Core, &OpOptions, Millis) -> OpId,
     ) -> Promise {
+        self.run_boxed(opts, Box::new(start))
+    }
+
+    /// `run`'s body, once for every method: generic, it was compiled once per method with its
+    /// promise's closures (14 copies; BENCHMARKS.md, the eighteenth session).
+    #[inline(never)]
+    fn run_boxed(&self, opts: &JsValue, start: Start<'_>) -> Promise {
         let copts = match call_options(opts) {
             Ok(o) => o,
             Err(e) => return reject(&e),
