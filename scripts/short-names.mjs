@@ -76,11 +76,12 @@ const short = (n) => {
   }
   return s;
 };
-const escape = (s) => s.replace(/[$]/g, '\\$');
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const count = (text, re) => (text.match(re) || []).length;
 
 const imports = new Map();
 const exports = new Map();
+const keptExports = [];
 const parts = [wasm.subarray(0, 8)];
 let i = 8;
 while (i < wasm.length) {
@@ -124,6 +125,8 @@ while (i < wasm.length) {
       if (field !== 'memory' && count(js, read) > 0) {
         exports.set(field, `x${short(exports.size)}`);
         field = exports.get(field);
+      } else {
+        keptExports.push(field);
       }
       out.push(str(field), body.subarray(from, p));
     }
@@ -136,6 +139,8 @@ while (i < wasm.length) {
   i = end;
 }
 if (imports.size === 0) fail(`no imports from ${OWN}: is this wasm-bindgen's --target web output?`);
+const kept = new Set(keptExports);
+for (const neu of exports.values()) if (kept.has(neu)) fail(`export ${neu}: the short name is taken by an export that keeps its name`);
 
 for (const [old, neu] of imports) {
   const key = new RegExp(`(?<=[\\s,{])${escape(old)}(?=: function\\()`, 'g');
