@@ -36,6 +36,7 @@
 pub(crate) mod auth;
 pub mod engine;
 pub mod error;
+pub(crate) mod hash;
 pub mod http;
 pub mod protocol;
 pub mod schema;

@@ -5,9 +5,9 @@
 //! header in use); `public` ones are shared. List-changed and resource-updated
 //! notifications drop the matching entries at once.
 
+use crate::hash::FxHashMap;
 use crate::protocol::fields::{self, field, Got, Kind, Shape};
 use crate::time::Millis;
-use rustc_hash::FxHashMap;
 use serde_json::value::RawValue;
 
 /// Methods whose results may be cached.

@@ -12,9 +12,9 @@ use crate::engine::exchange::Exchange;
 use crate::engine::ids::{ExchangeId, ResumeId};
 use crate::engine::shared::Owner;
 use crate::engine::small_map::SmallMap;
+use crate::hash::FxHashMap;
 use crate::http::request::HttpRequest;
 use crate::protocol::jsonrpc::RequestId;
-use rustc_hash::FxHashMap;
 
 /// An exchange in flight.
 pub(crate) struct Slot {

@@ -12,11 +12,11 @@ use crate::engine::session::{owner, Session, SessionPart};
 use crate::engine::shared::Shared;
 use crate::engine::small_map::SmallMap;
 use crate::error::{sanitize, Error};
+use crate::hash::FxHashMap;
 use crate::http::request::META_RELATED_TASK;
 use crate::protocol::codes::{INTERNAL_ERROR, METHOD_NOT_FOUND};
 use crate::protocol::input::{InputKind, InputRequest};
 use crate::protocol::jsonrpc::{encode_response, RequestId, RpcError};
-use rustc_hash::FxHashMap;
 use serde_json::{json, Map, Value};
 
 enum Entry {

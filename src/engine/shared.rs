@@ -11,6 +11,7 @@ use crate::engine::small_map::SmallMap;
 use crate::engine::timers::TimerTable;
 use crate::engine::tools::ToolRegistry;
 use crate::error::json_text;
+use crate::hash::FxHashMap;
 #[cfg(feature = "legacy")]
 use crate::http::request::{add_progress_token, legacy_post_headers};
 use crate::http::request::{
@@ -21,7 +22,6 @@ use crate::protocol::jsonrpc::encode_request;
 use crate::protocol::jsonrpc::{request_end, request_head, RequestId};
 use crate::protocol::LATEST_PROTOCOL_VERSION;
 use crate::time::Millis;
-use rustc_hash::FxHashMap;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::VecDeque;

@@ -9,8 +9,8 @@
 //! is about 3 KB smaller in the wasm than a `BTreeSet`'s insert and remove (measured).
 
 use crate::engine::shared::Owner;
+use crate::hash::FxHashMap;
 use crate::time::Millis;
-use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

@@ -8,9 +8,9 @@
 //! MUST exclude such tools).
 
 use crate::error::{sanitize, Error, Result};
+use crate::hash::FxHashMap;
 use crate::http::x_mcp_header::{header_params, HeaderParam};
 use crate::schema::output::OutputSchema;
-use rustc_hash::FxHashMap;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::rc::Rc;

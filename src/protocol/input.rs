@@ -7,8 +7,8 @@
 //! errors, so no handler is ever called twice for one key.
 
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::hash::FxHashSet;
 use crate::protocol::fields::{self, field, Got, Kind, Shape};
-use rustc_hash::FxHashSet;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;

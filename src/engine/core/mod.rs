@@ -29,10 +29,10 @@ use crate::engine::session::{self, Outcome, Session, SessionPart};
 use crate::engine::shared::{Era, Owner, Shared};
 use crate::engine::task::{Note, Part, TaskBook};
 use crate::error::{Error, Result};
+use crate::hash::FxHashMap;
 use crate::protocol::is_modern_version;
 use crate::protocol::jsonrpc::RequestId;
 use crate::time::Millis;
-use rustc_hash::FxHashMap;
 use serde_json::Value;
 
 use crate::engine::listen::apply_notification;

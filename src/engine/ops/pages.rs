@@ -8,8 +8,8 @@ use crate::engine::call::{Call, CallInput, CallOutcome};
 use crate::engine::shared::{Owner, Shared};
 use crate::engine::task::TaskBook;
 use crate::error::{sanitize, Error, Result};
+use crate::hash::FxHashSet;
 use crate::time::Millis;
-use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
 use super::{Aborted, Ctx, OpInput, Operation, Step};

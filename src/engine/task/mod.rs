@@ -31,11 +31,11 @@ use crate::engine::shared::{Owner, Shared};
 use crate::engine::small_map::SmallMap;
 use crate::engine::tools::OutputCheck;
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::hash::{FxHashMap, FxHashSet};
 use crate::protocol::codes::INVALID_PARAMS;
 use crate::protocol::input::InputRequest;
 use crate::protocol::tasks::{DetailedTask, Task};
 use crate::time::Millis;
-use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
 

@@ -8,9 +8,9 @@ use crate::engine::call::check_answer;
 use crate::engine::shared::Shared;
 use crate::engine::task::{map_task_error, Driver, Note, TaskBook};
 use crate::error::Error;
+use crate::hash::FxHashSet;
 use crate::protocol::codes::INVALID_PARAMS;
 use crate::protocol::tasks::decode_detailed_task;
-use rustc_hash::FxHashSet;
 use serde_json::value::RawValue;
 use serde_json::Value;
 

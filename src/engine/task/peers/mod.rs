@@ -49,9 +49,9 @@ use crate::engine::actions::{Action, PeerAction};
 use crate::engine::call::check_declared;
 use crate::engine::shared::Shared;
 use crate::error::{json_text, Error, ErrorKind};
+use crate::hash::FxHashSet;
 use crate::protocol::codes::INVALID_PARAMS;
 use crate::time::Millis;
-use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
 /// The version of the messages between contexts; messages of another version are ignored.

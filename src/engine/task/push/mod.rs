@@ -43,12 +43,12 @@ use crate::engine::actions::Action;
 use crate::engine::ids::ExchangeId;
 use crate::engine::shared::{Era, Owner, Shared};
 use crate::error::sanitize;
+use crate::hash::FxHashSet;
 use crate::http::request::Params;
 use crate::protocol::capabilities::server_tasks;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::tasks::TaskStatus;
 use crate::time::Millis;
-use rustc_hash::FxHashSet;
 use serde_json::{Map, Value};
 
 /// The slowest backstop poll of a covered task: at most one per `max(pollIntervalMs, this)`.

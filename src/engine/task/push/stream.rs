@@ -7,10 +7,10 @@ use crate::engine::call::CallInput;
 use crate::engine::shared::Shared;
 use crate::engine::task::{Note, TaskBook};
 use crate::error::{json_text, sanitize, ErrorKind};
+use crate::hash::FxHashSet;
 use crate::http::request::META_SUBSCRIPTION_ID;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::tasks::decode_detailed_task;
-use rustc_hash::FxHashSet;
 use serde_json::Value;
 
 impl TaskBook {
