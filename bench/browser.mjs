@@ -74,6 +74,15 @@ export async function measuredPage(browser, base) {
   return { context, page, task };
 }
 
+/** The `q` quantile of the numbers `xs` (any order), interpolated between the two nearest
+ *  ranks: the per-block figures of the interleaved Chromium probes. */
+export function interpolatedQuantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  const i = (s.length - 1) * q;
+  const lo = Math.floor(i);
+  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
+}
+
 /** `blocks` rounds of `run(name)` for every client, in an order that rotates round by
  *  round, each run timed by `task()` (see `measuredPage`): each round's µs per call by
  *  client, `n` calls a run. */

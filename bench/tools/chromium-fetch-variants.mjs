@@ -19,12 +19,7 @@ const BATCH = Number(process.env.BATCH ?? 50);
 const PATTERNS = (process.env.PATTERNS ?? 'seq,conc').split(',');
 const VARIANTS = (process.env.VARIANTS ?? 'raw,pairs,bytes,signal,abuf,heads,all').split(',');
 
-const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const i = (s.length - 1) * q;
-  const lo = Math.floor(i);
-  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
-};
+const quantile = B.interpolatedQuantile;
 
 const { child: server, url: base } = await B.startServer();
 const template = await B.captureTemplate(base);

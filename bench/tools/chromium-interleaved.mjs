@@ -16,12 +16,7 @@ const BATCH = Number(process.env.BATCH ?? 50);
 const MODES = (process.env.MODES ?? 'json,sse').split(',');
 const CLIENTS = ['raw', 'ours', 'ts'];
 
-const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const i = (s.length - 1) * q;
-  const lo = Math.floor(i);
-  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
-};
+const quantile = B.interpolatedQuantile;
 
 const { child: server, url: base } = await B.startServer();
 const template = await B.captureTemplate(base);
