@@ -3,8 +3,9 @@
 // 112 of them) and the module's exports (`mcpclient_callTool`, and closure shims named after
 // their whole Rust signature, up to 500 characters). The hashes are incompressible and each
 // name is written twice (the wasm's import or export section and the glue), so they cost
-// ~4.5 KB of the gzip size (BENCHMARKS.md, the eighteenth session). wasm-bindgen has no option
-// for short names, and no crate does this; it is a rename in two sections and one JS file.
+// ~4.5 KB of the gzip size (BENCHMARKS.md, the eighteenth session). wasm-bindgen 0.2.130 has
+// no option for short names (`wasm-bindgen --help`); the rename is two sections of the wasm
+// and one JS file, so it is written here rather than taken from a tool.
 //
 // What is renamed, and how it is checked (any surprise stops the build, so a wasm-bindgen
 // upgrade that changes its glue cannot ship a module whose names no longer match):
