@@ -7,6 +7,7 @@
 //!
 //! | module | what it holds | runs on |
 //! |---|---|---|
+//! | [`json`] | reading JSON text: into a `serde_json::Value`, checked raw text, or member by member | everywhere |
 //! | [`protocol`] | JSON-RPC 2.0 and MCP types, names as in the spec's `schema.ts` | everywhere |
 //! | [`sse`] | an incremental, bounded Server-Sent Events parser | everywhere |
 //! | [`http`] | request framing (headers, `Mcp-Name`, base64 sentinel, `x-mcp-header`) and response classification | everywhere |
@@ -38,6 +39,7 @@ pub mod engine;
 pub mod error;
 pub(crate) mod hash;
 pub mod http;
+pub mod json;
 pub mod protocol;
 pub mod schema;
 pub mod sse;

@@ -15,6 +15,8 @@ mod util;
 mod engine;
 #[path = "../fuzz/src/headers.rs"]
 mod headers;
+#[path = "../fuzz/src/json.rs"]
+mod json;
 #[path = "../fuzz/src/jsonrpc.rs"]
 mod jsonrpc;
 #[path = "../fuzz/src/results.rs"]
@@ -63,6 +65,11 @@ fn sse_inputs() {
 }
 
 #[test]
+fn json_inputs() {
+    assert!(replay("json", json::run) > 0);
+}
+
+#[test]
 fn jsonrpc_inputs() {
     assert!(replay("jsonrpc", jsonrpc::run) > 0);
 }
@@ -96,6 +103,7 @@ fn one_input() {
     let data = std::fs::read(std::env::var("MCP_FUZZ_INPUT").expect("MCP_FUZZ_INPUT")).unwrap();
     match target.as_str() {
         "sse" => sse::run(&data),
+        "json" => json::run(&data),
         "jsonrpc" => jsonrpc::run(&data),
         "results" => results::run(&data),
         "headers" => headers::run(&data),

@@ -26,6 +26,7 @@
 
 use mcp_wasm_client::engine::tools::ToolRegistry;
 use mcp_wasm_client::error::{Error, ErrorKind};
+use mcp_wasm_client::json::RawJson;
 use mcp_wasm_client::protocol::jsonrpc::{self, Message, RequestId, RpcError};
 use mcp_wasm_client::protocol::legacy::decode_initialize_result;
 use mcp_wasm_client::protocol::result::{peek_result_type, ResultType};
@@ -33,7 +34,6 @@ use mcp_wasm_client::protocol::tasks::{decode_create_task_result, decode_detaile
 use mcp_wasm_client::protocol::{codes, discover, input};
 use mcp_wasm_client::schema::output::OutputSchema;
 use mcp_wasm_client::schema::{answers, elicitation};
-use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -195,8 +195,8 @@ fn expect(cond: bool, what: impl FnOnce() -> String) -> Result<(), String> {
     }
 }
 
-fn raw(v: &Value) -> Box<RawValue> {
-    serde_json::value::to_raw_value(v).expect("a value encodes")
+fn raw(v: &Value) -> RawJson {
+    RawJson::from_string(v.to_string()).expect("a value encodes")
 }
 
 fn show(e: &Error) -> String {
@@ -251,7 +251,7 @@ fn envelope(text: &str, v: &Value) -> Result<(), String> {
 }
 
 /// `peek_result_type` reads `resultType` as written (absent: complete).
-fn result_type(raw: &RawValue, v: &Value) -> Result<(), String> {
+fn result_type(raw: &RawJson, v: &Value) -> Result<(), String> {
     let t = peek_result_type(raw).map_err(|e| format!("peek_result_type: {}", show(&e)))?;
     let want = match v.get("resultType").and_then(Value::as_str) {
         None | Some("complete") => ResultType::Complete,

@@ -1017,7 +1017,9 @@ fn task_ref(r: &mut Reader) -> TaskRef {
         },
         input_requests: None,
         result: (k & 0x40 != 0)
-            .then(|| serde_json::value::to_raw_value(&json!({"content": []})).ok())
+            .then(|| {
+                mcp_wasm_client::json::RawJson::from_string(json!({"content": []}).to_string()).ok()
+            })
             .flatten(),
         error: None,
         local: k & 0x80 != 0,

@@ -10,6 +10,7 @@ pub mod util;
 
 pub mod engine;
 pub mod headers;
+pub mod json;
 pub mod jsonrpc;
 pub mod results;
 pub mod schema;

@@ -19,6 +19,7 @@
 
 use crate::util::{check_error, is_json_text};
 use mcp_wasm_client::error::{Error, ErrorKind};
+use mcp_wasm_client::json::RawJson;
 use mcp_wasm_client::protocol::discover;
 use mcp_wasm_client::protocol::input::decode_input_required;
 use mcp_wasm_client::protocol::jsonrpc::{encode_request, RequestId};
@@ -36,11 +37,11 @@ fn invalid_result(e: &Error) {
     assert_eq!(e.kind, ErrorKind::InvalidResult, "{e:?}");
 }
 
-fn raw(v: &Value) -> Box<RawValue> {
-    serde_json::value::to_raw_value(v).expect("a value encodes")
+fn raw(v: &Value) -> RawJson {
+    RawJson::from_string(v.to_string()).expect("a value encodes")
 }
 
-fn check_task(t: &Task, decode: impl Fn(&RawValue) -> Result<Task, Error>) {
+fn check_task(t: &Task, decode: impl Fn(&RawJson) -> Result<Task, Error>) {
     assert!(!t.task_id.is_empty());
     assert_eq!(parse_rfc3339(&t.created_at), Some(t.created_at_ms));
     assert_eq!(
@@ -85,9 +86,14 @@ pub fn run(data: &[u8]) {
             None => assert!(!(0..253_402_300_800_000).contains(&ms), "{text:?} -> {f:?}"),
         }
     }
-    let Ok(r) = serde_json::from_str::<Box<RawValue>>(text) else {
+    // The crate checks raw JSON itself (`crate::json`): as serde_json's `RawValue` does.
+    let ours = RawJson::from_string(text.to_string());
+    let Ok(theirs) = serde_json::from_str::<Box<RawValue>>(text) else {
+        assert!(ours.is_err(), "{text:?}");
         return;
     };
+    let r = ours.unwrap_or_else(|e| panic!("{text:?}: refused: {e}"));
+    assert_eq!(r.get(), theirs.get());
     let value: Option<Value> = serde_json::from_str(text).ok();
     if let Some(v) = &value {
         discover_checks(v);

@@ -131,7 +131,7 @@ impl Prover {
     /// From the public JWK the shell exported (JSON text) and 16 random bytes. `None` when
     /// the JWK is not a P-256 public key, or the seed is short.
     pub(crate) fn new(jwk: &str, seed: Vec<u8>) -> Option<Prover> {
-        let Ok(Value::Object(m)) = serde_json::from_str::<Value>(jwk) else {
+        let Ok(Value::Object(m)) = crate::json::parse(jwk) else {
             return None;
         };
         let s = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);

@@ -34,9 +34,9 @@ const MAX_LIST: usize = 256;
 
 /// A JSON object from a response body.
 pub(crate) fn object(body: &[u8]) -> Result<Map<String, Value>, &'static str> {
-    // from_str, like the rest of the crate: from_slice would link a second JSON reader.
+    // The text, not the bytes: `crate::json` reads text (the UTF-8 check is here).
     let text = std::str::from_utf8(body).map_err(|_| "not UTF-8")?;
-    match serde_json::from_str::<Value>(text) {
+    match crate::json::parse(text) {
         Ok(Value::Object(m)) => Ok(m),
         Ok(_) => Err("not a JSON object"),
         Err(_) => Err("not JSON"),

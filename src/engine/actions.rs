@@ -3,10 +3,10 @@
 
 use crate::error::Error;
 use crate::http::request::HttpRequest;
+use crate::json::RawJson;
 use crate::protocol::input::InputKind;
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::tasks::Task;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 pub(crate) use crate::engine::ids::AuthStepId;
@@ -213,7 +213,7 @@ pub struct TaskView {
     /// `input_required`: the outstanding requests, as sent.
     pub input_requests: Option<Value>,
     /// `completed`: the result, raw.
-    pub result: Option<Box<RawValue>>,
+    pub result: Option<RawJson>,
     /// `failed`: the error.
     pub error: Option<RpcError>,
     /// True for a task made locally from a synchronous answer.
@@ -242,7 +242,7 @@ pub enum SubscriptionEvent {
 #[derive(Debug)]
 pub enum Output {
     /// A result as the server sent it (raw JSON text of the result object).
-    Raw(Box<RawValue>),
+    Raw(RawJson),
     /// A value the engine built or rewrote (e.g. a filtered tools page, a list of all pages).
     Value(Value),
     /// A task.
@@ -255,7 +255,7 @@ impl Output {
     /// The output as a JSON value (tests and non-JS drivers).
     pub(crate) fn to_value(&self) -> Value {
         match self {
-            Output::Raw(r) => serde_json::from_str(r.get()).unwrap_or(Value::Null),
+            Output::Raw(r) => crate::json::parse(r.get()).unwrap_or(Value::Null),
             Output::Value(v) => v.clone(),
             Output::Task(t) => t.to_value(),
             Output::Empty => Value::Null,
@@ -281,7 +281,7 @@ impl TaskView {
         if let Some(r) = &self.result {
             m.insert(
                 "result".into(),
-                serde_json::from_str(r.get()).unwrap_or(Value::Null),
+                crate::json::parse(r.get()).unwrap_or(Value::Null),
             );
         }
         if let Some(e) = &self.error {

@@ -4,7 +4,7 @@
 //! (`ops::tool::ToolOp::call`, which parses them there).
 
 use crate::error::{Error, Result};
-use serde_json::value::RawValue;
+use crate::json::RawJson;
 use serde_json::Value;
 
 /// The JSON text of a tool's `arguments` object (UTF-8), checked to be one.
@@ -19,8 +19,8 @@ impl ToolArguments {
     /// reads the arguments (`x-mcp-header`, the legacy eras) such text is refused
     /// (`ToolOp::call`).
     pub fn parse(text: String) -> Result<Option<ToolArguments>> {
-        let not_json = |e: serde_json::Error| Error::config(format!("value is not JSON: {e}"));
-        let raw = RawValue::from_string(text).map_err(not_json)?;
+        let not_json = |e: crate::json::JsonError| Error::config(format!("value is not JSON: {e}"));
+        let raw = RawJson::from_string(text).map_err(not_json)?;
         let t = raw.get();
         if t == "null" {
             return Ok(None);
@@ -34,11 +34,9 @@ impl ToolArguments {
             .windows(3)
             .any(|w| w[0] == b'\\' && w[1] == b'u' && w[2].eq_ignore_ascii_case(&b'd'))
         {
-            serde_json::from_str::<Value>(t).map_err(not_json)?;
+            crate::json::parse(t).map_err(not_json)?;
         }
-        Ok(Some(ToolArguments(
-            String::from(Box::<str>::from(raw)).into_bytes(),
-        )))
+        Ok(Some(ToolArguments(raw.into_string().into_bytes())))
     }
 
     /// Arguments from what `JSON.stringify` wrote for the host's value, in which the caller
@@ -76,7 +74,7 @@ impl ToolArguments {
     pub(crate) fn to_value(&self) -> Result<Value> {
         let t = std::str::from_utf8(&self.0)
             .map_err(|_| Error::config("value is not JSON: not UTF-8"))?;
-        serde_json::from_str(t).map_err(|e| Error::config(format!("value is not JSON: {e}")))
+        crate::json::parse(t).map_err(|e| Error::config(format!("value is not JSON: {e}")))
     }
 }
 

@@ -6,9 +6,9 @@
 //! notifications drop the matching entries at once.
 
 use crate::hash::FxHashMap;
+use crate::json::RawJson;
 use crate::protocol::fields::{self, field, Got, Kind, Shape};
 use crate::time::Millis;
-use serde_json::value::RawValue;
 
 /// Methods whose results may be cached.
 pub(crate) fn is_cacheable(method: &str) -> bool {
@@ -30,7 +30,6 @@ struct Hints {
 
 /// What `#[derive(Deserialize)]` read (see `protocol::fields`).
 static HINTS: Shape = Shape {
-    name: "Hints",
     expecting: "struct Hints",
     with_len: "struct Hints with 2 elements",
     fields: &[
@@ -39,7 +38,7 @@ static HINTS: Shape = Shape {
     ],
 };
 
-fn parse_hints(text: &str) -> serde_json::Result<Hints> {
+fn parse_hints(text: &str) -> crate::json::JsonResult<Hints> {
     let mut g: [Got; 2] = Default::default();
     fields::parse(text, &HINTS, &mut g)?;
     Ok(Hints {
@@ -49,7 +48,7 @@ fn parse_hints(text: &str) -> serde_json::Result<Hints> {
 }
 
 struct Entry {
-    raw: Box<RawValue>,
+    raw: RawJson,
     expires: Millis,
     method: String,
     uri: Option<String>,
@@ -81,7 +80,7 @@ impl Cache {
         param_key: &str,
         auth: Option<&str>,
         now: Millis,
-    ) -> Option<Box<RawValue>> {
+    ) -> Option<RawJson> {
         let private = key(Some(auth.unwrap_or("")), method, param_key);
         let public = key(None, method, param_key);
         [private, public]
@@ -98,7 +97,7 @@ impl Cache {
         param_key: &str,
         uri: Option<&str>,
         auth: Option<&str>,
-        raw: &RawValue,
+        raw: &RawJson,
         now: Millis,
     ) -> bool {
         let Ok(h) = parse_hints(raw.get()) else {
@@ -187,8 +186,8 @@ mod tests {
         );
     }
 
-    fn raw(s: &str) -> Box<RawValue> {
-        RawValue::from_string(s.into()).unwrap()
+    fn raw(s: &str) -> RawJson {
+        RawJson::from_string(s.into()).unwrap()
     }
 
     #[test]

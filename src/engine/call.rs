@@ -20,6 +20,7 @@ use crate::engine::small_map::SmallMap;
 use crate::error::{json_object, json_text};
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::http::request::Params;
+use crate::json::RawJson;
 use crate::protocol::codes::{from_rpc, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::protocol::input::{decode_input_required, InputKind, InputRequest};
 use crate::protocol::is_modern_version;
@@ -27,7 +28,6 @@ use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::result::{peek_result_type, ResultType};
 use crate::schema::{answers, elicitation};
 use crate::time::Millis;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
 
@@ -69,7 +69,7 @@ impl CallPolicy {
 
 /// Inputs of a call.
 pub(crate) enum CallInput<'a> {
-    Response(Box<RawValue>),
+    Response(RawJson),
     RpcError(RpcError, u16),
     /// The exchange failed (HTTP error, protocol error, network failure before a response).
     Failed(Error),
@@ -83,9 +83,9 @@ pub(crate) enum CallInput<'a> {
 /// What a finished call produced.
 #[derive(Debug)]
 pub(crate) enum CallOutcome {
-    Complete(Box<RawValue>),
+    Complete(RawJson),
     /// A `CreateTaskResult` (raw).
-    Task(Box<RawValue>),
+    Task(RawJson),
 }
 
 /// The time budget of a call.
@@ -127,7 +127,7 @@ impl Budget {
 
 /// The state of an MRTR round.
 struct Round {
-    request_state: Option<Box<RawValue>>,
+    request_state: Option<RawJson>,
     queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
     asking: SmallMap<AskId, String>,
     requests: SmallMap<String, InputRequest>,
@@ -326,7 +326,7 @@ impl Call {
                 p.insert("inputResponses".into(), Value::Object(r.answers.clone()));
                 answered = Some(p);
             }
-            state = r.request_state.as_deref();
+            state = r.request_state.as_ref();
         }
         let params = Params {
             map: answered.as_ref().unwrap_or(&self.params),
@@ -412,7 +412,7 @@ impl Call {
         &mut self,
         sh: &mut Shared,
         owner: &Owner,
-        raw: Box<RawValue>,
+        raw: RawJson,
         result_type: Result<ResultType>,
     ) -> Option<Result<CallOutcome>> {
         match result_type {
@@ -563,7 +563,7 @@ impl Call {
         &mut self,
         sh: &mut Shared,
         owner: &Owner,
-        raw: &RawValue,
+        raw: &RawJson,
     ) -> Option<Result<CallOutcome>> {
         if !self.policy.allow_input {
             return self.finish(

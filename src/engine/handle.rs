@@ -6,6 +6,7 @@
 use crate::engine::actions::TaskView;
 use crate::engine::core::TaskRef;
 use crate::error::{Error, Result};
+use crate::json::RawJson;
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::tasks::{decode_create_task_result, TaskStatus};
 use serde_json::{Map, Value};
@@ -41,12 +42,10 @@ impl StoredTask {
         let Value::Object(m) = v else {
             return Err("a task must be an object".into());
         };
-        let raw = serde_json::value::to_raw_value(v).map_err(|e| e.to_string())?;
+        let raw = RawJson::of(v);
         let task = decode_create_task_result(&raw).map_err(|e| e.message)?;
         let result = match m.get("result") {
-            Some(r @ Value::Object(_)) => {
-                Some(serde_json::value::to_raw_value(r).map_err(|e| e.to_string())?)
-            }
+            Some(r @ Value::Object(_)) => Some(RawJson::of(r)),
             _ => None,
         };
         let error = match m.get("error") {

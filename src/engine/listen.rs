@@ -379,10 +379,7 @@ pub(crate) fn apply_notification(cx: &mut Ctx, method: &str, params: &Value) {
             }
         }
         "notifications/tasks" => {
-            let Ok(raw) = serde_json::value::to_raw_value(params) else {
-                return;
-            };
-            match decode_detailed_task(&raw, None, true) {
+            match decode_detailed_task(&crate::json::RawJson::of(params), None, true) {
                 Ok(dt) => {
                     let notes = cx.tasks.on_notification(cx.sh, dt);
                     cx.notes.extend(notes);

@@ -17,12 +17,12 @@ use crate::http::request::{add_progress_token, legacy_post_headers};
 use crate::http::request::{
     modern_post_headers, write_modern_params, HttpMethod, HttpRequest, Params, RequestMetaText,
 };
+use crate::json::RawJson;
 #[cfg(feature = "legacy")]
 use crate::protocol::jsonrpc::encode_request;
 use crate::protocol::jsonrpc::{request_end, request_head, RequestId};
 use crate::protocol::LATEST_PROTOCOL_VERSION;
 use crate::time::Millis;
-use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::VecDeque;
 
@@ -239,7 +239,7 @@ impl Shared {
         method: &str,
         params: Params,
         extra_headers: &[(String, String)],
-        request_state: Option<&RawValue>,
+        request_state: Option<&RawJson>,
         progress_token: Option<&Value>,
         log_level: Option<&str>,
     ) -> (ExchangeId, RequestId) {

@@ -10,8 +10,8 @@
 use crate::error::{sanitize, Error, Result};
 use crate::hash::FxHashMap;
 use crate::http::x_mcp_header::{header_params, HeaderParam};
+use crate::json::RawJson;
 use crate::schema::output::OutputSchema;
-use serde_json::value::RawValue;
 use serde_json::Value;
 use std::rc::Rc;
 
@@ -90,12 +90,12 @@ impl ToolRegistry {
     /// `check_headers` is false outside Streamable HTTP's modern era.
     pub fn ingest_page(
         &mut self,
-        raw: &RawValue,
+        raw: &RawJson,
         check_headers: bool,
         warnings: &mut Vec<String>,
     ) -> Result<Value> {
         // Parsed as a Value (one deserializer for the crate), not straight into a Map.
-        let Ok(Value::Object(mut page)) = serde_json::from_str::<Value>(raw.get()) else {
+        let Ok(Value::Object(mut page)) = crate::json::parse(raw.get()) else {
             return Err(Error::invalid_result(
                 "tools/list result is not a JSON object",
             ));
@@ -168,7 +168,7 @@ mod tests {
             "junk",
             {"name":"badout","inputSchema":{"type":"object"},"outputSchema":5}
         ],"nextCursor":"c"});
-        let raw = RawValue::from_string(page.to_string()).unwrap();
+        let raw = RawJson::from_string(page.to_string()).unwrap();
         let mut w = Vec::new();
         let out = r.ingest_page(&raw, true, &mut w).unwrap();
         assert_eq!(out["tools"].as_array().unwrap().len(), 1);
@@ -181,7 +181,7 @@ mod tests {
     fn a_page_without_tools_is_invalid() {
         let mut r = ToolRegistry::default();
         for p in [r#"{"tools":{}}"#, r#"{}"#, r#"[]"#] {
-            let raw = RawValue::from_string(p.into()).unwrap();
+            let raw = RawJson::from_string(p.into()).unwrap();
             assert!(r.ingest_page(&raw, true, &mut Vec::new()).is_err(), "{p}");
         }
     }

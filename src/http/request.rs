@@ -124,7 +124,7 @@ impl<'a> Params<'a> {
         if let Some((k, r)) = self.raw {
             let v = std::str::from_utf8(r)
                 .ok()
-                .and_then(|r| serde_json::from_str(r).ok());
+                .and_then(|r| crate::json::parse(r).ok());
             m.insert(k.into(), v.unwrap_or(Value::Null));
         }
         m

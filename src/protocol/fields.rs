@@ -1,18 +1,13 @@
-//! One hand-written serde visitor for the few JSON objects the engine reads field by field
-//! (the JSON-RPC envelope, tasks, `input_required` results, the `resultType` peek, cache
-//! hints). Each was a `#[derive(Deserialize)]` struct of optional fields; every derive is
-//! its own state machine in the wasm (field matcher, map and sequence paths, a `from_str`
-//! instantiation), ~20 KB in all. This visitor is driven by a table instead, and does what
-//! those derives did, call for call, so that results and error messages are unchanged:
-//! the same deserializer calls per field kind, `duplicate field` on a repeated member,
-//! unknown members skipped, and a JSON array read positionally (`invalid length` when it is
-//! too short for a field without a default). Tests compare it with the derives it replaced.
+//! The few JSON objects the engine reads field by field (the JSON-RPC envelope, tasks,
+//! `input_required` results, the `resultType` peek, cache hints), read from the text in one
+//! pass by `crate::json`'s walker and a table of the members wanted: each was once a
+//! `#[derive(Deserialize)]` struct of optional fields, and this reads what those derives
+//! read (tests compare the two): unknown members checked and skipped, a repeated member
+//! refused, and a JSON array read positionally (too short for a field without a default is
+//! an error), as serde reads a struct from an array.
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::Deserialize;
-use serde_json::value::RawValue;
+use crate::json::{JsonError, Parser, RawJson};
 use serde_json::Value;
-use std::fmt;
 
 /// How a member is read (the type the derived struct's field had).
 #[derive(Clone, Copy)]
@@ -21,7 +16,7 @@ pub(crate) enum Kind {
     Opt,
     /// `Option<Value>` read with `Value::deserialize(..).map(Some)`: `null` is `Some(Null)`.
     Present,
-    /// `Option<Box<RawValue>>`: kept as raw text; `null` is `None`.
+    /// `Option<Box<RawValue>>` once: kept as checked raw text (`RawJson`); `null` is `None`.
     Raw,
 }
 
@@ -41,10 +36,8 @@ pub(crate) const fn field(name: &'static str, kind: Kind, default: bool) -> Fiel
     }
 }
 
-/// The derived struct's shape: `expecting` is its `"struct Name"`, `with_len` its
-/// `"struct Name with N elements"`.
+/// The object's shape: `expecting` names it in errors (`"struct Name"`).
 pub(crate) struct Shape {
-    pub name: &'static str,
     pub expecting: &'static str,
     pub with_len: &'static str,
     pub fields: &'static [Field],
@@ -56,7 +49,7 @@ pub(crate) enum Got {
     #[default]
     None,
     Value(Value),
-    Raw(Box<RawValue>),
+    Raw(RawJson),
 }
 
 impl Got {
@@ -67,7 +60,7 @@ impl Got {
         }
     }
 
-    pub(crate) fn raw(&mut self) -> Option<Box<RawValue>> {
+    pub(crate) fn raw(&mut self) -> Option<RawJson> {
         match std::mem::take(self) {
             Got::Raw(r) => Some(r),
             _ => None,
@@ -75,93 +68,75 @@ impl Got {
     }
 }
 
-/// Parses `text` (exactly as `serde_json::from_str` would the derived struct) into `out`,
+/// One member's value at the cursor, read as `kind` says.
+fn member(p: &mut Parser<'_>, kind: Kind) -> Result<Got, JsonError> {
+    p.ws();
+    let start = p.pos;
+    Ok(match kind {
+        Kind::Raw => {
+            p.value(false)?;
+            match p.slice(start, p.pos) {
+                "null" => Got::None,
+                text => Got::Raw(RawJson::printed(text.to_string())),
+            }
+        }
+        Kind::Opt => match p.value(true)? {
+            Value::Null => Got::None,
+            v => Got::Value(v),
+        },
+        Kind::Present => Got::Value(p.value(true)?),
+    })
+}
+
+/// Parses `text` (what `serde_json::from_str` of the derived struct accepted) into `out`,
 /// one slot per field of `shape`.
-pub(crate) fn parse(text: &str, shape: &'static Shape, out: &mut [Got]) -> serde_json::Result<()> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    (&mut de).deserialize_struct(shape.name, &[], ShapeVisitor { shape, out })?;
-    de.end()
-}
-
-struct ShapeVisitor<'a> {
-    shape: &'static Shape,
-    out: &'a mut [Got],
-}
-
-impl<'de> Visitor<'de> for ShapeVisitor<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(self.shape.expecting)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let fields = self.shape.fields;
-        let mut seen = 0u32;
-        while let Some(key) = map.next_key_seed(KeySeed(fields))? {
-            match key {
+pub(crate) fn parse(text: &str, shape: &'static Shape, out: &mut [Got]) -> Result<(), JsonError> {
+    let fields = shape.fields;
+    let mut p = Parser::new(text);
+    p.ws();
+    match p.peek() {
+        Some(b'{') => {
+            let mut seen = 0u32;
+            p.object(|p, key| match fields.iter().position(|f| f.name == key) {
                 Some(i) => {
                     if seen & (1 << i) != 0 {
-                        return Err(de::Error::duplicate_field(fields[i].name));
+                        return Err(p.error("duplicate field"));
                     }
                     seen |= 1 << i;
-                    self.out[i] = map.next_value_seed(FieldSeed(fields[i].kind))?;
+                    if let (Some(slot), Some(f)) = (out.get_mut(i), fields.get(i)) {
+                        *slot = member(p, f.kind)?;
+                    }
+                    Ok(())
                 }
-                None => {
-                    map.next_value::<IgnoredAny>()?;
-                }
+                None => p.value(false).map(drop),
+            })?;
+        }
+        Some(b'[') => {
+            let mut i = 0;
+            p.array(|p| {
+                let (Some(slot), Some(f)) = (out.get_mut(i), fields.get(i)) else {
+                    return Err(p.error("trailing characters"));
+                };
+                *slot = member(p, f.kind)?;
+                i += 1;
+                Ok(())
+            })?;
+            if fields
+                .get(i..)
+                .unwrap_or_default()
+                .iter()
+                .any(|f| !f.default)
+            {
+                return Err(JsonError::shape(shape.with_len));
             }
         }
-        Ok(())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        for (i, f) in self.shape.fields.iter().enumerate() {
-            match seq.next_element_seed(FieldSeed(f.kind))? {
-                Some(g) => self.out[i] = g,
-                None if f.default => {}
-                None => return Err(de::Error::invalid_length(i, &self.shape.with_len)),
-            }
+        None => return Err(p.error("EOF while parsing a value")),
+        Some(_) => {
+            p.value(false)?;
+            return Err(JsonError::shape(shape.expecting));
         }
-        Ok(())
     }
-}
-
-/// A member name: the index of the field, or `None` for a member to skip.
-struct KeySeed(&'static [Field]);
-
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = Option<usize>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<usize>, D::Error> {
-        d.deserialize_identifier(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeySeed {
-    type Value = Option<usize>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("field identifier")
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<usize>, E> {
-        Ok(self.0.iter().position(|f| f.name == v))
-    }
-}
-
-struct FieldSeed(Kind);
-
-impl<'de> DeserializeSeed<'de> for FieldSeed {
-    type Value = Got;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Got, D::Error> {
-        Ok(match self.0 {
-            Kind::Opt => Option::<Value>::deserialize(d)?.map_or(Got::None, Got::Value),
-            Kind::Present => Got::Value(Value::deserialize(d)?),
-            Kind::Raw => Option::<Box<RawValue>>::deserialize(d)?.map_or(Got::None, Got::Raw),
-        })
-    }
+    p.end()
 }
 
 /// Inputs that exercise every path of a shape's parse (tests of the modules that use it
@@ -238,21 +213,18 @@ pub(crate) fn tricky_inputs(names: &[&str]) -> Vec<String> {
 }
 
 /// Asserts that `ours` reads every [`tricky_inputs`] text exactly as the derive `T` did
-/// (`show` renders both results alike; errors compare by message).
+/// (`show` renders both results alike). Both refuse the same texts; the messages are
+/// `crate::json`'s own, not serde's (`crate::json`'s tests check those).
 #[cfg(test)]
 pub(crate) fn assert_same_as_derive<T: serde::de::DeserializeOwned, U>(
     names: &[&str],
-    ours: impl Fn(&str) -> serde_json::Result<U>,
+    ours: impl Fn(&str) -> Result<U, JsonError>,
     show_derived: impl Fn(T) -> String,
     show_ours: impl Fn(U) -> String,
 ) {
     for text in tricky_inputs(names) {
         let d = serde_json::from_str::<T>(&text).map(&show_derived);
         let o = ours(&text).map(&show_ours);
-        assert_eq!(
-            o.map_err(|e| e.to_string()),
-            d.map_err(|e| e.to_string()),
-            "{text}"
-        );
+        assert_eq!(o.map_err(|_| "refused"), d.map_err(|_| "refused"), "{text}");
     }
 }

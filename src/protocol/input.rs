@@ -7,13 +7,10 @@
 //! errors, so no handler is ever called twice for one key.
 
 use crate::error::{sanitize, Error, ErrorKind, Result};
-use crate::hash::FxHashSet;
+use crate::json::RawJson;
+use crate::json::UniqueError;
 use crate::protocol::fields::{self, field, Got, Kind, Shape};
-use serde::de::{self, Deserializer, MapAccess, Visitor};
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use std::fmt;
 
 /// The kinds of input a server may ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -60,50 +57,16 @@ pub struct InputRequiredResult {
     /// The entries in the order the server sent them.
     pub input_requests: Vec<InputRequest>,
     /// The opaque `requestState`, kept as its raw JSON token so it is echoed byte-exact.
-    pub request_state: Option<Box<RawValue>>,
-}
-
-/// A JSON object decoded with duplicate keys refused (serde_json would keep the last one).
-struct UniqueMap(Vec<(String, Value)>);
-
-impl<'de> Deserialize<'de> for UniqueMap {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = UniqueMap;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: MapAccess<'de>>(
-                self,
-                mut a: A,
-            ) -> std::result::Result<UniqueMap, A::Error> {
-                let mut seen = FxHashSet::default();
-                let mut out = Vec::new();
-                while let Some((k, v)) = a.next_entry::<String, Value>()? {
-                    if !seen.insert(k.clone()) {
-                        return Err(de::Error::custom(format!(
-                            "duplicate inputRequests key \"{}\"",
-                            sanitize(&k, 100)
-                        )));
-                    }
-                    out.push((k, v));
-                }
-                Ok(UniqueMap(out))
-            }
-        }
-        d.deserialize_map(V)
-    }
+    pub request_state: Option<RawJson>,
 }
 
 struct RawInputRequired {
-    input_requests: Option<Box<RawValue>>,
-    request_state: Option<Box<RawValue>>,
+    input_requests: Option<RawJson>,
+    request_state: Option<RawJson>,
 }
 
 /// What `#[derive(Deserialize)]` read (see `protocol::fields`).
 static RAW_INPUT_REQUIRED: Shape = Shape {
-    name: "RawInputRequired",
     expecting: "struct RawInputRequired",
     with_len: "struct RawInputRequired with 2 elements",
     fields: &[
@@ -112,7 +75,7 @@ static RAW_INPUT_REQUIRED: Shape = Shape {
     ],
 };
 
-fn parse_raw_input_required(text: &str) -> serde_json::Result<RawInputRequired> {
+fn parse_raw_input_required(text: &str) -> crate::json::JsonResult<RawInputRequired> {
     let mut g: [Got; 2] = Default::default();
     fields::parse(text, &RAW_INPUT_REQUIRED, &mut g)?;
     Ok(RawInputRequired {
@@ -126,18 +89,25 @@ fn invalid(msg: impl Into<String>) -> Error {
 }
 
 /// Decodes an `inputRequests` map given as raw JSON.
-pub fn decode_input_requests(raw: &RawValue) -> Result<Vec<InputRequest>> {
+pub fn decode_input_requests(raw: &RawJson) -> Result<Vec<InputRequest>> {
     if raw.get() == "null" {
         return Err(invalid("inputRequests is null"));
     }
-    let map: UniqueMap = serde_json::from_str(raw.get()).map_err(|e| {
-        invalid(format!(
-            "inputRequests is not a valid map: {}",
-            sanitize(&e.to_string(), 200)
-        ))
+    // Duplicate keys are refused (a `Value` would keep the last one).
+    let map = crate::json::parse_unique_object(raw.get()).map_err(|e| {
+        invalid(match e {
+            UniqueError::Json(e) => format!(
+                "inputRequests is not a valid map: {}",
+                sanitize(&e.to_string(), 200)
+            ),
+            UniqueError::Duplicate(k) => format!(
+                "inputRequests is not a valid map: duplicate inputRequests key \"{}\"",
+                sanitize(&k, 100)
+            ),
+        })
     })?;
-    let mut out = Vec::with_capacity(map.0.len());
-    for (key, entry) in map.0 {
+    let mut out = Vec::with_capacity(map.len());
+    for (key, entry) in map {
         out.push(decode_entry(key, entry)?);
     }
     Ok(out)
@@ -179,7 +149,7 @@ fn decode_entry(key: String, entry: Value) -> Result<InputRequest> {
 
 /// Decodes an `InputRequiredResult`. At least one of `inputRequests` and `requestState`
 /// must be present; `requestState` must be a string.
-pub fn decode_input_required(raw: &RawValue) -> Result<InputRequiredResult> {
+pub fn decode_input_required(raw: &RawJson) -> Result<InputRequiredResult> {
     let r = parse_raw_input_required(raw.get()).map_err(|e| {
         invalid(format!(
             "malformed input_required result: {}",
@@ -234,13 +204,20 @@ mod tests {
         fields::assert_same_as_derive(
             &["inputRequests", "requestState"],
             parse_raw_input_required,
-            |r: derived::RawInputRequired| format!("{:?}", (r.input_requests, r.request_state)),
-            |r| format!("{:?}", (r.input_requests, r.request_state)),
+            |r: derived::RawInputRequired| {
+                let text =
+                    |r: Option<Box<serde_json::value::RawValue>>| r.map(|r| r.get().to_string());
+                format!("{:?}", (text(r.input_requests), text(r.request_state)))
+            },
+            |r| {
+                let text = |r: Option<RawJson>| r.map(|r| r.get().to_string());
+                format!("{:?}", (text(r.input_requests), text(r.request_state)))
+            },
         );
     }
 
-    fn raw(s: &str) -> Box<RawValue> {
-        RawValue::from_string(s.to_string()).unwrap()
+    fn raw(s: &str) -> RawJson {
+        RawJson::from_string(s.to_string()).unwrap()
     }
 
     #[test]

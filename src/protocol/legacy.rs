@@ -5,10 +5,10 @@
 
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::json::RawJson;
 use crate::protocol::capabilities::server_tasks;
 use crate::protocol::tasks::{decode_create_task_result, Task};
 use crate::protocol::{HTTP_SSE_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS};
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// What `initialize` told the client.
@@ -48,8 +48,8 @@ impl InitializeResult {
 }
 
 /// Decodes an `InitializeResult`; the version must be one the client speaks.
-pub fn decode_initialize_result(raw: &RawValue, over_sse: bool) -> Result<InitializeResult> {
-    let v: Value = serde_json::from_str(raw.get())
+pub fn decode_initialize_result(raw: &RawJson, over_sse: bool) -> Result<InitializeResult> {
+    let v: Value = crate::json::parse(raw.get())
         .map_err(|_| Error::invalid_result("initialize result is not JSON"))?;
     let Value::Object(m) = v else {
         return Err(Error::invalid_result("initialize result is not an object"));
@@ -134,14 +134,12 @@ pub(crate) fn decode_legacy_task_value(v: &Value) -> Result<Task> {
         m.insert("pollIntervalMs".into(), p);
     }
     m.remove("resultType");
-    let raw = serde_json::value::to_raw_value(&Value::Object(m))
-        .map_err(|_| Error::invalid_result("task is not JSON"))?;
-    decode_create_task_result(&raw)
+    decode_create_task_result(&RawJson::of(&Value::Object(m)))
 }
 
 /// Decodes a 2025 `CreateTaskResult` (`{task: {...}}`).
-pub fn decode_legacy_create_task_result(raw: &RawValue) -> Result<Task> {
-    let v: Value = serde_json::from_str(raw.get())
+pub fn decode_legacy_create_task_result(raw: &RawJson) -> Result<Task> {
+    let v: Value = crate::json::parse(raw.get())
         .map_err(|_| Error::invalid_result("CreateTaskResult is not JSON"))?;
     match v.get("task") {
         Some(t) => decode_legacy_task_value(t),
@@ -252,13 +250,13 @@ mod tests {
 
     #[test]
     fn legacy_tasks() {
-        let raw = RawValue::from_string(
+        let raw = RawJson::from_string(
             r#"{"task":{"taskId":"t","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":60000,"pollInterval":500}}"#.into(),
         )
         .unwrap();
         let t = decode_legacy_create_task_result(&raw).unwrap();
         assert_eq!((t.ttl_ms, t.poll_interval_ms), (Some(60000), Some(500)));
-        let bad = RawValue::from_string(r#"{"taskId":"t"}"#.into()).unwrap();
+        let bad = RawJson::from_string(r#"{"taskId":"t"}"#.into()).unwrap();
         assert_eq!(
             decode_legacy_create_task_result(&bad).unwrap_err().kind,
             ErrorKind::InvalidResult
@@ -267,12 +265,12 @@ mod tests {
 
     #[test]
     fn initialize_versions() {
-        let ok = RawValue::from_string(r#"{"protocolVersion":"2025-06-18","capabilities":{"tasks":{"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"s","version":"1"}}"#.into()).unwrap();
+        let ok = RawJson::from_string(r#"{"protocolVersion":"2025-06-18","capabilities":{"tasks":{"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"s","version":"1"}}"#.into()).unwrap();
         let r = decode_initialize_result(&ok, false).unwrap();
         assert!(r.supports_tool_tasks());
         assert_eq!(r.as_discover()["supportedVersions"], json!(["2025-06-18"]));
         let bad =
-            RawValue::from_string(r#"{"protocolVersion":"1999-01-01","capabilities":{}}"#.into())
+            RawJson::from_string(r#"{"protocolVersion":"1999-01-01","capabilities":{}}"#.into())
                 .unwrap();
         assert_eq!(
             decode_initialize_result(&bad, false).unwrap_err().kind,

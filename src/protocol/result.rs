@@ -2,8 +2,8 @@
 //! `"task"`). An absent `resultType` (a pre-2026 server) means `"complete"`.
 
 use crate::error::{sanitize, Error, Result};
+use crate::json::RawJson;
 use crate::protocol::fields::{self, field, Got, Kind, Shape};
-use serde_json::value::RawValue;
 
 /// What kind of result a response carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,14 +19,13 @@ pub enum ResultType {
 /// What `#[derive(Deserialize)] struct Peek { resultType: Option<Value> }` read (see
 /// `protocol::fields`).
 static PEEK: Shape = Shape {
-    name: "Peek",
     expecting: "struct Peek",
     with_len: "struct Peek with 1 element",
     // `Present`: `"resultType": null` is a value (refused below), not an absent member.
     fields: &[field("resultType", Kind::Present, true)],
 };
 
-fn parse_peek(text: &str) -> serde_json::Result<Option<serde_json::Value>> {
+fn parse_peek(text: &str) -> crate::json::JsonResult<Option<serde_json::Value>> {
     let mut g: [Got; 1] = Default::default();
     fields::parse(text, &PEEK, &mut g)?;
     Ok(g[0].value())
@@ -34,7 +33,7 @@ fn parse_peek(text: &str) -> serde_json::Result<Option<serde_json::Value>> {
 
 /// Reads `resultType` from a raw result without decoding the rest of it.
 /// A result that is not a JSON object, or whose `resultType` is not a string, is invalid.
-pub fn peek_result_type(raw: &RawValue) -> Result<ResultType> {
+pub fn peek_result_type(raw: &RawJson) -> Result<ResultType> {
     let text = raw.get().trim_start();
     if !text.starts_with('{') {
         return Err(Error::invalid_result("result is not a JSON object"));
@@ -59,7 +58,7 @@ pub fn peek_result_type(raw: &RawValue) -> Result<ResultType> {
 
 /// True when the result names its `resultType`, as every 2026-07-28 result does (an absent
 /// one is a pre-2026 server's: protocol notes "Every result has `resultType`").
-pub(crate) fn declares_result_type(raw: &RawValue) -> bool {
+pub(crate) fn declares_result_type(raw: &RawJson) -> bool {
     matches!(parse_peek(raw.get()), Ok(Some(_)))
 }
 
@@ -94,8 +93,8 @@ mod tests {
         );
     }
 
-    fn raw(s: &str) -> Box<RawValue> {
-        RawValue::from_string(s.to_string()).unwrap()
+    fn raw(s: &str) -> RawJson {
+        RawJson::from_string(s.to_string()).unwrap()
     }
 
     #[test]

@@ -4,11 +4,11 @@
 //! `pollIntervalMs` are [`ErrorKind::InvalidResult`] errors.
 
 use crate::error::{json_text, sanitize, Error, ErrorKind, Result};
+use crate::json::RawJson;
 use crate::protocol::fields::{self, field, Got, Kind, Shape};
 use crate::protocol::input::{decode_input_requests, InputRequest};
 use crate::protocol::jsonrpc::RpcError;
 use crate::time::parse_rfc3339;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// Task status (spec `Task.status`).
@@ -106,7 +106,7 @@ pub struct DetailedTask {
     /// `input_required`: all outstanding requests (never empty).
     pub input_requests: Vec<InputRequest>,
     /// `completed`: the original request's result (a JSON object), raw.
-    pub result: Option<Box<RawValue>>,
+    pub result: Option<RawJson>,
     /// `failed`: the JSON-RPC error of the execution.
     pub error: Option<RpcError>,
 }
@@ -122,14 +122,13 @@ struct RawTask {
     last_updated_at: Option<Value>,
     ttl_ms: Option<Value>,
     poll_interval_ms: Option<Value>,
-    input_requests: Option<Box<RawValue>>,
-    result: Option<Box<RawValue>>,
+    input_requests: Option<RawJson>,
+    result: Option<RawJson>,
     error: Option<Value>,
 }
 
 /// What `#[derive(Deserialize)]` read (see `protocol::fields`).
 static RAW_TASK: Shape = Shape {
-    name: "RawTask",
     expecting: "struct RawTask",
     with_len: "struct RawTask with 11 elements",
     fields: &[
@@ -147,7 +146,7 @@ static RAW_TASK: Shape = Shape {
     ],
 };
 
-fn parse_raw_task(text: &str) -> serde_json::Result<RawTask> {
+fn parse_raw_task(text: &str) -> crate::json::JsonResult<RawTask> {
     let mut g: [Got; 11] = Default::default();
     fields::parse(text, &RAW_TASK, &mut g)?;
     Ok(RawTask {
@@ -255,7 +254,7 @@ fn task_from(r: &mut RawTask) -> Result<Task> {
     })
 }
 
-fn parse_raw(raw: &RawValue, what: &str) -> Result<RawTask> {
+fn parse_raw(raw: &RawJson, what: &str) -> Result<RawTask> {
     if !raw.get().trim_start().starts_with('{') {
         return Err(invalid(format!("{what} is not a JSON object")));
     }
@@ -268,7 +267,7 @@ fn parse_raw(raw: &RawValue, what: &str) -> Result<RawTask> {
 }
 
 /// Decodes a `CreateTaskResult` (`resultType: "task"`, flat task fields).
-pub fn decode_create_task_result(raw: &RawValue) -> Result<Task> {
+pub fn decode_create_task_result(raw: &RawJson) -> Result<Task> {
     let mut r = parse_raw(raw, "CreateTaskResult")?;
     task_from(&mut r)
 }
@@ -277,7 +276,7 @@ pub fn decode_create_task_result(raw: &RawValue) -> Result<Task> {
 /// `expected_id` is the task the client asked about: an answer for another task is invalid
 /// (tasks rule 18).
 pub fn decode_detailed_task(
-    raw: &RawValue,
+    raw: &RawJson,
     expected_id: Option<&str>,
     is_notification: bool,
 ) -> Result<DetailedTask> {
@@ -404,8 +403,8 @@ mod tests {
                         r.last_updated_at,
                         r.ttl_ms,
                         r.poll_interval_ms,
-                        r.input_requests,
-                        r.result,
+                        r.input_requests.as_ref().map(|r| r.get().to_string()),
+                        r.result.as_ref().map(|r| r.get().to_string()),
                         r.error
                     )
                 )
@@ -432,8 +431,8 @@ mod tests {
     }
     use crate::protocol::input::InputKind;
 
-    fn raw(s: &str) -> Box<RawValue> {
-        RawValue::from_string(s.to_string()).unwrap()
+    fn raw(s: &str) -> RawJson {
+        RawJson::from_string(s.to_string()).unwrap()
     }
 
     const SEED: &str = r#"{"resultType":"task","taskId":"786512e2","status":"working","statusMessage":"The operation is now in progress.","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:40:00Z","ttlMs":60000,"pollIntervalMs":5000}"#;

@@ -86,7 +86,7 @@ pub(super) fn from_js(v: &JsValue) -> Result<Option<Value>, Error> {
     let Some(text) = stringify(v)? else {
         return Ok(None);
     };
-    serde_json::from_str(&text)
+    crate::json::parse(&text)
         .map(Some)
         .map_err(|e| Error::config(format!("value is not JSON: {e}")))
 }

@@ -15,11 +15,11 @@ use crate::engine::task::Part;
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind};
 use crate::http::response::is_success;
+use crate::json::RawJson;
 use crate::protocol::jsonrpc::{Message, RequestId, RpcError};
 use crate::protocol::legacy::{check_session_id, decode_legacy_task_value};
 use crate::protocol::tasks::DetailedTask;
 use crate::time::Millis;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// Resumptions of one legacy response stream before it counts as lost.
@@ -381,7 +381,7 @@ impl Core {
         &mut self,
         xfer: ExchangeId,
         id: Option<RequestId>,
-        res: std::result::Result<Box<RawValue>, RpcError>,
+        res: std::result::Result<RawJson, RpcError>,
         status: u16,
     ) {
         let Some(slot) = self.sh.xs.get(xfer) else {

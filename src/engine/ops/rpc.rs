@@ -9,11 +9,11 @@ use crate::engine::shared::{Era, Owner, Shared};
 use crate::engine::task::{map_task_error, TaskBook};
 use crate::error::{Error, ErrorKind, Result};
 use crate::http::request::META_SERVER_INFO;
+use crate::json::RawJson;
 use crate::protocol::codes::MISSING_REQUIRED_CLIENT_CAPABILITY;
 use crate::protocol::legacy::decode_legacy_task_value;
 use crate::protocol::tasks::{decode_detailed_task, DetailedTask, TaskStatus};
 use crate::time::Millis;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// The cache key of a request: the params that affect the result.
@@ -43,11 +43,11 @@ pub(super) fn finish_rpc(
     sh: &mut Shared,
     tasks: &mut TaskBook,
     purpose: &Purpose,
-    raw: Box<RawValue>,
+    raw: RawJson,
 ) -> Result<Output> {
     match purpose {
         Purpose::Discover => {
-            let Ok(Value::Object(mut m)) = serde_json::from_str::<Value>(raw.get()) else {
+            let Ok(Value::Object(mut m)) = crate::json::parse(raw.get()) else {
                 return Err(Error::invalid_result(
                     "server/discover result is not an object",
                 ));
@@ -90,7 +90,7 @@ pub(super) fn finish_rpc(
             let dt = if sh.era == Era::Modern {
                 decode_detailed_task(&raw, Some(id), false)?
             } else {
-                let v: Value = serde_json::from_str(raw.get())
+                let v: Value = crate::json::parse(raw.get())
                     .map_err(|_| Error::invalid_result("tasks/get result is not JSON"))?;
                 let task = decode_legacy_task_value(&v)?;
                 if &task.task_id != id {
@@ -104,7 +104,7 @@ pub(super) fn finish_rpc(
                 }
             };
             let input_requests = (dt.task.status == TaskStatus::InputRequired).then(|| {
-                let v: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
+                let v: Value = crate::json::parse(raw.get()).unwrap_or(Value::Null);
                 v.get("inputRequests").cloned().unwrap_or(Value::Null)
             });
             let _ = tasks;

@@ -13,11 +13,11 @@ use crate::engine::tools::OutputCheck;
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::http::x_mcp_header::param_headers;
+use crate::json::RawJson;
 use crate::protocol::codes::HEADER_MISMATCH;
 use crate::protocol::legacy::{decode_legacy_create_task_result, InitializeResult};
 use crate::protocol::tasks::{decode_create_task_result, Task, TaskStatus};
 use crate::time::{format_rfc3339, Millis};
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::{Aborted, OpInput, Operation};
@@ -25,11 +25,7 @@ use super::{Aborted, OpInput, Operation};
 /// Checks a tool result's `structuredContent` against the tool's `outputSchema`
 /// (spec `server/tools.mdx` "Output Schema": clients SHOULD validate). Error results
 /// (`isError: true`) are not checked.
-pub(crate) fn check_tool_result(
-    sh: &mut Shared,
-    check: &OutputCheck,
-    raw: &RawValue,
-) -> Result<()> {
+pub(crate) fn check_tool_result(sh: &mut Shared, check: &OutputCheck, raw: &RawJson) -> Result<()> {
     let mode = sh.cfg.validate_output;
     if mode == ValidateOutput::Off {
         return Ok(());
@@ -44,7 +40,7 @@ pub(crate) fn check_tool_result(
         }
         OutputCheck::Schema(s) => s.clone(),
     };
-    let v: Value = serde_json::from_str(raw.get())
+    let v: Value = crate::json::parse(raw.get())
         .map_err(|_| Error::invalid_result("tool result is not JSON"))?;
     if v.get("isError").and_then(Value::as_bool) == Some(true) {
         return Ok(());
@@ -238,7 +234,7 @@ impl ToolOp {
                         if cfg!(feature = "legacy") && self.asked_task =>
                     {
                         // 2025: `{task: {...}}`, or a plain result if the server ignored the ask.
-                        let v: Value = serde_json::from_str(raw.get()).unwrap_or(Value::Null);
+                        let v: Value = crate::json::parse(raw.get()).unwrap_or(Value::Null);
                         if v.get("task").is_some() {
                             return match decode_legacy_create_task_result(&raw) {
                                 Ok(task) => self.on_task(cx, op, task),
@@ -435,7 +431,7 @@ fn to_step(r: Option<Result<Output>>) -> Step {
 }
 
 /// A task made locally from a synchronous answer to `callToolAsTask` (rule 21).
-fn local_task(sh: &mut Shared, raw: Box<RawValue>) -> TaskView {
+fn local_task(sh: &mut Shared, raw: RawJson) -> TaskView {
     let now = format_rfc3339(sh.now as i64);
     let id = sh.next_id();
     TaskView {

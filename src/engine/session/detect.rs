@@ -17,9 +17,9 @@ use crate::engine::call::{Call, CallOutcome};
 use crate::engine::ops::Purpose;
 use crate::engine::shared::{Era, Shared};
 use crate::error::Result;
+use crate::json::RawJson;
 use crate::protocol::codes::{is_modern_error, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::protocol::{discover, LATEST_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS};
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// The host's first operation, when its request can be the probe: the first page of a
@@ -69,7 +69,7 @@ impl FirstRequest {
 /// operation when it starts, dropped once the parked operations have started.
 pub(crate) struct FirstAnswer {
     pub op: OpId,
-    pub answer: Result<Box<RawValue>>,
+    pub answer: Result<RawJson>,
 }
 
 impl Session {
@@ -112,7 +112,7 @@ impl Session {
                 // No params: the cache key is the first page's ("", no URI).
                 sh.cache.put(method, "", None, auth.as_deref(), &raw, now);
                 if method == "server/discover" {
-                    if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(raw.get()) {
+                    if let Ok(Value::Object(m)) = crate::json::parse(raw.get()) {
                         if let Some(c) = discover::capabilities(&m) {
                             sh.server_capabilities = Some(c.clone());
                         }

@@ -407,8 +407,8 @@ pub(super) fn ttl_expired(id: &str, task: &Task) -> Error {
 }
 
 /// A 2025 `tasks/get` answer (`Task` with `ttl`/`pollInterval`) as a DetailedTask.
-fn decode_legacy_detailed(raw: &serde_json::value::RawValue, id: &str) -> Result<DetailedTask> {
-    let v: Value = serde_json::from_str(raw.get())
+fn decode_legacy_detailed(raw: &crate::json::RawJson, id: &str) -> Result<DetailedTask> {
+    let v: Value = crate::json::parse(raw.get())
         .map_err(|_| Error::invalid_result("tasks/get result is not JSON"))?;
     let task = crate::protocol::legacy::decode_legacy_task_value(&v)?;
     if task.task_id != id {

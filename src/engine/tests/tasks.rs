@@ -177,14 +177,12 @@ fn methods<'a>(it: impl IntoIterator<Item = &'a Sent>) -> Vec<String> {
 
 /// A host-side view of a task value (what a JS handle would hold).
 fn view_of(v: &Value, local: bool) -> TaskView {
-    let raw = serde_json::value::to_raw_value(v).unwrap();
+    let raw = crate::json::RawJson::of(v);
     let task = decode_create_task_result(&raw).unwrap();
     TaskView {
         task,
         input_requests: None,
-        result: v
-            .get("result")
-            .map(|r| serde_json::value::to_raw_value(r).unwrap()),
+        result: v.get("result").map(crate::json::RawJson::of),
         error: None,
         local,
     }

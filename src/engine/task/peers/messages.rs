@@ -9,9 +9,9 @@ use crate::engine::shared::Shared;
 use crate::engine::task::{map_task_error, Driver, Note, TaskBook};
 use crate::error::Error;
 use crate::hash::FxHashSet;
+use crate::json::RawJson;
 use crate::protocol::codes::INVALID_PARAMS;
 use crate::protocol::tasks::decode_detailed_task;
-use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// A message's common part: `(type, from, task)`, when it is one of ours.
@@ -117,7 +117,7 @@ impl Driver {
         let Some(obs) = m.get("obs").and_then(Value::as_str) else {
             return false;
         };
-        let Ok(raw) = RawValue::from_string(obs.to_string()) else {
+        let Ok(raw) = RawJson::from_string(obs.to_string()) else {
             return false;
         };
         let Ok(dt) = decode_detailed_task(&raw, Some(&self.id), false) else {
@@ -291,7 +291,7 @@ impl TaskBook {
         if text.len() > sh.cfg.limits.max_body_bytes {
             return (notes, None);
         }
-        let Ok(m) = serde_json::from_str::<Value>(text) else {
+        let Ok(m) = crate::json::parse(text) else {
             return (notes, None);
         };
         let Some((t, from, task)) = header(&m, &me) else {

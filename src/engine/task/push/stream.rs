@@ -140,9 +140,11 @@ impl TaskBook {
                 return (notes, Vec::new());
             }
         }
-        let decoded = serde_json::value::to_raw_value(&params)
-            .ok()
-            .map(|raw| decode_detailed_task(&raw, None, true));
+        let decoded = Some(decode_detailed_task(
+            &crate::json::RawJson::of(&params),
+            None,
+            true,
+        ));
         let dt = match decoded {
             Some(Ok(dt)) => dt,
             Some(Err(e)) => {

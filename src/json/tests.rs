@@ -1,0 +1,64 @@
+//! What `crate::json` says and keeps. Against serde_json, on chosen and generated texts:
+//! `tests/json_differential.rs` and the `json` fuzz target (`fuzz/src/json.rs`).
+
+use super::*;
+
+#[test]
+fn keeps_member_order_and_the_last_of_a_repeated_key() {
+    let v = parse(r#"{"b":1,"a":2,"b":3}"#).unwrap();
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["b", "a"]);
+    assert_eq!(v["b"], 3);
+}
+
+#[test]
+fn errors_say_what_and_where() {
+    let e = |t: &str| parse(t).unwrap_err().to_string();
+    assert_eq!(e(""), "EOF while parsing a value at line 1 column 1");
+    assert_eq!(e("x"), "expected value at line 1 column 1");
+    assert_eq!(e("[1,\n 2,]"), "trailing comma at line 2 column 4");
+    assert_eq!(e("{\"a\" 1}"), "expected `:` at line 1 column 6");
+    assert_eq!(e("{} x"), "trailing characters at line 1 column 4");
+    assert_eq!(e("1e400"), "number out of range at line 1 column 6");
+    assert_eq!(
+        e("\"\\ud800\""),
+        "lone leading surrogate in hex escape at line 1 column 8"
+    );
+    assert_eq!(
+        e(&"[".repeat(200)),
+        "recursion limit exceeded at line 1 column 128"
+    );
+    assert!(parse_bytes(b"\"\xff\"").is_err());
+}
+
+#[test]
+fn raw_values_keep_the_text_without_the_surrounding_whitespace() {
+    let r = RawJson::from_string(" {\"a\" : [1, 2]}\n".into()).unwrap();
+    assert_eq!(r.get(), "{\"a\" : [1, 2]}");
+    // What a `Value` cannot hold, a raw value may (the host's JSON.parse reads it).
+    assert_eq!(
+        RawJson::from_string("\"\\ud800\"".into()).unwrap().get(),
+        "\"\\ud800\""
+    );
+    assert_eq!(RawJson::from_string("1e400".into()).unwrap().get(), "1e400");
+    assert!(RawJson::from_string("{\"a\":}".into()).is_err());
+    assert!(RawJson::from_string("1 2".into()).is_err());
+}
+
+#[test]
+fn a_repeated_key_is_refused_where_asked() {
+    let ok = parse_unique_object(r#"{"b":1,"a":{"x":1,"x":2}}"#).unwrap();
+    assert_eq!(ok.len(), 2);
+    assert!(matches!(
+        parse_unique_object(r#"{"a":1,"b":2,"a":3}"#),
+        Err(UniqueError::Duplicate(k)) if k == "a"
+    ));
+    assert!(matches!(
+        parse_unique_object("[]"),
+        Err(UniqueError::Json(_))
+    ));
+    assert!(matches!(
+        parse_unique_object("{\"a\":1,}"),
+        Err(UniqueError::Json(_))
+    ));
+}
