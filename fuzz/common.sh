@@ -8,7 +8,7 @@
 
 FUZZ_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_DIR="$(dirname "$FUZZ_DIR")"
-TARGETS=(sse jsonrpc results headers schema engine)
+TARGETS=(sse json jsonrpc results headers schema engine)
 CARGO_FUZZ_VERSION="0.13.2"
 export RUSTC_BOOTSTRAP=1
 FUZZ_SANITIZER="${FUZZ_SANITIZER:-address}"
