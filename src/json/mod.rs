@@ -37,7 +37,7 @@ pub struct JsonError {
 impl fmt::Display for JsonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.line == 0 {
-            return f.write_str(self.what);
+            return write!(f, "expected {}", self.what);
         }
         write!(
             f,
@@ -48,7 +48,8 @@ impl fmt::Display for JsonError {
 }
 
 impl JsonError {
-    /// An error about the shape, not the syntax (no position: the text parsed).
+    /// An error about the shape, not the syntax (no position: the text parsed): "expected
+    /// {what}".
     pub(crate) fn shape(what: &'static str) -> JsonError {
         JsonError {
             what,
@@ -128,7 +129,7 @@ pub(crate) fn parse_unique_object(text: &str) -> Result<Vec<(String, Value)>, Un
     p.ws();
     if p.peek() != Some(b'{') {
         p.value(false).map_err(UniqueError::Json)?;
-        return Err(UniqueError::Json(JsonError::shape("expected an object")));
+        return Err(UniqueError::Json(JsonError::shape("an object")));
     }
     let mut out: Vec<(String, Value)> = Vec::new();
     let mut seen = crate::hash::FxHashSet::default();

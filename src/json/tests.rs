@@ -62,3 +62,15 @@ fn a_repeated_key_is_refused_where_asked() {
         Err(UniqueError::Json(_))
     ));
 }
+
+#[test]
+fn shape_errors_say_what_was_expected() {
+    let Err(UniqueError::Json(e)) = parse_unique_object("[1]") else {
+        panic!("an array is not an object");
+    };
+    assert_eq!(e.to_string(), "expected an object");
+    assert_eq!(
+        crate::protocol::jsonrpc::decode("5").unwrap_err().message,
+        "malformed JSON-RPC message: expected struct Envelope"
+    );
+}
