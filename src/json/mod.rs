@@ -383,35 +383,9 @@ impl<'a> Parser<'a> {
     /// An array at the cursor (on its `[`): `item` reads each element.
     pub(crate) fn array(
         &mut self,
-        mut item: impl FnMut(&mut Parser<'a>) -> Result<(), JsonError>,
+        item: impl FnMut(&mut Parser<'a>) -> Result<(), JsonError>,
     ) -> Result<(), JsonError> {
-        self.enter()?;
-        self.ws();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
-            self.depth -= 1;
-            return Ok(());
-        }
-        loop {
-            item(self)?;
-            self.ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.pos += 1;
-                    self.ws();
-                    if self.peek() == Some(b']') {
-                        return Err(self.error("trailing comma"));
-                    }
-                }
-                Some(b']') => {
-                    self.pos += 1;
-                    self.depth -= 1;
-                    return Ok(());
-                }
-                None => return Err(self.error("EOF while parsing a list")),
-                Some(_) => return Err(self.error("expected `,` or `]`")),
-            }
-        }
+        self.container(false, item)
     }
 
     /// An object at the cursor (on its `{`): `member` reads each member's value, given its
@@ -420,32 +394,46 @@ impl<'a> Parser<'a> {
         &mut self,
         mut member: impl FnMut(&mut Parser<'a>, &str) -> Result<(), JsonError>,
     ) -> Result<(), JsonError> {
+        self.container(true, |p| {
+            let key = p.key_built()?;
+            member(p, &key)
+        })
+    }
+
+    /// An array or an object at the cursor: `each` reads one element or member.
+    fn container(
+        &mut self,
+        object: bool,
+        mut each: impl FnMut(&mut Parser<'a>) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        let close = if object { b'}' } else { b']' };
         self.enter()?;
         self.ws();
-        if self.peek() == Some(b'}') {
+        if self.peek() == Some(close) {
             self.pos += 1;
             self.depth -= 1;
             return Ok(());
         }
         loop {
-            let key = self.key_built()?;
-            member(self, &key)?;
+            each(self)?;
             self.ws();
             match self.peek() {
                 Some(b',') => {
                     self.pos += 1;
                     self.ws();
-                    if self.peek() == Some(b'}') {
+                    if self.peek() == Some(close) {
                         return Err(self.error("trailing comma"));
                     }
                 }
-                Some(b'}') => {
+                Some(c) if c == close => {
                     self.pos += 1;
                     self.depth -= 1;
                     return Ok(());
                 }
-                None => return Err(self.error("EOF while parsing an object")),
-                Some(_) => return Err(self.error("expected `,` or `}`")),
+                None if object => return Err(self.error("EOF while parsing an object")),
+                None => return Err(self.error("EOF while parsing a list")),
+                Some(_) if object => return Err(self.error("expected `,` or `}`")),
+                Some(_) => return Err(self.error("expected `,` or `]`")),
             }
         }
     }
