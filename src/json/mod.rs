@@ -123,7 +123,8 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Value, JsonError> {
 }
 
 /// Parses a JSON object keeping its members in order and refusing a repeated key
-/// (`Err(Some(key))`; `Err(None)` with the error when the text is not an object).
+/// (`UniqueError::Duplicate`; `UniqueError::Json` when the text is not JSON or not an
+/// object). A `Value` would keep the last of a repeated key.
 pub(crate) fn parse_unique_object(text: &str) -> Result<Vec<(String, Value)>, UniqueError> {
     let mut p = Parser::new(text);
     p.ws();
@@ -159,8 +160,8 @@ pub(crate) enum UniqueError {
     Duplicate(String),
 }
 
-/// A cursor over the text. `build` says whether a value is built or only checked (a raw
-/// member, a skipped one): one walker for both keeps the code small.
+/// A cursor over the text: `value(true)` builds a `Value` (recursively, 127 levels at
+/// most), `value(false)` only checks one (`skip`, with a stack of its own: any depth).
 pub(crate) struct Parser<'a> {
     s: &'a [u8],
     pub(crate) pos: usize,
