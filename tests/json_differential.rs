@@ -64,7 +64,8 @@ fn gen_number(r: &mut Rng, out: &mut String) {
     if r.below(3) == 0 {
         out.push('-');
     }
-    let int_digits = r.below(22);
+    // Up to 40 digits: past 20 a u64 overflows (the significand keeps what fits).
+    let int_digits = r.below(41);
     if int_digits == 0 {
         out.push('0');
     } else {

@@ -96,7 +96,10 @@ impl Parser<'_> {
             float = true;
             let start = self.pos;
             self.some_digits()?;
-            let mut overflow = integer_overflow;
+            // As serde_json: the fraction's digits join the significand while it has room,
+            // even after integer digits were dropped (which puts them a place too high; the
+            // value differs from the exact one in the last bits, and both readers agree).
+            let mut overflow = false;
             for &d in self.s.get(start..self.pos).unwrap_or_default() {
                 match sig
                     .checked_mul(10)
