@@ -8,6 +8,8 @@
 // `cfg(fuzzing)` (set by cargo-fuzz) marks the checks that need fuzz-only dependencies.
 #![allow(unexpected_cfgs)]
 
+#[path = "../fuzz/src/oracle.rs"]
+mod oracle;
 #[path = "../fuzz/src/util.rs"]
 mod util;
 

@@ -7,6 +7,10 @@
 #[allow(dead_code)]
 #[path = "../fuzz/src/json.rs"]
 mod json;
+// serde_json's reading of a `Value`, the checks' oracle.
+#[allow(dead_code)]
+#[path = "../fuzz/src/oracle.rs"]
+mod oracle;
 
 /// A small deterministic generator (xorshift64*), so that a failure names its seed.
 struct Rng(u64);

@@ -84,6 +84,7 @@
 #[path = "engine_peers.rs"]
 mod peers;
 
+use crate::oracle::{serde_value, serde_value_bytes};
 use crate::util::{check_error, is_json_text, is_unsafe_char, Reader};
 use mcp_wasm_client::engine::{
     Action, Ask, AskId, AuthAction, AuthConfig, AuthInput, AuthStepId, Config, Core,
@@ -280,7 +281,7 @@ impl Driver {
                         // which the checks below do not concern).
                         serde_json::from_str::<&serde_json::value::RawValue>(b)
                             .unwrap_or_else(|e| panic!("body not JSON: {e}: {b}"));
-                        serde_json::from_str(b).unwrap_or(Value::Null)
+                        serde_value(b).unwrap_or(Value::Null)
                     });
                     let method = body
                         .as_ref()
@@ -691,7 +692,7 @@ impl Driver {
                     *b ^= x;
                 }
                 let text = String::from_utf8_lossy(&text).into_owned();
-                let v = serde_json::from_str(&text).unwrap_or(Value::String(text));
+                let v = serde_value(&text).unwrap_or(Value::String(text));
                 (Some(key), v)
             }
             (_, 3) => (None, json_blob(r).unwrap_or(Value::Null)),
@@ -982,7 +983,7 @@ fn opts(r: &mut Reader) -> OpOptions {
 
 /// JSON from a blob, or `None`.
 fn json_blob(r: &mut Reader) -> Option<Value> {
-    serde_json::from_slice(r.blob()).ok()
+    serde_value_bytes(r.blob()).ok()
 }
 
 fn object_blob(r: &mut Reader) -> Map<String, Value> {
@@ -1062,7 +1063,7 @@ fn start(d: &mut Driver, r: &mut Reader) {
             } else if r.bool() {
                 // As the shell passes what `JSON.stringify` wrote, unread (JSON by
                 // construction: here serde_json's text of any value, an object or not).
-                let text = serde_json::from_slice::<serde_json::Value>(blob)
+                let text = serde_value_bytes(blob)
                     .map(|v| v.to_string())
                     .unwrap_or_else(|_| "null".into());
                 match ToolArguments::from_stringify(text) {
@@ -1070,7 +1071,7 @@ fn start(d: &mut Driver, r: &mut Reader) {
                     Err(_) => return,
                 }
             } else {
-                let args = serde_json::from_slice(blob).ok();
+                let args = serde_value_bytes(blob).ok();
                 d.core.call_tool(&name, args, as_task, &o, now)
             }
         }

@@ -7,6 +7,7 @@
 //! out of them.
 
 use super::{Driver, ANSWERS, TASK_IDS};
+use crate::oracle::{serde_value, serde_value_bytes};
 use crate::util::Reader;
 use mcp_wasm_client::engine::PeerAction;
 use serde_json::{json, Map, Value};
@@ -120,7 +121,7 @@ impl Peers {
                 self.to_grant.retain(|x| *x != name);
             }
             PeerAction::Post { text } => {
-                let v: Value = serde_json::from_str(&text)
+                let v: Value = serde_value(&text)
                     .unwrap_or_else(|e| panic!("posted text not JSON: {e}: {text}"));
                 assert_eq!(v.get("v"), Some(&json!(1)), "posted version: {text}");
                 assert_eq!(v.get("from"), Some(&json!(ME)), "posted from: {text}");
@@ -413,7 +414,7 @@ impl Driver {
                     p.keys[(a & 3) as usize % p.keys.len()].clone()
                 };
                 let value = match (a >> 3) % 10 {
-                    9 => serde_json::from_slice(r.blob()).unwrap_or(Value::Null),
+                    9 => serde_value_bytes(r.blob()).unwrap_or(Value::Null),
                     8 => Value::Null,
                     i => serde_json::from_str(ANSWERS[i as usize % ANSWERS.len()])
                         .unwrap_or(Value::Null),

@@ -16,6 +16,7 @@
 //!   header-safe, and a string argument decodes back to itself;
 //! - `modern_post_headers` for any method and params: every value header-safe.
 
+use crate::oracle::serde_value_bytes;
 use crate::util::{check_error, check_reason, split2};
 use mcp_wasm_client::http::encoding::{
     decode_header_value, encode_header_value, is_plain_safe, is_token,
@@ -54,10 +55,10 @@ pub fn run(data: &[u8]) {
         Err(e) => check_error(&e),
     }
 
-    let Ok(schema) = serde_json::from_slice::<Value>(schema) else {
+    let Ok(schema) = serde_value_bytes(schema) else {
         return;
     };
-    let args: Option<Value> = serde_json::from_slice(args).ok();
+    let args: Option<Value> = serde_value_bytes(args).ok();
     match header_params(&schema) {
         Ok(params) => {
             for (i, p) in params.iter().enumerate() {

@@ -6,12 +6,16 @@
 //! - never panics;
 //! - `json::parse` accepts exactly what `serde_json::from_str::<Value>` accepts, and builds
 //!   the same `Value` (key order, the last of a repeated key, integers as `u64`/`i64`,
-//!   other numbers the same `f64` bit for bit);
+//!   other numbers the same `f64` bit for bit); serde_json read through
+//!   `crate::oracle::serde_value`, where serde's private marker key
+//!   (`"$serde_json::private::RawValue"`, live with the `raw_value` feature) is a key like
+//!   any other, as it is in JSON and in the crate;
 //! - `RawJson::from_string` accepts exactly what serde_json's `RawValue::from_string`
 //!   accepts (which is more than a `Value` holds: lone surrogate escapes, numbers past
 //!   f64, any depth) and keeps the same text;
 //! - `json::parse_bytes` agrees with `json::parse` on UTF-8 and refuses anything else.
 
+use crate::oracle::serde_value;
 use mcp_wasm_client::json::{parse, parse_bytes, RawJson};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -44,7 +48,7 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
 
 /// Asserts that both readers agree on `text`, as a `Value` and as a raw value.
 pub fn agree(text: &str) {
-    match (parse(text), serde_json::from_str::<Value>(text)) {
+    match (parse(text), serde_value(text)) {
         (Ok(a), Ok(b)) => assert!(same_value(&a, &b), "{text:?}: ours {a} serde_json {b}"),
         (Err(_), Err(_)) => {}
         (a, b) => panic!("{text:?}: ours {a:?}, serde_json {b:?}"),

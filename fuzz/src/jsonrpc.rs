@@ -9,6 +9,7 @@
 //!   of a decoded response or error (same id, code), `encode_request` of a decoded
 //!   request (same id and method, params an object), `encode_notification` likewise.
 
+use crate::oracle::serde_value;
 use crate::util::{check_error, is_json_text};
 use mcp_wasm_client::error::ErrorKind;
 use mcp_wasm_client::protocol::jsonrpc::{
@@ -35,7 +36,7 @@ pub fn run(data: &[u8]) {
             // out of range"), which the engine treats as an invalid result when it looks
             // inside, and the host's JSON.parse reads as Infinity.
             assert!(is_json_text(result.get()));
-            let Ok(v) = serde_json::from_str::<Value>(result.get()) else {
+            let Ok(v) = serde_value(result.get()) else {
                 return;
             };
             match decode(&encode_response(&id, Ok(v))) {

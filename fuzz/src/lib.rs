@@ -4,8 +4,10 @@
 //! and panics when a property is violated. The same files are compiled into
 //! `tests/fuzz_regressions.rs` (with `#[path]`), which replays every saved input under
 //! `tests/regressions/<target>/` and `fuzz/seeds/<target>/` on stable, without cargo-fuzz.
-//! So: only `mcp_wasm_client` and `serde_json` here, and `crate::util` for helpers.
+//! So: only `mcp_wasm_client`, `serde` and `serde_json` here, `crate::util` for helpers and
+//! `crate::oracle` for serde_json's reading of a `Value`.
 
+pub mod oracle;
 pub mod util;
 
 pub mod engine;

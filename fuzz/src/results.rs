@@ -17,6 +17,7 @@
 //!   `capabilities` object; `supported_versions` yields exactly the strings of `supported`;
 //! - `parse_rfc3339` ∘ `format_rfc3339` is the identity on what parsed.
 
+use crate::oracle::serde_value;
 use crate::util::{check_error, is_json_text};
 use mcp_wasm_client::error::{Error, ErrorKind};
 use mcp_wasm_client::json::RawJson;
@@ -94,7 +95,7 @@ pub fn run(data: &[u8]) {
     };
     let r = ours.unwrap_or_else(|e| panic!("{text:?}: refused: {e}"));
     assert_eq!(r.get(), theirs.get());
-    let value: Option<Value> = serde_json::from_str(text).ok();
+    let value: Option<Value> = serde_value(text).ok();
     if let Some(v) = &value {
         discover_checks(v);
     }
@@ -131,18 +132,18 @@ pub fn run(data: &[u8]) {
             assert_eq!(n, keys.len(), "duplicate inputRequests keys");
             assert!(!ir.input_requests.is_empty() || ir.request_state.is_some());
             if let Some(rs) = &ir.request_state {
-                let state: Value = serde_json::from_str(rs.get()).expect("requestState is JSON");
+                let state: Value = serde_value(rs.get()).expect("requestState is JSON");
                 assert!(state.is_string());
                 let mut params = Map::new();
                 params.insert("name".into(), "t".into());
                 let body = encode_request(&RequestId::Number(7), "tools/call", &params, Some(rs));
-                let sent: Value = serde_json::from_str(&body).expect("the retry is JSON");
+                let sent: Value = serde_value(&body).expect("the retry is JSON");
                 assert_eq!(sent["params"]["requestState"], state);
                 assert_eq!(sent["params"]["name"], "t");
                 // Byte-exact echo.
                 assert!(body.contains(rs.get()));
                 let empty = encode_request(&RequestId::Number(7), "x", &Map::new(), Some(rs));
-                assert!(serde_json::from_str::<Value>(&empty).is_ok());
+                assert!(serde_value(&empty).is_ok());
             }
         }
         Err(e) => invalid_result(&e),

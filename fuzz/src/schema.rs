@@ -24,6 +24,7 @@
 //!   whose host is not flagged `is_punycode` parses, with the same scheme and the same
 //!   host, and no userinfo.
 
+use crate::oracle::serde_value_bytes;
 use crate::util::{check_error, check_reason, split2};
 use mcp_wasm_client::error::ErrorKind;
 use mcp_wasm_client::schema::answers::{check_roots_result, check_sampling_result};
@@ -176,12 +177,9 @@ pub fn run(data: &[u8]) {
         }
         3 => url(&String::from_utf8_lossy(a)),
         _ => {
-            let (Ok(schema), Ok(instance)) = (
-                serde_json::from_slice::<Value>(a),
-                serde_json::from_slice::<Value>(b),
-            ) else {
+            let (Ok(schema), Ok(instance)) = (serde_value_bytes(a), serde_value_bytes(b)) else {
                 // One document alone: use it both ways.
-                if let Ok(v) = serde_json::from_slice::<Value>(a) {
+                if let Ok(v) = serde_value_bytes(a) {
                     output(&v, &v);
                     form(&v, &json!({"action": "accept", "content": {}}));
                     answers(&v);

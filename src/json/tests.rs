@@ -74,3 +74,16 @@ fn shape_errors_say_what_was_expected() {
         "malformed JSON-RPC message: expected struct Envelope"
     );
 }
+
+#[test]
+fn serde_jsons_private_marker_key_is_a_key_like_any_other() {
+    // With its `raw_value` feature, serde_json's `Value` reads this object as the raw JSON
+    // text inside the string (`[1]`); JSON has no such rule, and a peer's result may hold
+    // the key (found by the `json` fuzz target, whose oracle now reads it as a key:
+    // fuzz/src/oracle.rs).
+    let text = r#"{"$serde_json::private::RawValue":"[1]"}"#;
+    let v = parse(text).unwrap();
+    assert_eq!(v["$serde_json::private::RawValue"], "[1]");
+    assert!(parse(r#"{"$serde_json::private::RawValue":1}"#).is_ok());
+    assert_eq!(RawJson::from_string(text.into()).unwrap().get(), text);
+}
