@@ -1,5 +1,5 @@
-// The Chromium half of the benchmarks: headless Chromium driven by playwright-core, pages
-// served by the bench server (same origin as the MCP endpoint). CPU time of a page is the
+// The Chromium half of the benchmarks: headless Chromium driven over a bare DevTools pipe
+// (`lib/cdp-pipe.mjs`; playwright-core with PLAYWRIGHT=1), pages served by the bench server (same origin as the MCP endpoint). CPU time of a page is the
 // DevTools protocol's Performance.getMetrics `ScriptDuration` (and `TaskDuration`: all
 // main-thread work), JS heap its `JSHeapUsedSize` after HeapProfiler.collectGarbage.
 // Also what every bench script shares: the bench server (`startServer`) and the request
@@ -10,6 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { launchPipe } from './lib/cdp-pipe.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLES = join(ROOT, 'bench/out/bundles');
@@ -101,8 +102,13 @@ export async function interleavedBlocks(clients, blocks, n, task, run) {
   return rounds;
 }
 
-export async function launch() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+/** Headless Chromium for the measures: over a bare DevTools pipe (`lib/cdp-pipe.mjs` says
+ *  why: Playwright's request tracking costs the page main-thread time on every `fetch`).
+ *  `PLAYWRIGHT=1`, or `{ playwright: true }` (what needs its tracing API): Playwright's. */
+export async function launch({ playwright = process.env.PLAYWRIGHT === '1' } = {}) {
+  const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+  if (!playwright) return launchPipe({ executablePath, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
 }
 
 const clientUrl = (base, name) => `${base}/static/bench/out/bundles/clients/${name}.js`;

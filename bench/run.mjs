@@ -87,6 +87,7 @@ function machine() {
     extTasks: pkgv('@modelcontextprotocol/ext-tasks'),
     eventsourceParser: pkgv('eventsource-parser'),
     playwright: pkgv('playwright-core'),
+    driver: env.PLAYWRIGHT === '1' ? `playwright-core ${pkgv('playwright-core')}` : 'a bare DevTools pipe, bench/lib/cdp-pipe.mjs',
     commit: v('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']),
     dirty: spawnSync('git', ['-C', ROOT, 'status', '--porcelain', '--', 'src', 'Cargo.toml', 'Cargo.lock'], { encoding: 'utf8' }).stdout.trim() !== '',
   };

@@ -5,7 +5,7 @@
 //   node bench/tools/startup-trace.mjs          CLIENTS=ours,ts RUNS=3 (defaults)
 import * as B from '../browser.mjs';
 const { child, url: base } = await B.startServer();
-const browser = await B.launch();
+const browser = await B.launch({ playwright: true }); // its tracing API
 const cats = ['v8.wasm', 'disabled-by-default-v8.wasm.detailed', 'v8', 'devtools.timeline', 'v8.execute', 'blink', 'loading', 'disabled-by-default-devtools.timeline'];
 for (const client of (process.env.CLIENTS || 'ours,ts').split(',')) {
   for (let k = 0; k < Number(process.env.RUNS || 3); k++) {
