@@ -732,8 +732,9 @@ test('invalid call options → ConfigError, client still works', async ({ client
 });
 
 test('a large JSON result of known size is read whole; a body longer or shorter than its Content-Length → NetworkError, client still works', async () => {
-  // Past 64 KiB a result for the host is read into one buffer of its Content-Length
-  // (src/web/js/cors.js `Fetcher.sized`); a host's fetch can announce a wrong size.
+  // Past 64 KiB a result for the host is read into one buffer of its Content-Length in Node
+  // (src/web/js/cors.js `Fetcher.sized`), by `arrayBuffer()` and checked against it elsewhere
+  // (`sizedAs`); a host's fetch can announce a wrong size.
   const big = 'x'.repeat(200_000);
   let skew = 0;
   const fetch = async (input, init = {}) => {

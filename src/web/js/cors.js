@@ -142,12 +142,34 @@ export function utf8Into(text, memory, ptr, cap) {
 /** Bodies from this size on may be parsed here for the host (`Fetcher.standIn`). */
 const STAND_IN_MIN = 64 * 1024;
 
+/**
+ * Whether `Response#arrayBuffer()` is built from JS chunks here: Node's fetch (undici) reads
+ * the body as JS chunks and concatenates them into a copy, so a large body is better read
+ * chunk by chunk into one buffer of its size (`Fetcher.sized`: 49.4 against 54.1 MiB of peak
+ * RSS for a 5 MB result). Browsers, Deno, Bun and workerd consume a body natively into one
+ * buffer, and there reading the chunks in JS is what costs: in Chromium, 5.2 MiB more of
+ * the renderer's peak for a 5 MB result than `arrayBuffer()` (BENCHMARKS.md, the
+ * twenty-first session). Deno and Bun also answer to `process.versions.node`.
+ */
+const JS_CHUNKED_BODIES =
+  typeof globalThis.process?.versions?.node === 'string' && globalThis.Deno === undefined && globalThis.process.versions.bun === undefined;
+
 /** A body chunk as a Uint8Array, or null when it is not bytes. `ArrayBuffer.isView`, not
  *  `instanceof Uint8Array`: a fetch from another realm yields Uint8Arrays that are not
  *  instances of this realm's class. */
 function bytesOf(v) {
   if (!ArrayBuffer.isView(v)) return null;
   return v instanceof Uint8Array ? v : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+}
+
+const LONGER = 'the body is longer than its Content-Length';
+const SHORTER = 'the body is shorter than its Content-Length';
+
+/** `body`, read whole, checked against its `Content-Length`, `total`, as `Fetcher.sized`
+ *  checks it chunk by chunk. */
+function sizedAs(body, total) {
+  if (body.byteLength !== total) throw new Error(body.byteLength > total ? LONGER : SHORTER);
+  return body;
 }
 
 function join(parts, n) {
@@ -249,7 +271,8 @@ export class Fetcher {
   }
 
   /**
-   * The body of exchange `id` read into one buffer of its `Content-Length`, `total`; null
+   * In Node (`JS_CHUNKED_BODIES`), the body of exchange `id` read into one buffer of its
+   * `Content-Length`, `total`; null
    * when the engine gave up on the exchange meanwhile (`whole` then drops it). A body
    * longer or shorter than announced is a broken stream (a platform fetch cannot deliver
    * either over HTTP/1.1 framing; a host's `fetch` function could).
@@ -266,11 +289,11 @@ export class Fetcher {
       if (r.done) break;
       const u = bytesOf(r.value);
       if (!u) continue;
-      if (u.byteLength > total - at) throw new Error('the body is longer than its Content-Length');
+      if (u.byteLength > total - at) throw new Error(LONGER);
       buf.set(u, at);
       at += u.byteLength;
     }
-    if (at !== total) throw new Error('the body is shorter than its Content-Length');
+    if (at !== total) throw new Error(SHORTER);
     return buf;
   }
 
@@ -397,9 +420,10 @@ export class Fetcher {
       if (size !== null && /^\d{1,15}$/.test(size) && Number(size) <= limit && h.get('content-encoding') === null && (res.type === 'basic' || res.type === 'default')) {
         const total = Number(size);
         if (!host || total < STAND_IN_MIN) return this.whole(id, new Uint8Array(await res.arrayBuffer()), host);
-        // A large result for the host: its chunks copied as they come into one buffer of
-        // the announced size, so that one copy of the body is alive at a time, not the
-        // chunks and their concatenation (and in Node, `arrayBuffer()`'s copy of that).
+        if (!JS_CHUNKED_BODIES) return this.whole(id, sizedAs(new Uint8Array(await res.arrayBuffer()), total), host);
+        // In Node, a large result for the host: its chunks copied as they come into one
+        // buffer of the announced size, so that one copy of the body is alive at a time,
+        // not the chunks and their concatenation and `arrayBuffer()`'s copy of that.
         return this.whole(id, await this.sized(id, stream.getReader(), total), host);
       }
       const reader = stream.getReader();
