@@ -25,7 +25,7 @@ export async function buildBrowserBundles() {
   const outdir = join(BUNDLES, 'clients');
   mkdirSync(outdir, { recursive: true });
   await build({
-    entryPoints: ['ours', 'ts', 'raw'].map((n) => join(ROOT, 'bench/clients', `${n}.js`)),
+    entryPoints: ['ours', 'ts', 'raw', 'raw-strict'].map((n) => join(ROOT, 'bench/clients', `${n}.js`)),
     bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true,
     outdir, logLevel: 'error', absWorkingDir: ROOT, splitting: false,
   });

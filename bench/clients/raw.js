@@ -15,8 +15,13 @@ export async function open(url, opts = {}) {
   // The body with its id cut out: prefix + id + suffix.
   const m = t ? /^(\{"jsonrpc":"2\.0","id":)\d+(,.*)$/s.exec(t.body) : null;
   if (t && !m) throw new Error('raw: unexpected template body');
+  // `strict` (bench/clients/raw-strict.js): the body read whole and decoded as our client
+  // decodes it, refusing what is not UTF-8, instead of `text()`.
+  const read = opts.strict
+    ? async (res) => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await res.arrayBuffer())
+    : (res) => res.text();
   const parse = async (res) => {
-    const text = await res.text();
+    const text = await read(res);
     if ((res.headers.get('content-type') || '').startsWith('text/event-stream')) {
       const i = text.indexOf('\ndata: ');
       return JSON.parse(text.slice(i + 7, text.indexOf('\n', i + 7))).result;
