@@ -5,10 +5,11 @@
 // Why not Playwright for the measures: Playwright enables the DevTools Network domain on
 // every page (it reports requests to its own API), and with it the renderer records every
 // request for DevTools (initiator, stack, headers, timing). That is main-thread work a user's
-// page never does, and it is paid per `fetch`: measured side by side on one machine, raw
-// `fetch` cost 790–925 µs of main-thread time per sequential call and 1.9–2.2 ms of wall time
-// under Playwright, against 648–750 µs and 1.5–1.6 ms over this pipe, with wider rounds
-// (BENCHMARKS.md, the twenty-first session). Here no domain is enabled but those a measure
+// page never does, and it is paid per `fetch`: measured side by side on one machine
+// (bench/tools/chromium-drivers.mjs), raw `fetch` cost 776–803 µs of main-thread time per
+// sequential call and 2.0 ms of wall time under Playwright, against 666–720 µs and 1.5–1.6
+// ms over this pipe, and every client 60–175 µs more (BENCHMARKS.md, the twenty-first
+// session). Here no domain is enabled but those a measure
 // asks for (Performance, Profiler, HeapProfiler, Page for navigation).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
