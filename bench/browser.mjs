@@ -1,7 +1,8 @@
 // The Chromium half of the benchmarks: headless Chromium driven over a bare DevTools pipe
 // (`lib/cdp-pipe.mjs`; playwright-core with PLAYWRIGHT=1), pages served by the bench server
-// (same origin as the MCP endpoint). CPU time of a page is the DevTools protocol's Performance.getMetrics `ScriptDuration` (and `TaskDuration`: all
-// main-thread work), JS heap its `JSHeapUsedSize` after HeapProfiler.collectGarbage.
+// (same origin as the MCP endpoint). CPU time of a page is the DevTools protocol's
+// Performance.getMetrics `ScriptDuration` (and `TaskDuration`: all main-thread work), JS
+// heap its `JSHeapUsedSize` after HeapProfiler.collectGarbage.
 // Also what every bench script shares: the bench server (`startServer`) and the request
 // our client sends (`captureTemplate`), which the raw loop replays.
 import { build } from 'esbuild';
