@@ -272,8 +272,8 @@ export class Fetcher {
 
   /**
    * In Node (`JS_CHUNKED_BODIES`), the body of exchange `id` read into one buffer of its
-   * `Content-Length`, `total`; null
-   * when the engine gave up on the exchange meanwhile (`whole` then drops it). A body
+   * `Content-Length`, `total`; null when the engine gave up on the exchange meanwhile
+   * (`whole` then drops it). A body
    * longer or shorter than announced is a broken stream (a platform fetch cannot deliver
    * either over HTTP/1.1 framing; a host's `fetch` function could).
    */
