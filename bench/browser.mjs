@@ -26,7 +26,7 @@ export async function buildBrowserBundles() {
   const outdir = join(BUNDLES, 'clients');
   mkdirSync(outdir, { recursive: true });
   await build({
-    entryPoints: ['ours', 'ts', 'raw', 'raw-strict'].map((n) => join(ROOT, 'bench/clients', `${n}.js`)),
+    entryPoints: ['ours', 'ts', 'raw', 'raw-strict', 'raw-pipe', 'raw-chunks', 'raw-tee', 'raw-blob'].map((n) => join(ROOT, 'bench/clients', `${n}.js`)),
     bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true,
     outdir, logLevel: 'error', absWorkingDir: ROOT, splitting: false,
   });
@@ -214,12 +214,14 @@ function procStatus(pid, field) {
  * The peak resident memory that `run()` adds to the browser's renderer processes: Linux's
  * own high-water mark (`VmHWM` in /proc/<pid>/status, reset to the current size by writing 5
  * to /proc/<pid>/clear_refs right before `run()`) minus each renderer's size before it,
- * summed (only the measured page's renderer is busy). `bcdp`: a browser CDP session
+ * summed (only the measured page's renderer is busy; `all`: every process's). `bcdp`: a browser CDP session
  * (`browser.newBrowserCDPSession()`). Null where /proc cannot be read or reset (not Linux,
  * another user's processes): the figure is then left out, not guessed.
  */
-export async function rendererPeakGrowth(bcdp, run) {
-  const pids = (await bcdp.send('SystemInfo.getProcessInfo')).processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+export async function rendererPeakGrowth(bcdp, run, { all = false } = {}) {
+  // `all`: every process of the browser (browser, GPU, network and storage services too),
+  // for a reader that may move bytes out of the renderer (a Blob's are kept by the browser).
+  const pids = (await bcdp.send('SystemInfo.getProcessInfo')).processInfo.filter((p) => all || p.type === 'renderer').map((p) => p.id);
   let before = null;
   try {
     if (pids.every((pid) => existsSync(`/proc/${pid}/clear_refs`))) {

@@ -16,10 +16,49 @@ export async function open(url, opts = {}) {
   const m = t ? /^(\{"jsonrpc":"2\.0","id":)\d+(,.*)$/s.exec(t.body) : null;
   if (t && !m) throw new Error('raw: unexpected template body');
   // `strict` (bench/clients/raw-strict.js): the body read whole and decoded as our client
-  // decodes it, refusing what is not UTF-8, instead of `text()`.
-  const read = opts.strict
-    ? async (res) => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await res.arrayBuffer())
-    : (res) => res.text();
+  // decodes it, refusing what is not UTF-8, instead of `text()`. Other strict readers,
+  // measured against it for their memory (BENCHMARKS.md, the twenty-second session):
+  // 'pipe' through a fatal TextDecoderStream and back into `Response#text()`; 'chunks' the
+  // reader's chunks decoded by a fatal streaming TextDecoder and concatenated; 'tee' the body
+  // teed, `text()` on one branch and a fatal decoder checking the other; 'blob' `blob()`,
+  // then `text()` and, only when it holds U+FFFD (a replacement or a real one), the bytes
+  // decoded fatally (the Blob's bytes are kept by the browser process, not the renderer).
+  const fatal = () => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const readers = {
+    true: async (res) => fatal().decode(await res.arrayBuffer()),
+    pipe: (res) => new Response(res.body.pipeThrough(new TextDecoderStream('utf-8', { fatal: true, ignoreBOM: true })).pipeThrough(new TextEncoderStream())).text(),
+    chunks: async (res) => {
+      const d = fatal();
+      const r = res.body.getReader();
+      let s = '';
+      for (;;) {
+        const { done, value } = await r.read();
+        if (done) break;
+        s += d.decode(value, { stream: true });
+      }
+      return s + d.decode();
+    },
+    tee: async (res) => {
+      const [a, b] = res.body.tee();
+      const check = async () => {
+        const d = fatal();
+        const r = b.getReader();
+        for (;;) {
+          const { done, value } = await r.read();
+          if (done) break;
+          d.decode(value, { stream: true });
+        }
+        d.decode();
+      };
+      return (await Promise.all([new Response(a).text(), check()]))[0];
+    },
+    blob: async (res) => {
+      const b = await res.blob();
+      const t = await b.text();
+      return t.includes('\uFFFD') ? fatal().decode(await b.arrayBuffer()) : t;
+    },
+  };
+  const read = opts.strict ? readers[opts.strict] : (res) => res.text();
   const parse = async (res) => {
     const text = await read(res);
     if ((res.headers.get('content-type') || '').startsWith('text/event-stream')) {

@@ -9,6 +9,9 @@
 // process is read (only this page's is busy), the clients in rotating order per round, each
 // in a fresh context, the result kept alive after the call by every client alike.
 //   node bench/tools/chromium-large-memory.mjs        ROUNDS=5 CLIENTS=raw,ours,ts
+//   PROCESSES=all ...   (every process of the browser summed, not only the renderers)
+// The strict readers beside raw fetch (bench/clients/raw-*.js, BENCHMARKS.md, the twenty-
+// first and twenty-second sessions): CLIENTS=raw,raw-strict,raw-pipe,raw-chunks,raw-tee,raw-blob,ts
 import * as B from '../browser.mjs';
 import { median } from '../lib/workload.js';
 
@@ -22,7 +25,7 @@ const browser = await B.launch();
 const bcdp = await browser.newBrowserCDPSession();
 
 const results = Object.fromEntries(CLIENTS.map((c) => [c, { peak: [], fromHead: [] }]));
-console.log(`Chromium ${browser.version()}: peak renderer RSS growth during one ~5 MB result (after one warm-up call), ${ROUNDS} rounds`);
+console.log(`Chromium ${browser.version()}: peak ${process.env.PROCESSES === 'all' ? 'RSS growth of all its processes' : 'renderer RSS growth'} during one ~5 MB result (after one warm-up call), ${ROUNDS} rounds`);
 try {
   for (let r = 0; r < ROUNDS; r++) {
     const order = CLIENTS.map((_, i) => CLIENTS[(i + r) % CLIENTS.length]);
@@ -45,7 +48,7 @@ try {
       );
       await cdp.send('HeapProfiler.collectGarbage');
       await new Promise((ok) => setTimeout(ok, 300));
-      const { result: t, peak } = await B.rendererPeakGrowth(bcdp, () => B.largeCall(page));
+      const { result: t, peak } = await B.rendererPeakGrowth(bcdp, () => B.largeCall(page), { all: process.env.PROCESSES === 'all' });
       if (peak === null) throw new Error('the renderer\'s /proc files cannot be read or reset here (Linux, same user needed)');
       results[client].peak.push(peak);
       results[client].fromHead.push(t.fromHeadMs);
