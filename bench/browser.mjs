@@ -38,6 +38,29 @@ export async function buildBrowserBundles() {
   });
 }
 
+/**
+ * Our client built from another package directory (`pkgDir`: a copy of `pkg/` from another
+ * build) as the client `ours-b`, in a directory of its own (its bundle loads the wasm beside
+ * it): an A/B of two builds in one page (`PKG_B=` in bench/tools/chromium-interleaved.mjs).
+ */
+export async function buildBundleB(pkgDir) {
+  const outdir = join(BUNDLES, 'clients-b');
+  mkdirSync(outdir, { recursive: true });
+  const pkg = resolve(pkgDir);
+  await build({
+    entryPoints: { 'ours-b': join(ROOT, 'bench/clients/ours.js') },
+    bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true,
+    outdir, logLevel: 'error', absWorkingDir: ROOT, splitting: false,
+    plugins: [{
+      name: 'pkg-b',
+      setup(b) {
+        b.onResolve({ filter: /^\.\.\/\.\.\/pkg\// }, (a) => ({ path: join(pkg, a.path.slice('../../pkg/'.length)) }));
+      },
+    }],
+  });
+  copyFileSync(join(pkg, 'mcp_wasm_client_bg.wasm'), join(outdir, 'mcp_wasm_client_bg.wasm'));
+}
+
 /** The bench server (`bench/server.mjs`) on a free port: its child process and base URL. */
 export async function startServer(env = process.env) {
   const child = spawn(process.execPath, ['bench/server.mjs', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -3,11 +3,13 @@
 // summarised by bench/tools/cpuprof-summary.mjs. A probe for where a call's main-thread time
 // goes (issue 14 target 1); sampling slows the calls, so the figures are shares, not costs.
 //   node bench/tools/chromium-cpuprofile.mjs     CLIENTS=raw,ours,ts WARMUP=3000 N=2000 MODE=json
+//   BATCH=50 ...   (concurrent calls in batches of 50 instead of sequential ones)
 import { writeFileSync } from 'node:fs';
 import * as B from '../browser.mjs';
 const WARMUP = Number(process.env.WARMUP ?? 3000);
 const N = Number(process.env.N ?? 2000);
 const MODE = process.env.MODE ?? 'json';
+const BATCH = Number(process.env.BATCH ?? 0);
 const CLIENTS = (process.env.CLIENTS ?? 'raw,ours,ts').split(',');
 const { child: server, url: base } = await B.startServer();
 const template = await B.captureTemplate(base);
@@ -29,9 +31,12 @@ try {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
     await cdp.send('Profiler.start');
-    await page.evaluate(async (n) => { await window.__w.sequential(window.__c, n); }, N);
+    await page.evaluate(async ({ n, batch }) => {
+      if (batch > 0) await window.__w.concurrent(window.__c, n, batch);
+      else await window.__w.sequential(window.__c, n);
+    }, { n: N, batch: BATCH });
     const { profile } = await cdp.send('Profiler.stop');
-    const file = `bench/out/chromium-${name}-${MODE}.cpuprofile`;
+    const file = `bench/out/chromium-${name}-${MODE}${BATCH > 0 ? `-batch${BATCH}` : ''}.cpuprofile`;
     writeFileSync(file, JSON.stringify(profile));
     console.log(`${name}: ${file}`);
     await context.close();

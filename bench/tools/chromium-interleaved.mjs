@@ -7,6 +7,8 @@
 // back to back, in a rotating order, and the median over the blocks is reported with its
 // quartiles. Uses the bundles `bench/run.mjs` builds (built here too).
 //   node bench/tools/chromium-interleaved.mjs      WARMUP=5000 BLOCKS=15 N=200 BATCH=50 MODES=json,sse
+//   PKG_B=/tmp/pkg-base ...   (an A/B: our client built from that copy of pkg/ runs as a fourth
+//     client, `ours-b`, and each block's ours − ours-b is reported: two builds in one page)
 import * as B from '../browser.mjs';
 
 const WARMUP = Number(process.env.WARMUP ?? 5000);
@@ -14,7 +16,8 @@ const BLOCKS = Number(process.env.BLOCKS ?? 15);
 const N = Number(process.env.N ?? 200);
 const BATCH = Number(process.env.BATCH ?? 50);
 const MODES = (process.env.MODES ?? 'json,sse').split(',');
-const CLIENTS = ['raw', 'ours', 'ts'];
+const PKG_B = process.env.PKG_B;
+const CLIENTS = PKG_B ? ['raw', 'ours', 'ours-b', 'ts'] : ['raw', 'ours', 'ts'];
 
 const quantile = B.interpolatedQuantile;
 
@@ -22,6 +25,7 @@ const { child: server, url: base } = await B.startServer();
 const template = await B.captureTemplate(base);
 
 await B.buildBrowserBundles();
+if (PKG_B) await B.buildBundleB(PKG_B);
 const browser = await B.launch();
 console.log(`Chromium ${browser.version()}, warm-up ${WARMUP} calls per client, ${BLOCKS} blocks of ${N} calls per client and pattern (concurrent: batches of ${BATCH})`);
 try {
@@ -33,7 +37,7 @@ try {
         window.__w = w;
         window.__c = {};
         for (const name of clients) {
-          const m = await import(`${base}/static/bench/out/bundles/clients/${name}.js`);
+          const m = await import(`${base}/static/bench/out/bundles/${name === 'ours-b' ? 'clients-b' : 'clients'}/${name}.js`);
           const c = await m.open(url, { template });
           const first = await c.call('echo', w.ARGS);
           if (first?.content?.[0]?.text !== JSON.stringify(w.ARGS)) throw new Error(`${name}: wrong echo result ${JSON.stringify(first)}`);
@@ -63,6 +67,14 @@ try {
           `(ours − raw) ÷ (TS − raw) per block: median ${quantile(ratios, 0.5).toFixed(2)} (quartiles ${quantile(ratios, 0.25).toFixed(2)}–${quantile(ratios, 0.75).toFixed(2)}); ` +
           `of the medians ${((med('ours') - med('raw')) / (med('ts') - med('raw'))).toFixed(2)}`,
       );
+      if (PKG_B) {
+        const d = rounds.map((r) => r.ours - r['ours-b']);
+        const rb = rounds.map((r) => (r['ours-b'] - r.raw) / (r.ts - r.raw));
+        console.log(
+          `${mode} ${pattern}: ours-b (${PKG_B}) median ${med('ours-b').toFixed(0)} µs, ratio per block ${quantile(rb, 0.5).toFixed(2)}; ` +
+            `ours − ours-b per block: median ${quantile(d, 0.5).toFixed(1)} µs (quartiles ${quantile(d, 0.25).toFixed(1)} to ${quantile(d, 0.75).toFixed(1)})`,
+        );
+      }
     }
     await context.close();
   }

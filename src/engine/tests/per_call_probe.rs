@@ -9,7 +9,8 @@
 //!
 //! `SCHEMA=n`: the tool declares an `outputSchema` of `n` string properties (each with a
 //! description), and each result carries a `structuredContent` it validates. `LIST=1`: the
-//! tools are listed again before each call (an agent loop that lists, then calls).
+//! tools are listed again before each call (an agent loop that lists, then calls). `BATCH=k`:
+//! k calls started, then their k responses handed over (the bench's concurrent pattern).
 
 use crate::engine::actions::{Action, OpOptions};
 use crate::engine::core::ResponseHead;
@@ -115,11 +116,19 @@ fn per_call_probe() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(200_000);
     let args_text = args.to_string();
+    // BATCH=k: k calls started, then their k responses handed over (the bench's concurrent
+    // pattern: does any per-call work grow with the calls in flight?).
+    let batch: u32 = std::env::var("BATCH")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+        .max(1);
     let head: [Option<String>; 5] = [Some("application/json".into()), None, None, None, None];
     let start = std::time::Instant::now();
     let mut done = 0;
     let (mut in_calls, mut in_harness) = (0, 0);
-    for _ in 0..n {
+    let mut sent_calls = Vec::with_capacity(batch as usize);
+    for _ in 0..n / batch {
         if relist {
             let op = h.core.list_all(Listing::Tools, &o, h.now);
             let s = h.take();
@@ -130,37 +139,42 @@ fn per_call_probe() {
         // and the whole JSON body (the server's bytes), and take the result.
         // The arguments as the shell hands them over: the host's JSON text (made, as the
         // shell's `JSON.stringify` is, before the count starts).
-        let a = Some(args_text.clone());
-        let before = allocs();
-        h.core.call_tool_json("echo", a, false, &o, h.now);
-        let (mut wire, mut id) = (0, 0);
-        while let Some(a) = h.core.poll_action() {
-            if let Action::Send(req) = a {
-                wire = req.id;
-                id = rpc_id(req.body_text().unwrap_or(""));
+        sent_calls.clear();
+        for _ in 0..batch {
+            let a = Some(args_text.clone());
+            let before = allocs();
+            h.core.call_tool_json("echo", a, false, &o, h.now);
+            while let Some(a) = h.core.poll_action() {
+                if let Action::Send(req) = a {
+                    sent_calls.push((req.id, rpc_id(req.body_text().unwrap_or(""))));
+                }
             }
+            in_calls += allocs() - before;
         }
-        let mid = allocs();
-        let body = format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[{{"type":"text","text":"{{\"text\":\"hello from the benchmark\"}}"}}]{structured}}}}}"#
-        );
-        let sent = allocs();
-        h.core.on_head(wire, ResponseHead::read(200, &head), h.now);
-        h.core.on_body(wire, body.into_bytes(), h.now);
-        h.core.on_end(wire, h.now);
-        while let Some(a) = h.core.poll_action() {
-            if let Action::Done { outcome, .. } = a {
-                assert!(outcome.is_ok(), "{:?}", outcome.err());
-                done += 1;
+        for &(wire, id) in &sent_calls {
+            let mid = allocs();
+            let body = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[{{"type":"text","text":"{{\"text\":\"hello from the benchmark\"}}"}}]{structured}}}}}"#
+            );
+            let sent = allocs();
+            h.core.on_head(wire, ResponseHead::read(200, &head), h.now);
+            h.core.on_body(wire, body.into_bytes(), h.now);
+            h.core.on_end(wire, h.now);
+            while let Some(a) = h.core.poll_action() {
+                if let Action::Done { outcome, .. } = a {
+                    assert!(outcome.is_ok(), "{:?}", outcome.err());
+                    done += 1;
+                }
             }
+            in_calls += allocs() - sent;
+            in_harness += sent - mid;
         }
-        in_calls += mid - before + (allocs() - sent);
-        in_harness += sent - mid;
     }
+    let n = n / batch * batch;
     let per_call = start.elapsed().as_secs_f64() * 1e6 / f64::from(n);
     assert_eq!(done, n, "every call ended with a result");
     eprintln!(
-        "the engine, native, per tools/call: {per_call:.2} µs, {:.1} allocations ({n} calls; outputSchema of {fields} properties; listed before each: {relist})",
+        "the engine, native, per tools/call: {per_call:.2} µs, {:.1} allocations ({n} calls in batches of {batch}; outputSchema of {fields} properties; listed before each: {relist})",
         in_calls as f64 / f64::from(n)
     );
     let _ = in_harness;
