@@ -131,8 +131,10 @@ export async function interleavedBlocks(clients, blocks, n, task, run) {
  *  `PLAYWRIGHT=1`, or `{ playwright: true }` (what needs its tracing API): Playwright's. */
 export async function launch({ playwright = process.env.PLAYWRIGHT === '1' } = {}) {
   const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
-  if (!playwright) return launchPipe({ executablePath, args: CHROMIUM_ARGS });
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+  // JS_FLAGS: V8 flags for a probe (e.g. `--no-wasm-dynamic-tiering`), never for figures.
+  const args = process.env.JS_FLAGS ? [...CHROMIUM_ARGS, `--js-flags=${process.env.JS_FLAGS}`] : CHROMIUM_ARGS;
+  if (!playwright) return launchPipe({ executablePath, args });
+  return chromium.launch({ executablePath, args, headless: true });
 }
 
 const clientUrl = (base, name) => `${base}/static/bench/out/bundles/clients/${name}.js`;
