@@ -239,8 +239,8 @@ function procStatus(pid, field) {
  * The peak resident memory that `run()` adds to the browser's renderer processes: Linux's
  * own high-water mark (`VmHWM` in /proc/<pid>/status, reset to the current size by writing 5
  * to /proc/<pid>/clear_refs right before `run()`) minus each renderer's size before it,
- * summed (only the measured page's renderer is busy; `all`: every process's). `bcdp`: a browser CDP session
- * (`browser.newBrowserCDPSession()`). Null where /proc cannot be read or reset (not Linux,
+ * summed (only the measured page's renderer is busy; `all`: every process's). `bcdp`: a
+ * browser CDP session (`browser.newBrowserCDPSession()`). Null where /proc cannot be read or reset (not Linux,
  * another user's processes): the figure is then left out, not guessed.
  */
 export async function rendererPeakGrowth(bcdp, run, { all = false } = {}) {

@@ -25,7 +25,7 @@ export async function open(url, opts = {}) {
   // decoded fatally (the Blob's bytes are kept by the browser process, not the renderer).
   const fatal = () => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const readers = {
-    true: async (res) => fatal().decode(await res.arrayBuffer()),
+    whole: async (res) => fatal().decode(await res.arrayBuffer()),
     pipe: (res) => new Response(res.body.pipeThrough(new TextDecoderStream('utf-8', { fatal: true, ignoreBOM: true })).pipeThrough(new TextEncoderStream())).text(),
     chunks: async (res) => {
       const d = fatal();
@@ -58,7 +58,7 @@ export async function open(url, opts = {}) {
       return t.includes('\uFFFD') ? fatal().decode(await b.arrayBuffer()) : t;
     },
   };
-  const read = opts.strict ? readers[opts.strict] : (res) => res.text();
+  const read = opts.strict ? readers[opts.strict === true ? 'whole' : opts.strict] : (res) => res.text();
   const parse = async (res) => {
     const text = await read(res);
     if ((res.headers.get('content-type') || '').startsWith('text/event-stream')) {
