@@ -99,6 +99,21 @@ export async function measuredPage(browser, base) {
   return { context, page, task };
 }
 
+/** For `interleavedBlocks`: `run(name)` makes `n` calls of the page's client `name`
+ *  (`window.__c[name]`, with bench/lib/workload.js as `window.__w`), sequential
+ *  (`pattern` 'seq') or concurrent in batches of `batch`. */
+export function pageCalls(page, pattern, n, batch) {
+  return (name) =>
+    page.evaluate(
+      async ({ name, pattern, n, batch }) => {
+        const w = window.__w;
+        if (pattern === 'seq') await w.sequential(window.__c[name], n);
+        else await w.concurrent(window.__c[name], n, batch);
+      },
+      { name, pattern, n, batch },
+    );
+}
+
 /** The `q` quantile of the numbers `xs` (any order), interpolated between the two nearest
  *  ranks: the per-block figures of the interleaved Chromium probes. */
 export function interpolatedQuantile(xs, q) {

@@ -10,6 +10,34 @@ export const ECHO_HEADERS = [
   ['mcp-name', 'echo'],
 ];
 
+/**
+ * A client that calls the global `fetch` for the echo tools/call exactly as our fetch runner
+ * calls it (src/web/js/cors.js: header pairs, the body as bytes, a fresh AbortController's
+ * signal, five response headers read, `arrayBuffer()`, TextDecoder, JSON.parse): the floor
+ * of bench/tools/shell-cost.mjs and chromium-shell-cost.mjs, which differ from it only by
+ * our client.
+ */
+export function fetchAsOurs(url) {
+  let next = 1;
+  const td = new TextDecoder('utf-8', { ignoreBOM: true });
+  const te = new TextEncoder();
+  return {
+    call: async () => {
+      const headers = ECHO_HEADERS.map((p) => [...p]);
+      const body = te.encode(JSON.stringify({ jsonrpc: '2.0', id: next++, method: 'tools/call', params: { name: 'echo', arguments: ARGS } }));
+      const ac = new AbortController();
+      const res = await fetch(url, { method: 'POST', headers, body, signal: ac.signal });
+      const h = res.headers;
+      h.get('content-type');
+      h.get('mcp-session-id');
+      h.get('retry-after');
+      h.get('content-length');
+      h.get('content-encoding');
+      return JSON.parse(td.decode(new Uint8Array(await res.arrayBuffer()))).result;
+    },
+  };
+}
+
 export async function warmup(c, n) {
   for (let i = 0; i < n; i++) await c.call('echo', ARGS);
   // and some concurrency, so both paths are warm

@@ -49,16 +49,7 @@ try {
       { clients: CLIENTS, base, url: `${base}/${mode}`, template, warmup: WARMUP },
     );
     for (const pattern of ['seq', 'conc']) {
-      const rounds = await B.interleavedBlocks(CLIENTS, BLOCKS, N, task, (name) =>
-        page.evaluate(
-          async ({ name, pattern, n, batch }) => {
-            const w = window.__w;
-            if (pattern === 'seq') await w.sequential(window.__c[name], n);
-            else await w.concurrent(window.__c[name], n, batch);
-          },
-          { name, pattern, n: N, batch: BATCH },
-        ),
-      );
+      const rounds = await B.interleavedBlocks(CLIENTS, BLOCKS, N, task, B.pageCalls(page, pattern, N, BATCH));
       const us = Object.fromEntries(CLIENTS.map((c) => [c, rounds.map((r) => r[c])]));
       const ratios = rounds.map((r) => (r.ours - r.raw) / (r.ts - r.raw));
       const med = (name) => quantile(us[name], 0.5);

@@ -44,24 +44,7 @@ try {
       const dec = new TextDecoder();
       const echoed = JSON.stringify(JSON.stringify(w.ARGS));
       const url = `${base}/json`;
-      let next = 1;
-      const td = new TextDecoder('utf-8', { ignoreBOM: true });
-      const te = new TextEncoder();
-      const loop = {
-        call: async () => {
-          const headers = w.ECHO_HEADERS.map((p) => [...p]);
-          const body = te.encode(JSON.stringify({ jsonrpc: '2.0', id: next++, method: 'tools/call', params: { name: 'echo', arguments: w.ARGS } }));
-          const ac = new AbortController();
-          const res = await fetch(url, { method: 'POST', headers, body, signal: ac.signal });
-          const h = res.headers;
-          h.get('content-type');
-          h.get('mcp-session-id');
-          h.get('retry-after');
-          h.get('content-length');
-          h.get('content-encoding');
-          return JSON.parse(td.decode(new Uint8Array(await res.arrayBuffer()))).result;
-        },
-      };
+      const loop = w.fetchAsOurs(url);
       window.__w = w;
       window.__c = { fetch: loop };
       for (const name of clients.filter((c) => c !== 'fetch')) {
@@ -116,16 +99,7 @@ try {
     console.log(`profile: ${process.env.PROFILE}`);
   }
   for (const pattern of process.env.PROFILE ? [] : ['seq', 'conc']) {
-    const rounds = await B.interleavedBlocks(CLIENTS, BLOCKS, N, task, (name) =>
-      page.evaluate(
-        async ({ name, pattern, n, batch }) => {
-          const w = window.__w;
-          if (pattern === 'seq') await w.sequential(window.__c[name], n);
-          else await w.concurrent(window.__c[name], n, batch);
-        },
-        { name, pattern, n: N, batch: BATCH },
-      ),
-    );
+    const rounds = await B.interleavedBlocks(CLIENTS, BLOCKS, N, task, B.pageCalls(page, pattern, N, BATCH));
     const med = (name) => quantile(rounds.map((r) => r[name]), 0.5);
     const d = rounds.map((r) => r.ours - r.fetch);
     console.log(

@@ -23,7 +23,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { ARGS, ECHO_HEADERS, median } from '../lib/workload.js';
+import { ARGS, fetchAsOurs, median } from '../lib/workload.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -70,22 +70,8 @@ async function child(client, setting, url) {
     const c = new McpClient(url, { clientInfo: { name: 'bench', version: '1.0.0' } });
     call = () => c.callTool('echo', ARGS);
   } else {
-    let next = 1;
-    const td = new TextDecoder('utf-8', { ignoreBOM: true });
-    const te = new TextEncoder();
-    call = async () => {
-      const headers = ECHO_HEADERS.map((p) => [...p]);
-      const body = te.encode(JSON.stringify({ jsonrpc: '2.0', id: next++, method: 'tools/call', params: { name: 'echo', arguments: ARGS } }));
-      const ac = new AbortController();
-      const res = await fetch(url, { method: 'POST', headers, body, signal: ac.signal });
-      const h = res.headers;
-      h.get('content-type');
-      h.get('mcp-session-id');
-      h.get('retry-after');
-      h.get('content-length');
-      h.get('content-encoding');
-      return JSON.parse(td.decode(new Uint8Array(await res.arrayBuffer()))).result;
-    };
+    const loop = fetchAsOurs(url);
+    call = loop.call;
   }
   const first = await call();
   if (first?.content?.[0]?.text !== JSON.stringify(ARGS)) throw new Error(`${client}: wrong echo result ${JSON.stringify(first)}`);
