@@ -10,7 +10,8 @@
 //! `SCHEMA=n`: the tool declares an `outputSchema` of `n` string properties (each with a
 //! description), and each result carries a `structuredContent` it validates. `LIST=1`: the
 //! tools are listed again before each call (an agent loop that lists, then calls). `BATCH=k`:
-//! k calls started, then their k responses handed over (the bench's concurrent pattern).
+//! k calls started, then their k responses handed over (the bench's concurrent pattern;
+//! with `LIST=1` the tools are then listed before each batch).
 
 use crate::engine::actions::{Action, OpOptions};
 use crate::engine::core::ResponseHead;
@@ -174,7 +175,7 @@ fn per_call_probe() {
     let per_call = start.elapsed().as_secs_f64() * 1e6 / f64::from(n);
     assert_eq!(done, n, "every call ended with a result");
     eprintln!(
-        "the engine, native, per tools/call: {per_call:.2} µs, {:.1} allocations ({n} calls in batches of {batch}; outputSchema of {fields} properties; listed before each: {relist})",
+        "the engine, native, per tools/call: {per_call:.2} µs, {:.1} allocations ({n} calls in batches of {batch}; outputSchema of {fields} properties; listed before each batch: {relist})",
         in_calls as f64 / f64::from(n)
     );
     let _ = in_harness;
