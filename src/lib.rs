@@ -37,11 +37,11 @@
 pub(crate) mod auth;
 pub mod engine;
 pub mod error;
-pub(crate) mod hash;
 pub mod http;
 pub mod json;
 pub mod protocol;
 pub mod schema;
+pub(crate) mod sorted_map;
 pub mod sse;
 pub mod time;
 

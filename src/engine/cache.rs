@@ -5,9 +5,9 @@
 //! header in use); `public` ones are shared. List-changed and resource-updated
 //! notifications drop the matching entries at once.
 
-use crate::hash::FxHashMap;
 use crate::json::RawJson;
 use crate::protocol::fields::{self, field, Got, Kind, Shape};
+use crate::sorted_map::SortedMap;
 use crate::time::Millis;
 
 /// Methods whose results may be cached.
@@ -58,7 +58,7 @@ struct Entry {
 /// The response cache of one client.
 #[derive(Default)]
 pub(crate) struct Cache {
-    entries: FxHashMap<String, Entry>,
+    entries: SortedMap<String, Entry>,
     seq: u64,
 }
 

@@ -12,9 +12,9 @@ use crate::engine::exchange::Exchange;
 use crate::engine::ids::{ExchangeId, ResumeId};
 use crate::engine::shared::Owner;
 use crate::engine::small_map::SmallMap;
-use crate::hash::FxHashMap;
 use crate::http::request::HttpRequest;
 use crate::protocol::jsonrpc::RequestId;
+use crate::sorted_map::SortedMap;
 
 /// An exchange in flight.
 pub(crate) struct Slot {
@@ -73,11 +73,11 @@ pub(crate) struct Resume {
 /// Every request in flight.
 #[derive(Default)]
 pub(crate) struct Exchanges {
-    slots: FxHashMap<ExchangeId, Slot>,
+    slots: SortedMap<ExchangeId, Box<Slot>>,
     /// In-flight JSON-RPC ids → the exchange carrying them.
-    pending: FxHashMap<RequestId, ExchangeId>,
+    pending: SortedMap<RequestId, ExchangeId>,
     /// Replayed exchanges: the wire id of the request carrying them now → the exchange.
-    replays: FxHashMap<u64, ExchangeId>,
+    replays: SortedMap<u64, ExchangeId>,
     /// 2025-11-25: JSON-RPC ids whose response stream is being resumed → the resumption's
     /// token (scheduled, or its `Last-Event-ID` GET open). The resumption belongs to no
     /// call's exchange, so a call that ends withdraws its id here ([`Exchanges::abandon`]);
@@ -120,7 +120,7 @@ impl Exchanges {
             www_authenticate: None,
             retry_after_ms: None,
         };
-        self.slots.insert(id, slot);
+        self.slots.insert(id, Box::new(slot));
         id
     }
 
@@ -136,11 +136,11 @@ impl Exchanges {
 
     /// An exchange on the wire (not held).
     pub(crate) fn get(&self, x: ExchangeId) -> Option<&Slot> {
-        self.slots.get(&x).filter(|s| !s.held)
+        self.slots.get(&x).map(|s| &**s).filter(|s| !s.held)
     }
 
     pub(crate) fn get_mut(&mut self, x: ExchangeId) -> Option<&mut Slot> {
-        self.slots.get_mut(&x).filter(|s| !s.held)
+        self.slots.get_mut(&x).map(|s| &mut **s).filter(|s| !s.held)
     }
 
     /// The exchange carrying JSON-RPC request `id`.

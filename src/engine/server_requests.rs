@@ -12,11 +12,11 @@ use crate::engine::session::{owner, Session, SessionPart};
 use crate::engine::shared::Shared;
 use crate::engine::small_map::SmallMap;
 use crate::error::{sanitize, Error};
-use crate::hash::FxHashMap;
 use crate::http::request::META_RELATED_TASK;
 use crate::protocol::codes::{INTERNAL_ERROR, METHOD_NOT_FOUND};
 use crate::protocol::input::{InputKind, InputRequest};
 use crate::protocol::jsonrpc::{encode_response, RequestId, RpcError};
+use crate::sorted_map::SortedMap;
 use serde_json::{json, Map, Value};
 
 enum Entry {
@@ -27,7 +27,7 @@ enum Entry {
 /// Server requests in flight and answered.
 #[derive(Default)]
 pub(crate) struct ServerRequests {
-    entries: FxHashMap<RequestId, Entry>,
+    entries: SortedMap<RequestId, Entry>,
     asks: SmallMap<AskId, RequestId>,
 }
 

@@ -11,7 +11,6 @@ use crate::engine::small_map::SmallMap;
 use crate::engine::timers::TimerTable;
 use crate::engine::tools::ToolRegistry;
 use crate::error::json_text;
-use crate::hash::FxHashMap;
 #[cfg(feature = "legacy")]
 use crate::http::request::{add_progress_token, legacy_post_headers};
 use crate::http::request::{
@@ -22,6 +21,7 @@ use crate::json::RawJson;
 use crate::protocol::jsonrpc::encode_request;
 use crate::protocol::jsonrpc::{request_end, request_head, RequestId};
 use crate::protocol::LATEST_PROTOCOL_VERSION;
+use crate::sorted_map::SortedMap;
 use crate::time::Millis;
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -93,7 +93,7 @@ pub(crate) struct Shared {
     pub(crate) xs: Exchanges,
     asks: SmallMap<AskId, Owner>,
     /// Progress tokens in use → owner.
-    progress: FxHashMap<String, Owner>,
+    progress: SortedMap<String, Owner>,
     /// Deadlines, one per owner at most.
     timers: TimerTable,
     pub cache: Cache,
@@ -146,7 +146,7 @@ impl Shared {
             actions: VecDeque::new(),
             xs: Exchanges::default(),
             asks: SmallMap::default(),
-            progress: FxHashMap::default(),
+            progress: SortedMap::default(),
             timers: TimerTable::default(),
             cache: Cache::default(),
             tools: ToolRegistry::default(),

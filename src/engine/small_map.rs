@@ -6,13 +6,13 @@
 //! stream of a request in flight), and the shell's open dialogs, pending host errors and
 //! `EventSource`s.
 //!
-//! Why not `FxHashMap` there: every hash map type is its own copy of hashbrown's table code
-//! in the wasm (insert, find, remove, rehash, drop: about 1.5 KB per key and value type),
-//! and these maps hold few entries, where a linear search costs about what a hash does.
-//! Maps that grow with the tasks or requests in flight (task drivers, exchanges, replays,
-//! timers, progress tokens) stay hash maps; so does the table of a legacy server's answered
-//! requests (up to 1,024, kept to answer a replayed request again). Iteration is in
-//! insertion order, except after a removal (the last entry takes the removed one's place).
+//! Why not `crate::sorted_map::SortedMap` there: these maps hold few entries, where a
+//! linear search costs about what a bisection does, and the list's code is smaller (the
+//! twenty-third session tried these maps as sorted maps: −90 B gzip on the default entry,
+//! +598 B on the modern one). Maps that grow with the tasks or requests in flight (task
+//! drivers, exchanges, replays, timers, progress tokens, the table of a legacy server's
+//! answered requests) are sorted maps. Iteration is in insertion order, except after a
+//! removal (the last entry takes the removed one's place).
 
 use std::borrow::Borrow;
 

@@ -9,7 +9,7 @@
 //! is about 3 KB smaller in the wasm than a `BTreeSet`'s insert and remove (measured).
 
 use crate::engine::shared::Owner;
-use crate::hash::FxHashMap;
+use crate::sorted_map::SortedMap;
 use crate::time::Millis;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -19,7 +19,7 @@ pub(crate) struct TimerTable {
     /// (time, owner), earliest on top; may hold stale entries, never a stale top.
     heap: BinaryHeap<Reverse<(Millis, Owner)>>,
     /// Each owner's deadline (one at most): the truth the heap is checked against.
-    at: FxHashMap<Owner, Millis>,
+    at: SortedMap<Owner, Millis>,
 }
 
 impl TimerTable {

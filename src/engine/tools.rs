@@ -8,10 +8,10 @@
 //! MUST exclude such tools).
 
 use crate::error::{sanitize, Error, Result};
-use crate::hash::FxHashMap;
 use crate::http::x_mcp_header::{header_params, HeaderParam};
 use crate::json::RawJson;
 use crate::schema::output::OutputSchema;
+use crate::sorted_map::SortedMap;
 use serde_json::Value;
 use std::rc::Rc;
 
@@ -37,7 +37,7 @@ pub(crate) struct ToolEntry {
 /// The registry of one client.
 #[derive(Default)]
 pub struct ToolRegistry {
-    tools: FxHashMap<String, ToolEntry>,
+    tools: SortedMap<String, ToolEntry>,
     /// True once a listing filled the registry (and nothing invalidated it since).
     pub filled: bool,
 }
@@ -109,15 +109,18 @@ impl ToolRegistry {
             }
         };
         let mut kept = Vec::with_capacity(tools.len());
+        let mut entries = Vec::with_capacity(tools.len());
         for tool in tools {
             match check_tool(&tool, check_headers) {
                 Ok(entry) => {
-                    self.tools.insert(entry.name.clone(), entry);
+                    entries.push((entry.name.clone(), entry));
                     kept.push(tool);
                 }
                 Err(reason) => warnings.push(format!("dropped a tool from tools/list: {reason}")),
             }
         }
+        // In one go: a page of many tools is sorted once, not inserted one by one.
+        self.tools.extend(entries);
         page.insert("tools".into(), Value::Array(kept));
         Ok(Value::Object(page))
     }

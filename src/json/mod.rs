@@ -133,22 +133,22 @@ pub(crate) fn parse_unique_object(text: &str) -> Result<Vec<(String, Value)>, Un
         return Err(UniqueError::Json(JsonError::shape("an object")));
     }
     let mut out: Vec<(String, Value)> = Vec::new();
-    let mut seen = crate::hash::FxHashSet::default();
-    let mut dup = None;
     p.object(|p, key| {
-        let v = p.value(true)?;
-        if dup.is_none() {
-            if !seen.insert(key.to_string()) {
-                dup = Some(key.to_string());
-            }
-            out.push((key.to_string(), v));
-        }
+        out.push((key.to_string(), p.value(true)?));
         Ok(())
     })
     .map_err(UniqueError::Json)?;
     p.end().map_err(UniqueError::Json)?;
-    match dup {
-        Some(k) => Err(UniqueError::Duplicate(k)),
+    // The repeated key whose second occurrence comes first. Sorted once (a stable sort
+    // keeps a key's occurrences in the text's order), so an object of many keys costs
+    // n log n.
+    let order = crate::sorted_map::sorted_positions(out.len(), &mut |a, b| out[a].0.cmp(&out[b].0));
+    let repeat = (order.windows(2))
+        .filter(|w| out[w[0]].0 == out[w[1]].0)
+        .map(|w| w[1])
+        .min();
+    match repeat {
+        Some(i) => Err(UniqueError::Duplicate(std::mem::take(&mut out[i].0))),
         None => Ok(out),
     }
 }

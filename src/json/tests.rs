@@ -48,7 +48,30 @@ fn raw_values_keep_the_text_without_the_surrounding_whitespace() {
 #[test]
 fn a_repeated_key_is_refused_where_asked() {
     let ok = parse_unique_object(r#"{"b":1,"a":{"x":1,"x":2}}"#).unwrap();
-    assert_eq!(ok.len(), 2);
+    let keys: Vec<&str> = ok.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["b", "a"], "members stay in the text's order");
+    // Of several repeated keys, the one repeated first in the text is named (not the
+    // first in key order).
+    assert!(matches!(
+        parse_unique_object(r#"{"z":1,"y":2,"z":3,"y":4}"#),
+        Err(UniqueError::Duplicate(k)) if k == "z"
+    ));
+    assert!(matches!(
+        parse_unique_object(r#"{"b":1,"a":2,"a":3,"b":4}"#),
+        Err(UniqueError::Duplicate(k)) if k == "a"
+    ));
+    // Many keys: sorted once (inserted one by one into a sorted set, they would move
+    // about 10^10 keys).
+    let many: Vec<String> = (0..200_000)
+        .map(|i| format!("\"k{}\":0", (i * 7_919) % 200_000))
+        .collect();
+    let text = format!("{{{}}}", many.join(","));
+    assert_eq!(parse_unique_object(&text).unwrap().len(), 200_000);
+    let repeated = format!("{{{},\"k17\":1}}", many.join(","));
+    assert!(matches!(
+        parse_unique_object(&repeated),
+        Err(UniqueError::Duplicate(k)) if k == "k17"
+    ));
     assert!(matches!(
         parse_unique_object(r#"{"a":1,"b":2,"a":3}"#),
         Err(UniqueError::Duplicate(k)) if k == "a"

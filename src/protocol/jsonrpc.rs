@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use std::fmt;
 
 /// A JSON-RPC request id: a string or an integer, never `null` (spec `RequestId`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RequestId {
     Number(i64),

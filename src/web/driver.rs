@@ -10,7 +10,7 @@ use crate::engine::core::Core;
 use crate::engine::small_map::SmallMap;
 use crate::engine::transport::SseReader;
 use crate::error::Error;
-use crate::hash::{FxHashMap, FxHashSet};
+use crate::sorted_map::{SortedMap, SortedSet};
 use crate::time::Millis;
 use crate::web::convert::{error_to_js, output_to_js, task_to_js, to_js};
 use crate::web::js::{console_warn, Subscription};
@@ -59,7 +59,7 @@ pub(super) struct Driver {
     pub handlers: Handlers,
     pub url: String,
     /// Exchanges in flight in the fetch runner (their `AbortController`s are kept in JS).
-    pub exchanges: FxHashSet<u64>,
+    pub exchanges: SortedSet<u64>,
     /// The fetch runner (`web::fetch`), made right after the driver.
     pub fetcher: Option<Rc<crate::web::fetch::Fetcher>>,
     /// The driver itself while requests are in flight: they end even when the host has
@@ -70,7 +70,7 @@ pub(super) struct Driver {
     /// Host asks and OAuth steps of the person, by the number of their `AskId` or
     /// `AuthStepId` (one counter issues both: they never collide).
     pub asks: SmallMap<u64, AbortController>,
-    pub pending: FxHashMap<OpId, Pending>,
+    pub pending: SortedMap<OpId, Pending>,
     host_errors: SmallMap<u32, JsValue>,
     next_host_ref: u32,
     /// The one timer: its handle (what `setTimeout` returned), when it fires, and whether it
@@ -99,12 +99,12 @@ impl Driver {
             core,
             handlers,
             url,
-            exchanges: FxHashSet::default(),
+            exchanges: SortedSet::default(),
             fetcher: None,
             keep_alive: None,
             stand_in: String::new(),
             asks: SmallMap::default(),
-            pending: FxHashMap::default(),
+            pending: SortedMap::default(),
             host_errors: SmallMap::default(),
             next_host_ref: 1,
             timer: None,

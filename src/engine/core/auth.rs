@@ -551,7 +551,7 @@ impl Core {
             );
             return id;
         };
-        self.settle(id, Op::Auth(AuthOp), Step::Pending, Vec::new());
+        self.settle(id, Box::new(Op::Auth(AuthOp)), Step::Pending, Vec::new());
         if !running {
             self.auth_start(Trigger {
                 status: 0,

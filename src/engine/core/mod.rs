@@ -29,9 +29,9 @@ use crate::engine::session::{self, Outcome, Session, SessionPart};
 use crate::engine::shared::{Era, Owner, Shared};
 use crate::engine::task::{Note, Part, TaskBook};
 use crate::error::{Error, Result};
-use crate::hash::FxHashMap;
 use crate::protocol::is_modern_version;
 use crate::protocol::jsonrpc::RequestId;
+use crate::sorted_map::SortedMap;
 use crate::time::Millis;
 use serde_json::Value;
 
@@ -75,7 +75,7 @@ impl<'a> ResponseHead<'a> {
 /// The engine of one client.
 pub struct Core {
     sh: Shared,
-    ops: FxHashMap<OpId, Op>,
+    ops: SortedMap<OpId, Box<Op>>,
     tasks: TaskBook,
     session: Session,
     server_requests: ServerRequests,
@@ -99,7 +99,7 @@ impl Core {
         Ok(Core {
             auth: auth::AuthLink::new(&cfg),
             sh: Shared::new(cfg, now),
-            ops: FxHashMap::default(),
+            ops: SortedMap::default(),
             tasks: TaskBook::default(),
             session,
             server_requests: ServerRequests::default(),
@@ -203,7 +203,7 @@ impl Core {
 
     fn refresh(&mut self, owner: &Owner) {
         let d = match owner {
-            Owner::Op(id) => self.ops.get(id).and_then(Op::deadline),
+            Owner::Op(id) => self.ops.get(id).and_then(|o| o.deadline()),
             Owner::Task(id, part) => self.tasks.deadline(id, *part),
             Owner::Session(part) => self.session.deadline(*part),
             Owner::Resume(token) => self.sh.deadline_of(&Owner::Resume(*token)),
@@ -239,7 +239,7 @@ impl Core {
 
     /// The one settle path: puts an op back (pending) or finishes it, then delivers the
     /// task notes its step left.
-    fn settle(&mut self, id: OpId, op: Op, step: Step, notes: Vec<Note>) {
+    fn settle(&mut self, id: OpId, op: Box<Op>, step: Step, notes: Vec<Note>) {
         match step {
             Step::Pending => {
                 self.ops.insert(id, op);
@@ -370,7 +370,7 @@ impl Core {
             return;
         }
         if let Some(Owner::Op(id)) = owner {
-            if self.ops.get(&id).is_some_and(Op::hears) {
+            if self.ops.get(&id).is_some_and(|o| o.hears()) {
                 self.step_op(id, OpInput::Notification(method, params));
                 return;
             }

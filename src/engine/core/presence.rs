@@ -48,7 +48,7 @@ impl Core {
             let mut woken = Vec::new();
             let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
             for (id, op) in self.ops.iter_mut() {
-                if let Op::Listen(l) = op {
+                if let Op::Listen(l) = &mut **op {
                     if l.on_online(&mut cx, *id) {
                         woken.push(*id);
                     }

@@ -125,9 +125,12 @@ impl Core {
                 let mut pager = Pager::new(listing, opts);
                 match pager.request(&mut self.sh, &mut self.tasks, &Owner::Op(id), None) {
                     Some(r) => self.done(id, r.map(|items| Output::Value(Value::Array(items)))),
-                    None => {
-                        self.settle(id, Op::Pages(PagesOp { pager }), Step::Pending, Vec::new())
-                    }
+                    None => self.settle(
+                        id,
+                        Box::new(Op::Pages(PagesOp { pager })),
+                        Step::Pending,
+                        Vec::new(),
+                    ),
                 }
             }
             Start::CallTool {
@@ -148,7 +151,7 @@ impl Core {
                     Some(r) => Step::Done(r),
                     None => Step::Pending,
                 };
-                self.settle(id, Op::Tool(op), step, notes);
+                self.settle(id, Box::new(Op::Tool(op)), step, notes);
             }
             Start::TaskRpc {
                 t,
@@ -196,7 +199,7 @@ impl Core {
                 let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
                 w.attach(&mut cx, id, seed);
                 let notes = cx.notes;
-                self.settle(id, Op::Wait(w), Step::Pending, notes);
+                self.settle(id, Box::new(Op::Wait(w)), Step::Pending, notes);
                 self.refresh_task(&t.task_id);
             }
             Start::Listen { filter } => {
@@ -212,7 +215,7 @@ impl Core {
                 let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
                 let l = ListenOp::start(&mut cx, id, filter);
                 let notes = cx.notes;
-                self.settle(id, Op::Listen(l), Step::Pending, notes);
+                self.settle(id, Box::new(Op::Listen(l)), Step::Pending, notes);
             }
             Start::ListTasks { cursor, opts } => {
                 if self.sh.era == Era::Modern {
@@ -245,7 +248,7 @@ impl Core {
         let notes = cx.notes;
         match (op, immediate) {
             (_, Some(r)) => self.finish(id, r, notes),
-            (Some(op), None) => self.settle(id, Op::Rpc(op), Step::Pending, notes),
+            (Some(op), None) => self.settle(id, Box::new(Op::Rpc(op)), Step::Pending, notes),
             (None, None) => self.finish(
                 id,
                 Err(Error::invalid_result("request could not start")),

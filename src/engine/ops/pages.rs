@@ -8,7 +8,7 @@ use crate::engine::call::{Call, CallInput, CallOutcome};
 use crate::engine::shared::{Owner, Shared};
 use crate::engine::task::TaskBook;
 use crate::error::{sanitize, Error, Result};
-use crate::hash::FxHashSet;
+use crate::sorted_map::SortedSet;
 use crate::time::Millis;
 use serde_json::{Map, Value};
 
@@ -21,7 +21,7 @@ pub(crate) struct Pager {
     method: String,
     key: &'static str,
     items: Vec<Value>,
-    seen: FxHashSet<String>,
+    seen: SortedSet<String>,
     call: Option<Call>,
     opts: OpOptions,
     pages: u32,
@@ -37,7 +37,7 @@ impl Pager {
             method: listing.method().to_string(),
             key: listing.items_key(),
             items: Vec::new(),
-            seen: FxHashSet::default(),
+            seen: SortedSet::default(),
             call: None,
             opts,
             pages: 0,

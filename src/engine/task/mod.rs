@@ -31,10 +31,10 @@ use crate::engine::shared::{Owner, Shared};
 use crate::engine::small_map::SmallMap;
 use crate::engine::tools::OutputCheck;
 use crate::error::{sanitize, Error, ErrorKind, Result};
-use crate::hash::{FxHashMap, FxHashSet};
 use crate::protocol::codes::INVALID_PARAMS;
 use crate::protocol::input::InputRequest;
 use crate::protocol::tasks::{DetailedTask, Task};
+use crate::sorted_map::{SortedMap, SortedSet};
 use crate::time::Millis;
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
@@ -78,16 +78,16 @@ pub(crate) struct Driver {
     done: Option<Result<TaskView>>,
     check: OutputCheck,
     /// Keys presented to the host, ever (rule 7).
-    presented: FxHashSet<String>,
+    presented: SortedSet<String>,
     /// Answers not yet acknowledged by a `tasks/update` (rule 8).
     answered: Map<String, Value>,
     update_keys: Vec<String>,
     /// Keys whose answers the server acknowledged (or stopped asking for).
-    acked: FxHashSet<String>,
+    acked: SortedSet<String>,
     /// Keys whose last `tasks/update` ended without a definite answer (rule 8): not sent
     /// again until a poll started after that update ended still lists them. An older poll
     /// may have been answered before the server applied the update.
-    unsettled: FxHashSet<String>,
+    unsettled: SortedSet<String>,
     /// Polls started so far, the number of the one in flight, and the last poll started
     /// before the inconclusive update ended (its answer says nothing about that update).
     polls_started: u64,
@@ -138,7 +138,7 @@ pub(crate) struct TaskBook {
     /// Boxed: a `Driver` is ~1.2 KB on a 64-bit host (2.8 KB before its optional `Call`s
     /// were boxed too), and the table holds up to twice as many slots as drivers (1,000
     /// live tasks: 2,048 slots; `push::task_memory_probe`).
-    drivers: FxHashMap<String, Box<Driver>>,
+    drivers: SortedMap<String, Box<Driver>>,
     /// This context among the others (issue 13; `peers`).
     peers: peers::Peers,
     /// The shared task stream (issue 14, `push`).
@@ -182,11 +182,11 @@ impl Driver {
             last_inputs: None,
             done: None,
             check,
-            presented: FxHashSet::default(),
+            presented: SortedSet::default(),
             answered: Map::new(),
             update_keys: Vec::new(),
-            acked: FxHashSet::default(),
-            unsettled: FxHashSet::default(),
+            acked: SortedSet::default(),
+            unsettled: SortedSet::default(),
             polls_started: 0,
             poll_number: 0,
             unsettled_before: 0,
@@ -305,7 +305,7 @@ impl TaskBook {
         {
             self.drivers.remove(&task.task_id);
         }
-        let d = self.drivers.entry(task.task_id.clone()).or_insert_with(|| {
+        let d = self.drivers.get_or_insert_with(task.task_id.clone(), || {
             Box::new(Driver::new(
                 task.task_id.clone(),
                 Some(task.clone()),
@@ -332,7 +332,7 @@ impl TaskBook {
         deadline: Option<Millis>,
         legacy: bool,
     ) -> Vec<Note> {
-        let d = self.drivers.entry(id.to_string()).or_insert_with(|| {
+        let d = self.drivers.get_or_insert_with(id.to_string(), || {
             let mut d = Driver::new(id.to_string(), seed.cloned(), OutputCheck::None);
             d.legacy = legacy;
             Box::new(d)

@@ -8,10 +8,10 @@ use crate::engine::call::check_answer;
 use crate::engine::shared::Shared;
 use crate::engine::task::{map_task_error, Driver, Note, TaskBook};
 use crate::error::Error;
-use crate::hash::FxHashSet;
 use crate::json::RawJson;
 use crate::protocol::codes::INVALID_PARAMS;
 use crate::protocol::tasks::decode_detailed_task;
+use crate::sorted_map::SortedSet;
 use serde_json::Value;
 
 /// A message's common part: `(type, from, task)`, when it is one of ours.
@@ -219,7 +219,7 @@ impl TaskBook {
         if let Some(d) = self.drivers.get_mut(id) {
             d.peer_flush(sh);
         }
-        let mut want = FxHashSet::default();
+        let mut want = SortedSet::default();
         for d in self.drivers.values() {
             if let Some(p) = d.peer.as_ref().filter(|p| p.joined && p.leader) {
                 want.extend(p.others.0.iter().map(|(c, _)| c.clone()));

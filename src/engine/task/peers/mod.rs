@@ -49,8 +49,8 @@ use crate::engine::actions::{Action, PeerAction};
 use crate::engine::call::check_declared;
 use crate::engine::shared::Shared;
 use crate::error::{json_text, Error, ErrorKind};
-use crate::hash::FxHashSet;
 use crate::protocol::codes::INVALID_PARAMS;
+use crate::sorted_map::SortedSet;
 use crate::time::Millis;
 use serde_json::{Map, Value};
 
@@ -125,7 +125,7 @@ pub(crate) struct Peers {
     me: Option<String>,
     visible: bool,
     /// Contexts whose lock this context waits for (followers of the tasks it leads).
-    watched: FxHashSet<String>,
+    watched: SortedSet<String>,
 }
 
 /// One task's coordination, kept by its driver.
@@ -143,9 +143,9 @@ pub(super) struct PeerTask {
     /// Who presents each outstanding key.
     presenters: List<String>,
     /// Keys answered in another context and not yet acknowledged: never presented here.
-    elsewhere: FxHashSet<String>,
+    elsewhere: SortedSet<String>,
     /// Follower: the keys the leader holds an answer for (not handed to it again).
-    leader_has: FxHashSet<String>,
+    leader_has: SortedSet<String>,
     /// When the task was last observed, by any context.
     last_obs_at: Option<Millis>,
     /// Leader: the last observation (its JSON text, for newcomers) and the last `keys`
@@ -164,8 +164,8 @@ impl PeerTask {
             heard: None,
             others: List::new(),
             presenters: List::new(),
-            elsewhere: FxHashSet::default(),
-            leader_has: FxHashSet::default(),
+            elsewhere: SortedSet::default(),
+            leader_has: SortedSet::default(),
             last_obs_at: None,
             last_obs: None,
             last_keys: None,

@@ -43,11 +43,11 @@ use crate::engine::actions::Action;
 use crate::engine::ids::ExchangeId;
 use crate::engine::shared::{Era, Owner, Shared};
 use crate::error::sanitize;
-use crate::hash::FxHashSet;
 use crate::http::request::Params;
 use crate::protocol::capabilities::server_tasks;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::tasks::TaskStatus;
+use crate::sorted_map::SortedSet;
 use crate::time::Millis;
 use serde_json::{Map, Value};
 
@@ -92,7 +92,7 @@ struct Stream {
     xfer: Option<ExchangeId>,
     id: RequestId,
     /// The task ids it asked for.
-    ids: FxHashSet<String>,
+    ids: SortedSet<String>,
     acked_at: Option<Millis>,
     ack_deadline: Millis,
 }
@@ -109,9 +109,9 @@ pub(crate) struct Push {
     next: Option<Stream>,
     /// Tasks the current stream covers (since when: each driver's `pushed`, continuous
     /// across replacements).
-    covered: FxHashSet<String>,
+    covered: SortedSet<String>,
     /// Tasks waited on and polled here (the filter wanted).
-    needed: FxHashSet<String>,
+    needed: SortedSet<String>,
     /// When the filter is looked at again (a listen may go out then).
     due: Option<Millis>,
     /// No listen before this (back-off after a failure).

@@ -7,10 +7,10 @@ use crate::engine::call::CallInput;
 use crate::engine::shared::Shared;
 use crate::engine::task::{Note, TaskBook};
 use crate::error::{json_text, sanitize, ErrorKind};
-use crate::hash::FxHashSet;
 use crate::http::request::META_SUBSCRIPTION_ID;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::tasks::decode_detailed_task;
+use crate::sorted_map::SortedSet;
 use serde_json::Value;
 
 impl TaskBook {
@@ -182,7 +182,7 @@ impl TaskBook {
             return Vec::new();
         };
         let granted = params.get("notifications").and_then(|n| n.get("taskIds"));
-        let granted: Option<FxHashSet<String>> = match granted {
+        let granted: Option<SortedSet<String>> = match granted {
             None => None,
             Some(Value::Array(a)) if a.iter().all(Value::is_string) => Some(
                 a.iter()
