@@ -136,8 +136,8 @@ pub(crate) struct Driver {
 #[derive(Default)]
 pub(crate) struct TaskBook {
     /// Boxed: a `Driver` is ~1.2 KB on a 64-bit host (2.8 KB before its optional `Call`s
-    /// were boxed too), and the table holds up to twice as many slots as drivers (1,000
-    /// live tasks: 2,048 slots; `push::task_memory_probe`).
+    /// were boxed too), the sorted `Vec` moves the entries after each insert or remove, and
+    /// it holds up to twice as many slots as drivers (`push::task_memory_probe`).
     drivers: SortedMap<String, Box<Driver>>,
     /// This context among the others (issue 13; `peers`).
     peers: peers::Peers,
