@@ -22,10 +22,19 @@ export async function open(url, opts = {}) {
   // reader's chunks decoded by a fatal streaming TextDecoder and concatenated; 'tee' the body
   // teed, `text()` on one branch and a fatal decoder checking the other; 'blob' `blob()`,
   // then `text()` and, only when it holds U+FFFD (a replacement or a real one), the bytes
-  // decoded fatally (the Blob's bytes are kept by the browser process, not the renderer).
+  // decoded fatally (the Blob's bytes are kept by the browser process, not the renderer);
+  // 'transfer' as 'whole', with the bytes' ArrayBuffer detached by `transfer(0)` once decoded,
+  // to free it before the parse rather than at the next collection (measured: the same peak;
+  // BENCHMARKS.md, the twenty-third session).
   const fatal = () => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const readers = {
     whole: async (res) => fatal().decode(await res.arrayBuffer()),
+    transfer: async (res) => {
+      const b = await res.arrayBuffer();
+      const t = fatal().decode(b);
+      b.transfer?.(0);
+      return t;
+    },
     pipe: (res) => new Response(res.body.pipeThrough(new TextDecoderStream('utf-8', { fatal: true, ignoreBOM: true })).pipeThrough(new TextEncoderStream())).text(),
     chunks: async (res) => {
       const d = fatal();

@@ -11,7 +11,7 @@
 //   node bench/tools/chromium-large-memory.mjs        ROUNDS=5 CLIENTS=raw,ours,ts
 //   PROCESSES=all ...   (every process of the browser summed, not only the renderers)
 // The strict readers beside raw fetch (bench/clients/raw-*.js, BENCHMARKS.md, the twenty-
-// first and twenty-second sessions): CLIENTS=raw,raw-strict,raw-pipe,raw-chunks,raw-tee,raw-blob,ts
+// first to twenty-third sessions): CLIENTS=raw,raw-strict,raw-pipe,raw-chunks,raw-tee,raw-blob,raw-transfer,ts
 import * as B from '../browser.mjs';
 import { median } from '../lib/workload.js';
 
