@@ -5,15 +5,15 @@
 //! table code (insert, find, remove, rehash, drop: about 1.5 KB per key and value type,
 //! and the crate had fourteen), where a sorted `Vec` needs a bisection and a `Vec` insert
 //! or remove per type (BENCHMARKS.md, the twenty-third session). What it costs: an insert
-//! or a remove moves the entries after it. The keys of the large maps are our own
+//! or a remove moves the entries after it. The keys of the busy maps are our own
 //! increasing ids (operations, exchanges, request ids: an insert is a push) or task ids,
-//! one per task the host waits on; the maps filled from one peer message in one go (a
-//! `tools/list` page) are filled by [`SortedMap::extend`], which sorts once. A lookup
-//! costs `log2 n` comparisons and no hashing, whatever keys a peer chooses. Iteration is
-//! in key order.
+//! one per task the host waits on, and their large values are boxed (a pointer moves).
+//! A map filled from one peer message (a `tools/list` page) is filled by
+//! [`SortedMap::extend`], which sorts once. A lookup costs `log2 n` comparisons and no
+//! hashing, whatever keys a peer chooses. Iteration is in key order.
 //!
-//! Maps of a handful of entries whose order of insertion matters are
-//! `engine::small_map::SmallMap`.
+//! Maps of a handful of entries are `engine::small_map::SmallMap`s (lists of pairs: less
+//! code there).
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;
