@@ -24,7 +24,7 @@ build_wasm() {
   wasm-bindgen --target web --out-dir "$out" --out-name mcp_wasm_client "$wasm"
 
   if [ "$PROFILE" = release ]; then
-    log "wasm-opt --low-memory-unused -Oz -Oz -ocimfs=20 --reorder-functions-by-name"
+    log "wasm-opt --low-memory-unused -Oz -Oz -ocimfs=20 -aimfs=4 --reorder-functions-by-name"
     # The producers and target-features sections are only for tools: dropped after optimizing.
     # Two -Oz passes: the second finds what the first left (measured: -750 B gzip for the
     # default entry, -553 B for the modern one; --converge and a third pass gave less).
@@ -34,6 +34,10 @@ build_wasm() {
     # compiles a wasm function whole on its first call, so the first call compiled all
     # of it. With 20: -9.3 KB gzip for the default entry, and 21 % fewer bytes compiled on
     # the way to the first listTools (BENCHMARKS.md, "the first call's path").
+    # -aimfs=4: functions of at most 4 of Binaryen's size units (the default is 2) are
+    # inlined wherever they are called: -390 B gzip for the default entry, +21 B for the
+    # modern one, and 6.5 % fewer wasm calls per callTool (bench/tools/wasm-calls.mjs);
+    # 3, 5, 6 and 8 measured too (BENCHMARKS.md, the twenty-fourth session).
     # --low-memory-unused: the optimizer may fold `load (i32.add p C)` into `load offset=C p`
     # (they differ only if p + C wraps past 4 GiB to an address below 1 KiB, and Rust never
     # wraps a pointer); Emscripten passes it for the same reason.
@@ -43,7 +47,7 @@ build_wasm() {
     # order has no meaning at run time. The two flags: -3,694 B gzip for the default entry,
     # -3,134 B for the modern one (BENCHMARKS.md, the eighteenth session; orders by content
     # likeness were measured too, and not kept).
-    node_modules/.bin/wasm-opt --low-memory-unused -Oz -Oz -ocimfs=20 --reorder-functions-by-name --strip-producers --strip-target-features "$out/mcp_wasm_client_bg.wasm" -o "$out/mcp_wasm_client_bg.opt.wasm"
+    node_modules/.bin/wasm-opt --low-memory-unused -Oz -Oz -ocimfs=20 -aimfs=4 --reorder-functions-by-name --strip-producers --strip-target-features "$out/mcp_wasm_client_bg.wasm" -o "$out/mcp_wasm_client_bg.opt.wasm"
     mv "$out/mcp_wasm_client_bg.opt.wasm" "$out/mcp_wasm_client_bg.wasm"
   fi
 
