@@ -1,0 +1,200 @@
+// The wasm functions one steady `callTool` runs: how many distinct functions, how many
+// calls between them, how many bytes of code those functions hold, and which (BENCHMARKS.md,
+// the twenty-fourth session: what a call brings into the CPU caches). A probe, not a
+// benchmark: the counts are deterministic for a given build, and nothing is timed.
+//
+// Uses the named build `bench/profile-size.sh` leaves in bench/out/size-profile/ (its glue
+// m.js and named.wasm: the shipped flags, function names kept); run that first. Each
+// function of named.wasm gets a call to an imported counter on entry (Binaryen), the
+// package's entry files are copied beside it, and the client runs in this Node process
+// against a stand-in global `fetch` that answers the echo call at once (no network: the
+// census is the client's own). The deepest stack the calls reach is found by filling the
+// stack's region with a pattern between calls. Byte sizes are the code section's bodies of the module
+// before the counters were added.
+//   node bench/tools/wasm-calls.mjs            WARMUP=2000 N=100 TOP=30 (defaults)
+//   BY=calls node bench/tools/wasm-calls.mjs   (the list by calls per call, not by size)
+//   CONCURRENT=50 node bench/tools/wasm-calls.mjs  (the calls made in batches of 50)
+import binaryen from 'binaryen';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SRC = `${ROOT}/bench/out/size-profile`;
+const OUT = `${ROOT}/bench/out/wasm-calls`;
+const ARGS = { text: 'hello from the benchmark' };
+
+/** Code body sizes by function name, from the code and name sections. */
+function bodySizes(bytes) {
+  let p = 8;
+  const leb = () => {
+    let r = 0;
+    let s = 0;
+    let x;
+    do {
+      x = bytes[p++];
+      r |= (x & 0x7f) << s;
+      s += 7;
+    } while (x & 0x80);
+    return r >>> 0;
+  };
+  let imported = 0;
+  const sizes = [];
+  const names = new Map();
+  while (p < bytes.length) {
+    const id = bytes[p++];
+    const len = leb();
+    const end = p + len;
+    if (id === 2) {
+      // imports: count the functions (kind 0) so that code index + imports = function index
+      for (let n = leb(); n > 0; n--) {
+        for (let k = 0; k < 2; k++) {
+          const l = leb(); // the module's and the field's names
+          p += l;
+        }
+        const kind = bytes[p++];
+        if (kind === 0) {
+          leb();
+          imported++;
+        } else if (kind === 1) {
+          p++;
+          const f = leb();
+          leb();
+          if (f & 1) leb();
+        } else if (kind === 2) {
+          const f = leb();
+          leb();
+          if (f & 1) leb();
+        } else if (kind === 3) {
+          p += 2;
+        } else {
+          throw new Error(`import kind ${kind}`);
+        }
+      }
+    } else if (id === 10) {
+      for (let n = leb(); n > 0; n--) {
+        const size = leb();
+        sizes.push(size);
+        p += size;
+      }
+    } else if (id === 0) {
+      const nameLen = leb();
+      const name = Buffer.from(bytes.subarray(p, p + nameLen)).toString();
+      p += nameLen;
+      if (name === 'name') {
+        while (p < end) {
+          const sub = bytes[p++];
+          const subLen = leb();
+          const subEnd = p + subLen;
+          if (sub === 1) {
+            for (let n = leb(); n > 0; n--) {
+              const idx = leb();
+              const l = leb();
+              names.set(idx, Buffer.from(bytes.subarray(p, p + l)).toString());
+              p += l;
+            }
+          }
+          p = subEnd;
+        }
+      }
+    }
+    p = end;
+  }
+  const byName = new Map();
+  sizes.forEach((s, i) => byName.set(names.get(i + imported) ?? `#${i + imported}`, s));
+  return byName;
+}
+
+const named = fs.readFileSync(`${SRC}/named.wasm`);
+const sizes = bodySizes(named);
+
+// The counters: `probe.hit(i)` first in every defined function.
+const m = binaryen.readBinary(named);
+const F = binaryen.Features;
+m.setFeatures(F.MVP | F.BulkMemory | (F.BulkMemoryOpt ?? 0) | (F.CallIndirectOverlong ?? 0) | F.NontrappingFPToInt | F.SignExt | F.MutableGlobals | F.ReferenceTypes | F.Multivalue);
+m.addFunctionImport('__probe_hit', 'probe', 'hit', binaryen.createType([binaryen.i32]), binaryen.none);
+const fnNames = [];
+for (let i = 0; i < m.getNumFunctions(); i++) {
+  const f = m.getFunctionByIndex(i);
+  const info = binaryen.getFunctionInfo(f);
+  if (info.module) continue;
+  const call = m.call('__probe_hit', [m.i32.const(fnNames.length)], binaryen.none);
+  fnNames.push(info.name);
+  binaryen.Function.setBody(f, m.block(null, [call, binaryen.Function.getBody(f)], info.results));
+}
+if (!m.validate()) throw new Error('the instrumented module does not validate');
+// The stack pointer's first value: the top of the stack, which wasm-ld puts first in memory
+// (it grows down from there towards 0), so that [0, top) holds only stack frames.
+const sp = binaryen.getGlobalInfo(m.getGlobalByIndex(0));
+const stackTop = sp.mutable ? binaryen.getExpressionInfo(sp.init).value : 0;
+fs.rmSync(OUT, { recursive: true, force: true });
+fs.mkdirSync(OUT, { recursive: true });
+fs.writeFileSync(`${OUT}/mcp_wasm_client_bg.wasm`, m.emitBinary());
+fs.copyFileSync(`${SRC}/m.js`, `${OUT}/mcp_wasm_client.js`);
+fs.cpSync(`${SRC}/snippets`, `${OUT}/snippets`, { recursive: true });
+for (const f of ['index.js', 'load.js']) fs.copyFileSync(`${ROOT}/src/web/package/${f}`, `${OUT}/${f}`);
+
+let hits = new Uint32Array(fnNames.length);
+const probe = { hit: (i) => void hits[i]++ };
+let memory;
+for (const k of ['instantiate', 'instantiateStreaming']) {
+  const orig = WebAssembly[k];
+  WebAssembly[k] = async (src, imports) => {
+    const r = await orig.call(WebAssembly, src, { ...imports, probe });
+    const mine = Object.keys(imports ?? {}).some((m) => m.includes('mcp_wasm_client') || m.includes('mcp-wasm-client'));
+    if (mine) memory = (r.instance ?? r).exports.memory; // ours, not another module
+    return r;
+  };
+}
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const echoed = JSON.stringify(JSON.stringify(ARGS));
+globalThis.fetch = async (_url, init) => {
+  const body = typeof init?.body === 'string' ? init.body : dec.decode(init?.body);
+  const id = /"id":(\d+)/.exec(body)?.[1] ?? '0';
+  const text = body.includes('"tools/list"')
+    ? `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","tools":[{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}]}}`
+    : `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":${echoed}}]}}`;
+  const bytes = enc.encode(text);
+  return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) } });
+};
+const { McpClient } = await import(pathToFileURL(`${OUT}/index.js`).href);
+const c = new McpClient('http://127.0.0.1:9/mcp', { clientInfo: { name: 'bench', version: '1.0.0' } });
+const warmup = Number(process.env.WARMUP || 2000);
+const n = Number(process.env.N || 100);
+const batch = Number(process.env.CONCURRENT || 1);
+const run = async (k) => {
+  for (let i = 0; i < k; i += batch) await Promise.all(Array.from({ length: Math.min(batch, k - i) }, () => c.callTool('echo', ARGS)));
+};
+await run(warmup);
+hits = new Uint32Array(fnNames.length);
+// Between calls no wasm frame is live: the stack below its top is filled with a pattern,
+// and what the calls overwrite of it is their deepest stack.
+if (stackTop) new Uint8Array(memory.buffer).fill(0xa5, 0, stackTop - 64);
+await run(n);
+let stackBytes = 0;
+if (stackTop) {
+  const mem = new Uint8Array(memory.buffer);
+  let low = 0;
+  while (low < stackTop && mem[low] === 0xa5) low++;
+  stackBytes = stackTop - low;
+}
+
+let fns = 0;
+let calls = 0;
+let bytes = 0;
+const rows = [];
+for (let i = 0; i < fnNames.length; i++) {
+  if (!hits[i]) continue;
+  const size = sizes.get(fnNames[i]) ?? 0;
+  fns++;
+  calls += hits[i];
+  bytes += size;
+  rows.push({ size, perCall: hits[i] / n, name: fnNames[i].replace(/\[[0-9a-f]+\]/g, '') });
+}
+let all = 0;
+for (const s of sizes.values()) all += s;
+console.log(`${n} calls${batch > 1 ? ` in batches of ${batch}` : ', one at a time'}, after ${warmup}; per call: ${fns} distinct wasm functions run (of ${fnNames.length}), ${(calls / n).toFixed(0)} calls between them; those functions hold ${bytes.toLocaleString('en-US')} B of the module's ${all.toLocaleString('en-US')} B of code (whole bodies: an upper bound on the code a call touches); deepest stack ${stackBytes.toLocaleString('en-US')} B; wasm memory ${memory.buffer.byteLength.toLocaleString('en-US')} B`);
+rows.sort(process.env.BY === 'calls' ? (a, b) => b.perCall - a.perCall : (a, b) => b.size - a.size);
+for (const r of rows.slice(0, Number(process.env.TOP ?? 30))) console.log(`${String(r.size).padStart(7)} B ${r.perCall.toFixed(2).padStart(8)}×  ${r.name.slice(0, 160)}`);
+process.exit(0);
