@@ -1,0 +1,146 @@
+// What each part of a call costs on loopback in Node, and what other work between fetches
+// does to the fetch's own cost (BENCHMARKS.md, the twenty-fourth session). Clients, each in
+// a fresh process per measurement, rounds interleaved with the order reversed every other
+// round, against the bench server's /json (the echo tool):
+// - `raw`: bench/clients/raw.js (a header object, the body as a string, `text()`);
+// - `fetch`: the echo call made exactly as our fetch runner makes it (bench/lib/workload.js
+//   `fetchAsOurs`: header pairs, the body as bytes, a fresh AbortSignal, `arrayBuffer()`);
+// - `ours`, `ts`: the two clients;
+// - `ours-standin`: ours with a `fetch` option that answers at once (no network): what our
+//   client's own work costs alone, with its caches warm;
+// - `fetch+ours-standin`: each call is one `fetch` call on loopback, then one `ours-standin`
+//   call. If the two costs simply added up, this would be `fetch` + `ours-standin`; what it
+//   costs beyond that sum is what the two do to each other;
+// - `fetch+spinN`: the `fetch` call, then N µs of a tight loop (work without a footprint);
+// - `fetch+walkK`: the `fetch` call, then one pass over K KiB of memory (a data footprint).
+// CPU µs per call (process.cpuUsage), sequential and concurrent (batches of 50), after
+// WARMUP calls. A probe, not a test:
+//   node bench/tools/node-loopback-parts.mjs    ROUNDS=5 N=10000 WARMUP=5000
+//   CLIENTS=fetch,ours-standin,fetch+ours-standin,fetch+spin60,fetch+walk512 node bench/tools/node-loopback-parts.mjs
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { ARGS, fetchAsOurs, median } from '../lib/workload.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const PKG = process.env.PKG ? path.resolve(process.env.PKG) : path.join(ROOT, 'pkg');
+
+/** Ours with a `fetch` option that answers the echo call at once. */
+async function oursOnStandIn() {
+  const { McpClient } = await import(pathToFileURL(path.join(PKG, 'index.js')).href);
+  const enc = new TextEncoder();
+  const echoed = JSON.stringify(JSON.stringify(ARGS));
+  const standIn = async (_url, init) => {
+    const id = /"id":(\d+)/.exec(init.body)?.[1] ?? '0';
+    const text = init.body.includes('"tools/list"')
+      ? `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","tools":[{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}]}}`
+      : `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":${echoed}}]}}`;
+    const bytes = enc.encode(text);
+    return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) } });
+  };
+  const c = new McpClient('http://127.0.0.1:9/mcp', { clientInfo: { name: 'bench', version: '1.0.0' }, fetch: standIn });
+  return () => c.callTool('echo', ARGS);
+}
+
+/** The call function of `client` (see the top of the file). */
+async function clientCall(client, url) {
+  if (client === 'ours') {
+    const { McpClient } = await import(pathToFileURL(path.join(PKG, 'index.js')).href);
+    const c = new McpClient(url, { clientInfo: { name: 'bench', version: '1.0.0' } });
+    return () => c.callTool('echo', ARGS);
+  }
+  if (client === 'ts' || client === 'raw') {
+    const c = await (await import(`../clients/${client}.js`)).open(url);
+    return () => c.call('echo', ARGS);
+  }
+  if (client === 'fetch') return fetchAsOurs(url).call;
+  if (client === 'ours-standin') return oursOnStandIn();
+  const m = /^fetch\+(ours-standin|spin(\d+)|walk(\d+))$/.exec(client);
+  if (!m) throw new Error(`unknown client ${client}`);
+  const loop = fetchAsOurs(url).call;
+  let after;
+  if (m[1] === 'ours-standin') {
+    after = await oursOnStandIn();
+  } else if (m[2]) {
+    const us = Number(m[2]);
+    let sink = 0;
+    after = () => {
+      const until = performance.now() + us / 1000;
+      while (performance.now() < until) sink++;
+      return sink;
+    };
+  } else {
+    // One word per 64-byte line, written: every line of the buffer comes into the caches.
+    const walk = new Uint32Array((Number(m[3]) * 1024) / 4);
+    let sink = 0;
+    after = () => {
+      for (let i = 0; i < walk.length; i += 16) sink += walk[i]++;
+      return sink;
+    };
+  }
+  return async () => {
+    const r = await loop();
+    await after();
+    return r;
+  };
+}
+
+/** One measurement, in this process; prints one JSON line. */
+async function child(client, url) {
+  const n = Number(process.env.N || 10000);
+  const warmup = Number(process.env.WARMUP || 5000);
+  const call = await clientCall(client, url);
+  for (let i = 0; i < warmup; i++) await call();
+  const out = { client };
+  for (const mode of ['seq', 'conc']) {
+    globalThis.gc?.();
+    const c0 = process.cpuUsage();
+    if (mode === 'seq') for (let i = 0; i < n; i++) await call();
+    else for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: Math.min(50, n - i) }, call));
+    const c = process.cpuUsage(c0);
+    out[mode] = (c.user + c.system) / n;
+  }
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
+
+async function main() {
+  const { startServer } = await import('../browser.mjs');
+  const rounds = Number(process.env.ROUNDS || 5);
+  const clients = (process.env.CLIENTS || 'raw,fetch,ours,ts,ours-standin,fetch+ours-standin').split(',');
+  const server = await startServer();
+  const r = {}; // client -> mode -> [µs]
+  try {
+    for (let k = 0; k < rounds; k++) {
+      for (const client of k % 2 ? [...clients].reverse() : clients) {
+        const p = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', client, `${server.url}/json`], { cwd: ROOT, env: process.env, encoding: 'utf8' });
+        const line = p.stdout.trim().split('\n').pop();
+        if (p.status !== 0 || !line?.startsWith('{')) throw new Error(`${client}: ${p.stderr || p.stdout}`);
+        const o = JSON.parse(line);
+        for (const mode of ['seq', 'conc']) ((r[client] ??= {})[mode] ??= []).push(o[mode]);
+      }
+      console.error(`round ${k + 1}: ${clients.map((c) => `${c} ${r[c].seq.at(-1).toFixed(0)} / ${r[c].conc.at(-1).toFixed(0)}`).join(', ')}`);
+    }
+  } finally {
+    server.child.kill();
+  }
+  console.log(`Node ${process.version}, ${rounds} rounds of ${process.env.N || 10000} calls per pattern after ${process.env.WARMUP || 5000}; CPU µs per call, median (range)`);
+  console.log('| client | sequential | concurrent (batches of 50) |');
+  console.log('|---|---:|---:|');
+  const cell = (xs) => `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
+  for (const c of clients) console.log(`| ${c} | ${cell(r[c].seq)} | ${cell(r[c].conc)} |`);
+  // A combined client against the sum of its parts, round by round.
+  for (const c of clients) {
+    const m = /^fetch\+(.+)$/.exec(c);
+    if (!m || !r.fetch) continue;
+    const part = m[1] === 'ours-standin' ? r['ours-standin'] : null;
+    const extra = (mode) => {
+      const d = r[c][mode].map((x, i) => x - r.fetch[mode][i] - (part ? part[mode][i] : 0));
+      return `${median(d).toFixed(1)} (${Math.min(...d).toFixed(0)}–${Math.max(...d).toFixed(0)})`;
+    };
+    console.log(`${c} − fetch${part ? ' − ours-standin' : ''}, per round: ${extra('seq')} µs sequential, ${extra('conc')} µs concurrent`);
+  }
+}
+
+if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4]);
+else await main();
