@@ -11,7 +11,8 @@
 //! description), and each result carries a `structuredContent` it validates. `LIST=1`: the
 //! tools are listed again before each call (an agent loop that lists, then calls). `BATCH=k`:
 //! k calls started, then their k responses handed over (the bench's concurrent pattern;
-//! with `LIST=1` the tools are then listed before each batch).
+//! with `LIST=1` the tools are then listed before each batch). `SITES=1`: one more call, with
+//! the two innermost frames of this crate printed for each of its allocations.
 
 use crate::engine::actions::{Action, OpOptions};
 use crate::engine::core::ResponseHead;
@@ -31,10 +32,36 @@ thread_local! {
     static LIVE: Cell<i64> = const { Cell::new(0) };
 }
 
+thread_local! {
+    /// `SITES=1`: where this thread's allocations are made (`note_site`), while set.
+    static TRACING: Cell<bool> = const { Cell::new(false) };
+    static SITES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The first two frames of this crate (the engine's, not the probe's) that made an
+/// allocation. Tracing is switched off while the backtrace is taken: taking and formatting
+/// it allocate too.
+fn note_site() {
+    if !TRACING.with(Cell::get) {
+        return;
+    }
+    TRACING.with(|t| t.set(false));
+    let bt = format!("{}", std::backtrace::Backtrace::force_capture());
+    let frames: Vec<&str> = bt
+        .lines()
+        .filter_map(|l| l.trim().split_once(": ").map(|(_, f)| f))
+        .filter(|f| f.starts_with("mcp_wasm_client::") && !f.contains("per_call_probe"))
+        .take(2)
+        .collect();
+    SITES.with(|s| s.borrow_mut().push(frames.join(" < ")));
+    TRACING.with(|t| t.set(true));
+}
+
 // SAFETY: every call is System's own; the counter is a const-initialised thread-local Cell
-// (its access does not allocate).
+// (its access does not allocate; `note_site` only while a probe traces, and not re-entered).
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        note_site();
         ALLOCS.with(|c| c.set(c.get() + 1));
         LIVE.with(|c| c.set(c.get() + l.size() as i64));
         System.alloc(l)
@@ -44,6 +71,7 @@ unsafe impl GlobalAlloc for Counting {
         System.dealloc(p, l)
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        note_site();
         ALLOCS.with(|c| c.set(c.get() + 1));
         LIVE.with(|c| c.set(c.get() + n as i64 - l.size() as i64));
         System.realloc(p, l, n)
@@ -179,4 +207,35 @@ fn per_call_probe() {
         in_calls as f64 / f64::from(n)
     );
     let _ = in_harness;
+    // SITES=1: one more call, sequential, with the place of each of its allocations printed.
+    if std::env::var("SITES").is_ok_and(|v| v == "1") {
+        let a = Some(args_text.clone());
+        TRACING.with(|t| t.set(true));
+        h.core.call_tool_json("echo", a, false, &o, h.now);
+        let mut sent = None;
+        while let Some(a) = h.core.poll_action() {
+            if let Action::Send(req) = a {
+                sent = Some((req.id, rpc_id(req.body_text().unwrap_or(""))));
+            }
+        }
+        TRACING.with(|t| t.set(false));
+        let (wire, id) = sent.expect("the call was sent");
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[{{"type":"text","text":"{{\"text\":\"hello from the benchmark\"}}"}}]{structured}}}}}"#
+        );
+        TRACING.with(|t| t.set(true));
+        h.core.on_head(wire, ResponseHead::read(200, &head), h.now);
+        h.core.on_body(wire, body.into_bytes(), h.now);
+        h.core.on_end(wire, h.now);
+        while h.core.poll_action().is_some() {}
+        TRACING.with(|t| t.set(false));
+        let sites = SITES.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        eprintln!(
+            "allocations of one call ({}), where they are made:",
+            sites.len()
+        );
+        for s in sites {
+            eprintln!("  {s}");
+        }
+    }
 }
