@@ -71,6 +71,41 @@ export async function concurrent(c, n, batch) {
   return { wall: performance.now() - t0, lat: Array.from(lat) };
 }
 
+/**
+ * The bench server's answer to one of our echo requests, as JSON text, for the probes'
+ * stand-in fetches (no network): the tool list for `tools/list` (our client lists the tools
+ * once, to learn their x-mcp-header parameters), the echo result otherwise.
+ */
+export function echoAnswer(body) {
+  const id = /"id":(\d+)/.exec(body)?.[1] ?? '0';
+  return body.includes('"tools/list"')
+    ? `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","tools":[{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}]}}`
+    : `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":${JSON.stringify(JSON.stringify(ARGS))}}]}}`;
+}
+
+/** A 200 `Response` of JSON `text`, with its Content-Length (as the bench server sends it). */
+export function jsonResponse(text) {
+  const bytes = new TextEncoder().encode(text);
+  return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) } });
+}
+
+/**
+ * Node only: the process's CPU µs per call of `call`, `n` calls one at a time (`seq`), then
+ * `n` in batches of 50 (`conc`), each after a collection when `--expose-gc` allows one.
+ */
+export async function cpuPerCall(call, n) {
+  const out = {};
+  for (const mode of ['seq', 'conc']) {
+    globalThis.gc?.();
+    const c0 = process.cpuUsage();
+    if (mode === 'seq') for (let i = 0; i < n; i++) await call();
+    else for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: Math.min(50, n - i) }, call));
+    const c = process.cpuUsage(c0);
+    out[mode] = (c.user + c.system) / n;
+  }
+  return out;
+}
+
 /** The median of numbers (the mean of the middle two for an even count). */
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);

@@ -20,7 +20,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { ARGS, fetchAsOurs, median } from '../lib/workload.js';
+import { ARGS, cpuPerCall, echoAnswer, fetchAsOurs, jsonResponse, median } from '../lib/workload.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PKG = process.env.PKG ? path.resolve(process.env.PKG) : path.join(ROOT, 'pkg');
@@ -28,16 +28,8 @@ const PKG = process.env.PKG ? path.resolve(process.env.PKG) : path.join(ROOT, 'p
 /** Ours with a `fetch` option that answers the echo call at once. */
 async function oursOnStandIn() {
   const { McpClient } = await import(pathToFileURL(path.join(PKG, 'index.js')).href);
-  const enc = new TextEncoder();
-  const echoed = JSON.stringify(JSON.stringify(ARGS));
-  const standIn = async (_url, init) => {
-    const id = /"id":(\d+)/.exec(init.body)?.[1] ?? '0';
-    const text = init.body.includes('"tools/list"')
-      ? `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","tools":[{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}]}}`
-      : `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":${echoed}}]}}`;
-    const bytes = enc.encode(text);
-    return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) } });
-  };
+  // A host's fetch gets the body as text (src/web/js/cors.js).
+  const standIn = async (_url, init) => jsonResponse(echoAnswer(init.body));
   const c = new McpClient('http://127.0.0.1:9/mcp', { clientInfo: { name: 'bench', version: '1.0.0' }, fetch: standIn });
   return () => c.callTool('echo', ARGS);
 }
@@ -91,16 +83,7 @@ async function child(client, url) {
   const warmup = Number(process.env.WARMUP || 5000);
   const call = await clientCall(client, url);
   for (let i = 0; i < warmup; i++) await call();
-  const out = { client };
-  for (const mode of ['seq', 'conc']) {
-    globalThis.gc?.();
-    const c0 = process.cpuUsage();
-    if (mode === 'seq') for (let i = 0; i < n; i++) await call();
-    else for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: Math.min(50, n - i) }, call));
-    const c = process.cpuUsage(c0);
-    out[mode] = (c.user + c.system) / n;
-  }
-  console.log(JSON.stringify(out));
+  console.log(JSON.stringify({ client, ...(await cpuPerCall(call, n)) }));
   process.exit(0);
 }
 

@@ -23,7 +23,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { ARGS, fetchAsOurs, median } from '../lib/workload.js';
+import { ARGS, cpuPerCall, fetchAsOurs, median } from '../lib/workload.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -76,16 +76,7 @@ async function child(client, setting, url) {
   const first = await call();
   if (first?.content?.[0]?.text !== JSON.stringify(ARGS)) throw new Error(`${client}: wrong echo result ${JSON.stringify(first)}`);
   for (let i = 0; i < warmup; i++) await call();
-  const out = { client, setting };
-  for (const mode of ['seq', 'conc']) {
-    globalThis.gc?.();
-    const c0 = process.cpuUsage();
-    if (mode === 'seq') for (let i = 0; i < n; i++) await call();
-    else for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: Math.min(50, n - i) }, call));
-    const c = process.cpuUsage(c0);
-    out[mode] = (c.user + c.system) / n;
-  }
-  console.log(JSON.stringify(out));
+  console.log(JSON.stringify({ client, setting, ...(await cpuPerCall(call, n)) }));
   process.exit(0);
 }
 

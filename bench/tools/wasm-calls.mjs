@@ -18,95 +18,20 @@ import binaryen from 'binaryen';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { functions } from '../lib/wasm-functions.mjs';
+import { ARGS, echoAnswer, jsonResponse } from '../lib/workload.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SRC = `${ROOT}/bench/out/size-profile`;
 const OUT = `${ROOT}/bench/out/wasm-calls`;
-const ARGS = { text: 'hello from the benchmark' };
-
-/** Code body sizes by function name, from the code and name sections. */
-function bodySizes(bytes) {
-  let p = 8;
-  const leb = () => {
-    let r = 0;
-    let s = 0;
-    let x;
-    do {
-      x = bytes[p++];
-      r |= (x & 0x7f) << s;
-      s += 7;
-    } while (x & 0x80);
-    return r >>> 0;
-  };
-  let imported = 0;
-  const sizes = [];
-  const names = new Map();
-  while (p < bytes.length) {
-    const id = bytes[p++];
-    const len = leb();
-    const end = p + len;
-    if (id === 2) {
-      // imports: count the functions (kind 0) so that code index + imports = function index
-      for (let n = leb(); n > 0; n--) {
-        for (let k = 0; k < 2; k++) {
-          const l = leb(); // the module's and the field's names
-          p += l;
-        }
-        const kind = bytes[p++];
-        if (kind === 0) {
-          leb();
-          imported++;
-        } else if (kind === 1) {
-          p++;
-          const f = leb();
-          leb();
-          if (f & 1) leb();
-        } else if (kind === 2) {
-          const f = leb();
-          leb();
-          if (f & 1) leb();
-        } else if (kind === 3) {
-          p += 2;
-        } else {
-          throw new Error(`import kind ${kind}`);
-        }
-      }
-    } else if (id === 10) {
-      for (let n = leb(); n > 0; n--) {
-        const size = leb();
-        sizes.push(size);
-        p += size;
-      }
-    } else if (id === 0) {
-      const nameLen = leb();
-      const name = Buffer.from(bytes.subarray(p, p + nameLen)).toString();
-      p += nameLen;
-      if (name === 'name') {
-        while (p < end) {
-          const sub = bytes[p++];
-          const subLen = leb();
-          const subEnd = p + subLen;
-          if (sub === 1) {
-            for (let n = leb(); n > 0; n--) {
-              const idx = leb();
-              const l = leb();
-              names.set(idx, Buffer.from(bytes.subarray(p, p + l)).toString());
-              p += l;
-            }
-          }
-          p = subEnd;
-        }
-      }
-    }
-    p = end;
-  }
-  const byName = new Map();
-  sizes.forEach((s, i) => byName.set(names.get(i + imported) ?? `#${i + imported}`, s));
-  return byName;
-}
 
 const named = fs.readFileSync(`${SRC}/named.wasm`);
-const sizes = bodySizes(named);
+// Code body sizes by function name (before the counters are added).
+const sizes = new Map();
+{
+  const f = functions(`${SRC}/named.wasm`);
+  f.sizes.forEach((s, i) => s !== undefined && sizes.set(f.names.get(i) ?? `#${i}`, s));
+}
 
 // The counters: `probe.hit(i)` first in every defined function.
 const m = binaryen.readBinary(named);
@@ -146,18 +71,9 @@ for (const k of ['instantiate', 'instantiateStreaming']) {
     return r;
   };
 }
-const enc = new TextEncoder();
+// The platform's fetch path (the body as bytes), answered at once.
 const dec = new TextDecoder();
-const echoed = JSON.stringify(JSON.stringify(ARGS));
-globalThis.fetch = async (_url, init) => {
-  const body = typeof init?.body === 'string' ? init.body : dec.decode(init?.body);
-  const id = /"id":(\d+)/.exec(body)?.[1] ?? '0';
-  const text = body.includes('"tools/list"')
-    ? `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","tools":[{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}]}}`
-    : `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":${echoed}}]}}`;
-  const bytes = enc.encode(text);
-  return new Response(bytes, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) } });
-};
+globalThis.fetch = async (_url, init) => jsonResponse(echoAnswer(typeof init?.body === 'string' ? init.body : dec.decode(init?.body)));
 const { McpClient } = await import(pathToFileURL(`${OUT}/index.js`).href);
 const c = new McpClient('http://127.0.0.1:9/mcp', { clientInfo: { name: 'bench', version: '1.0.0' } });
 const warmup = Number(process.env.WARMUP || 2000);
