@@ -153,6 +153,12 @@ fn per_call_probe() {
         .unwrap_or(1)
         .max(1);
     let head: [Option<String>; 5] = [Some("application/json".into()), None, None, None, None];
+    // The server's answer to the echo call with JSON-RPC id `id` (the bench server's bytes).
+    let echo_body = |id: u64| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[{{"type":"text","text":"{{\"text\":\"hello from the benchmark\"}}"}}]{structured}}}}}"#
+        )
+    };
     let start = std::time::Instant::now();
     let mut done = 0;
     let (mut in_calls, mut in_harness) = (0, 0);
@@ -182,9 +188,7 @@ fn per_call_probe() {
         }
         for &(wire, id) in &sent_calls {
             let mid = allocs();
-            let body = format!(
-                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[{{"type":"text","text":"{{\"text\":\"hello from the benchmark\"}}"}}]{structured}}}}}"#
-            );
+            let body = echo_body(id);
             let sent = allocs();
             h.core.on_head(wire, ResponseHead::read(200, &head), h.now);
             h.core.on_body(wire, body.into_bytes(), h.now);
@@ -220,9 +224,7 @@ fn per_call_probe() {
         }
         TRACING.with(|t| t.set(false));
         let (wire, id) = sent.expect("the call was sent");
-        let body = format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","content":[{{"type":"text","text":"{{\"text\":\"hello from the benchmark\"}}"}}]{structured}}}}}"#
-        );
+        let body = echo_body(id);
         TRACING.with(|t| t.set(true));
         h.core.on_head(wire, ResponseHead::read(200, &head), h.now);
         h.core.on_body(wire, body.into_bytes(), h.now);
