@@ -26,7 +26,7 @@ export async function buildBrowserBundles() {
   const outdir = join(BUNDLES, 'clients');
   mkdirSync(outdir, { recursive: true });
   await build({
-    entryPoints: ['ours', 'ts', 'raw', 'raw-strict', 'raw-pipe', 'raw-chunks', 'raw-tee', 'raw-blob', 'raw-transfer'].map((n) => join(ROOT, 'bench/clients', `${n}.js`)),
+    entryPoints: ['ours', 'ts', 'raw', 'raw-strict', 'raw-pipe', 'raw-chunks', 'raw-tee', 'raw-blob', 'raw-transfer', 'raw-clone', 'raw-slices'].map((n) => join(ROOT, 'bench/clients', `${n}.js`)),
     bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true,
     outdir, logLevel: 'error', absWorkingDir: ROOT, splitting: false,
   });

@@ -25,7 +25,11 @@ export async function open(url, opts = {}) {
   // decoded fatally (the Blob's bytes are kept by the browser process, not the renderer);
   // 'transfer' as 'whole', with the bytes' ArrayBuffer detached by `transfer(0)` once decoded,
   // to free it before the parse rather than at the next collection (measured: the same peak;
-  // BENCHMARKS.md, the twenty-third session).
+  // BENCHMARKS.md, the twenty-third session); 'clone' `text()` on the response and, only
+  // when the text holds U+FFFD, the bytes of a clone made before it decoded fatally (the
+  // clone cancelled otherwise); 'slices' as 'whole', decoded by a streaming fatal decoder
+  // in 512 KiB slices of the bytes and the pieces concatenated (both measured: BENCHMARKS.md,
+  // the twenty-fifth session).
   const fatal = () => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const readers = {
     whole: async (res) => fatal().decode(await res.arrayBuffer()),
@@ -60,6 +64,25 @@ export async function open(url, opts = {}) {
         d.decode();
       };
       return (await Promise.all([new Response(a).text(), check()]))[0];
+    },
+    slices: async (res) => {
+      const b = new Uint8Array(await res.arrayBuffer());
+      const d = fatal();
+      let t = '';
+      const step = 1 << 19;
+      for (let i = 0; i < b.length; i += step) t += d.decode(b.subarray(i, i + step), { stream: true });
+      t += d.decode();
+      b.buffer.transfer?.(0);
+      return t;
+    },
+    clone: async (res) => {
+      const copy = res.clone();
+      const t = await res.text();
+      if (!t.includes('\uFFFD')) {
+        copy.body?.cancel().catch(() => {});
+        return t;
+      }
+      return fatal().decode(await copy.arrayBuffer());
     },
     blob: async (res) => {
       const b = await res.blob();

@@ -10,8 +10,10 @@
 // in a fresh context, the result kept alive after the call by every client alike.
 //   node bench/tools/chromium-large-memory.mjs        ROUNDS=5 CLIENTS=raw,ours,ts
 //   PROCESSES=all ...   (every process of the browser summed, not only the renderers)
+//   PKG_B=/tmp/pkg-other CLIENTS=raw,ours,ours-b,ts ...   (our client built from that copy of
+//     pkg/ as the client `ours-b`: two builds of ours side by side, as chromium-interleaved.mjs)
 // The strict readers beside raw fetch (bench/clients/raw-*.js, BENCHMARKS.md, the twenty-
-// first to twenty-third sessions): CLIENTS=raw,raw-strict,raw-pipe,raw-chunks,raw-tee,raw-blob,raw-transfer,ts
+// first to twenty-third and twenty-fifth sessions): CLIENTS=raw,raw-strict,raw-pipe,raw-chunks,raw-tee,raw-blob,raw-transfer,raw-clone,raw-slices,ts
 import * as B from '../browser.mjs';
 import { median } from '../lib/workload.js';
 
@@ -21,6 +23,8 @@ const mib = (b) => (b / 2 ** 20).toFixed(1);
 
 const { child: server, url: base } = await B.startServer();
 await B.buildBrowserBundles();
+if (process.env.PKG_B) await B.buildBundleB(process.env.PKG_B);
+else if (CLIENTS.includes('ours-b')) throw new Error('the client ours-b needs PKG_B (a copy of pkg/ from another build)');
 const browser = await B.launch();
 const bcdp = await browser.newBrowserCDPSession();
 
@@ -44,7 +48,7 @@ try {
           await window.__c.call('echo', { text: 'warm' });
           await window.__c.call('large', {}); // warm-up, not kept
         },
-        { mod: `${base}/static/bench/out/bundles/clients/${client}.js`, url: `${base}/json` },
+        { mod: `${base}/static/bench/out/bundles/${client === 'ours-b' ? 'clients-b' : 'clients'}/${client}.js`, url: `${base}/json` },
       );
       await cdp.send('HeapProfiler.collectGarbage');
       await new Promise((ok) => setTimeout(ok, 300));
