@@ -6,7 +6,7 @@
 // Also what every bench script shares: the bench server (`startServer`) and the request
 // our client sends (`captureTemplate`), which the raw loop replays.
 import { build } from 'esbuild';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +77,13 @@ export async function startServer(env = process.env) {
 }
 
 /** The exact request our client sends for the echo call (the raw loop replays it). */
+/** The bench package (cargo feature `bench`: src/web/bench.rs's hooks) into
+ *  bench/out/pkg-bench/, for the probes that use its hooks (bench/build-bench-pkg.sh). */
+export function buildBenchPkg() {
+  const p = spawnSync(join(ROOT, 'bench/build-bench-pkg.sh'), { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (p.status !== 0) throw new Error('bench/build-bench-pkg.sh failed');
+}
+
 export async function captureTemplate(base) {
   const { McpClient } = await import('../pkg/index.js');
   const c = new McpClient(`${base}/json`, { clientInfo: { name: 'bench', version: '1.0.0' } });

@@ -17,7 +17,12 @@ const N = Number(process.env.N ?? 200);
 const BATCH = Number(process.env.BATCH ?? 50);
 const MODES = (process.env.MODES ?? 'json,sse').split(',');
 const PKG_B = process.env.PKG_B;
-const CLIENTS = PKG_B ? ['raw', 'ours', 'ours-b', 'ts'] : ['raw', 'ours', 'ts'];
+// EXTRA=lean,lean-core,fetch: more clients in the same blocks, each reported as its own ratio:
+// `lean` (bench/clients/lean.js: a probe of a leaner call path; the bench package is built first),
+// `lean-core` (bench/clients/lean-core.js: the same shell over the real engine)
+// and `fetch` (bench/lib/workload.js `fetchAsOurs`: fetch called as our runner calls it).
+const EXTRA = (process.env.EXTRA ?? '').split(',').filter(Boolean);
+const CLIENTS = (PKG_B ? ['raw', 'ours', 'ours-b', 'ts'] : ['raw', 'ours', 'ts']).concat(EXTRA);
 
 const quantile = B.interpolatedQuantile;
 
@@ -26,6 +31,7 @@ const template = await B.captureTemplate(base);
 
 await B.buildBrowserBundles();
 if (PKG_B) await B.buildBundleB(PKG_B);
+if (EXTRA.some((x) => x.startsWith('lean'))) B.buildBenchPkg();
 const browser = await B.launch();
 console.log(`Chromium ${browser.version()}, warm-up ${WARMUP} calls per client, ${BLOCKS} blocks of ${N} calls per client and pattern (concurrent: batches of ${BATCH})`);
 try {
@@ -37,8 +43,16 @@ try {
         window.__w = w;
         window.__c = {};
         for (const name of clients) {
-          const m = await import(`${base}/static/bench/out/bundles/${name === 'ours-b' ? 'clients-b' : 'clients'}/${name}.js`);
-          const c = await m.open(url, { template });
+          const c =
+            name === 'fetch'
+              ? w.fetchAsOurs(url)
+              : await (
+                  await import(
+                    name.startsWith('lean')
+                      ? `${base}/static/bench/clients/${name}.js`
+                      : `${base}/static/bench/out/bundles/${name === 'ours-b' ? 'clients-b' : 'clients'}/${name}.js`
+                  )
+                ).open(url, { template });
           const first = await c.call('echo', w.ARGS);
           if (first?.content?.[0]?.text !== JSON.stringify(w.ARGS)) throw new Error(`${name}: wrong echo result ${JSON.stringify(first)}`);
           window.__c[name] = c;
@@ -58,6 +72,13 @@ try {
           `(ours − raw) ÷ (TS − raw) per block: median ${quantile(ratios, 0.5).toFixed(2)} (quartiles ${quantile(ratios, 0.25).toFixed(2)}–${quantile(ratios, 0.75).toFixed(2)}); ` +
           `of the medians ${((med('ours') - med('raw')) / (med('ts') - med('raw'))).toFixed(2)}`,
       );
+      for (const x of EXTRA) {
+        const rx = rounds.map((r) => (r[x] - r.raw) / (r.ts - r.raw));
+        console.log(
+          `${mode} ${pattern}: ${x} median ${med(x).toFixed(0)} µs; (${x} − raw) ÷ (TS − raw) per block: median ${quantile(rx, 0.5).toFixed(2)} ` +
+            `(quartiles ${quantile(rx, 0.25).toFixed(2)}–${quantile(rx, 0.75).toFixed(2)}); of the medians ${((med(x) - med('raw')) / (med('ts') - med('raw'))).toFixed(2)}`,
+        );
+      }
       if (PKG_B) {
         const d = rounds.map((r) => r.ours - r['ours-b']);
         const rb = rounds.map((r) => (r['ours-b'] - r.raw) / (r.ts - r.raw));

@@ -6,6 +6,9 @@
 // - `fetch`: the echo call made exactly as our fetch runner makes it (bench/lib/workload.js
 //   `fetchAsOurs`: header pairs, the body as bytes, a fresh AbortSignal, `arrayBuffer()`);
 // - `ours`, `ts`: the two clients;
+// - `lean`: bench/clients/lean.js, the least a call must do in the wasm with `fetch` called
+//   as `fetch` calls it (a probe of a leaner call path; the bench package is built first);
+// - `lean-core`: bench/clients/lean-core.js, the same shell over the real engine (`Core`);
 // - `ours-standin`: ours with a `fetch` option that answers at once (no network): what our
 //   client's own work costs alone, with its caches warm;
 // - `fetch+ours-standin`: each call is one `fetch` call on loopback, then one `ours-standin`
@@ -18,6 +21,7 @@
 //   node bench/tools/node-loopback-parts.mjs    ROUNDS=5 N=10000 WARMUP=5000
 //   CLIENTS=fetch,ours-standin,fetch+ours-standin,fetch+spin60,fetch+walk512 node bench/tools/node-loopback-parts.mjs
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { ARGS, cpuPerCall, echoAnswer, fetchAsOurs, jsonResponse, median } from '../lib/workload.js';
@@ -46,6 +50,11 @@ async function clientCall(client, url) {
     return () => c.call('echo', ARGS);
   }
   if (client === 'fetch') return fetchAsOurs(url).call;
+  if (client === 'lean' || client === 'lean-core') {
+    const wasm = readFileSync(path.join(ROOT, 'bench/out/pkg-bench/mcp_wasm_client_bg.wasm'));
+    const c = await (await import(`../clients/${client}.js`)).open(url, { wasm });
+    return () => c.call('echo', ARGS);
+  }
   if (client === 'ours-standin') return oursOnStandIn();
   const m = /^fetch\+(ours-standin|spin(\d+)|walk(\d+))$/.exec(client);
   if (!m) throw new Error(`unknown client ${client}`);
@@ -88,9 +97,10 @@ async function child(client, url) {
 }
 
 async function main() {
-  const { startServer } = await import('../browser.mjs');
+  const { startServer, buildBenchPkg } = await import('../browser.mjs');
   const rounds = Number(process.env.ROUNDS || 5);
   const clients = (process.env.CLIENTS || 'raw,fetch,ours,ts,ours-standin,fetch+ours-standin').split(',');
+  if (clients.some((c) => c.startsWith('lean'))) buildBenchPkg();
   const server = await startServer();
   const r = {}; // client -> mode -> [µs]
   try {
@@ -112,6 +122,16 @@ async function main() {
   console.log('|---|---:|---:|');
   const cell = (xs) => `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
   for (const c of clients) console.log(`| ${c} | ${cell(r[c].seq)} | ${cell(r[c].conc)} |`);
+  // Target 1's ratio, (x − raw) ÷ (TS − raw), round by round, for ours and the lean probe.
+  if (r.raw && r.ts) {
+    for (const c of ['ours', 'lean', 'lean-core'].filter((x) => r[x])) {
+      const ratio = (mode) => {
+        const q = r[c][mode].map((x, i) => (x - r.raw[mode][i]) / (r.ts[mode][i] - r.raw[mode][i]));
+        return `${median(q).toFixed(2)} (${Math.min(...q).toFixed(2)}–${Math.max(...q).toFixed(2)})`;
+      };
+      console.log(`${c}: (${c} − raw) ÷ (TS − raw) per round, median (range): sequential ${ratio('seq')}, concurrent ${ratio('conc')}`);
+    }
+  }
   // A combined client against the sum of its parts, round by round.
   for (const c of clients) {
     const m = /^fetch\+(.+)$/.exec(c);

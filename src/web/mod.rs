@@ -25,4 +25,8 @@ pub use client::{error_classes, version, McpClient};
 pub use task::Task;
 
 #[cfg(feature = "bench")]
-pub use bench::{__bench_sse, __bench_sse_reset};
+pub use bench::{
+    __bench_core_next, __bench_core_open, __bench_core_respond, __bench_core_result,
+    __bench_core_start, __bench_core_wire, __bench_lean_id, __bench_lean_request,
+    __bench_lean_response, __bench_sse, __bench_sse_reset,
+};

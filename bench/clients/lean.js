@@ -1,0 +1,45 @@
+// A probe of a lean call path (BENCHMARKS.md, the twenty-sixth session), not a client: the
+// bench package's `__bench_lean_*` hooks (src/web/bench.rs) do the least a client must do in
+// the wasm for a tools/call answered with JSON (check the arguments, write the request,
+// check the answer's UTF-8 and JSON-RPC envelope, its id and `resultType`), and `fetch` is
+// called around them exactly as our runner calls it (bench/lib/workload.js `fetchAsOurs`:
+// header pairs, the body as bytes, a fresh AbortController's signal, five response headers
+// read, `arrayBuffer()`); the result text is handed to `JSON.parse`. What it adds over raw
+// fetch on loopback bounds what a rewrite of our call path could take off ours.
+// Needs bench/build-bench-pkg.sh. `open(url, { wasm })`: the module's bytes (Node);
+// by default the glue fetches it next to itself (a page on the bench server).
+import init, { __bench_lean_id, __bench_lean_request, __bench_lean_response } from '../out/pkg-bench/mcp_wasm_client.js';
+
+export const name = 'lean';
+
+/** The request's header pairs, as our client sends them for the echo tool. */
+const HEADERS = [
+  ['content-type', 'application/json'],
+  ['accept', 'application/json, text/event-stream'],
+  ['mcp-protocol-version', '2026-07-28'],
+  ['mcp-method', 'tools/call'],
+];
+
+export async function open(url, opts = {}) {
+  await init(opts.wasm ? { module_or_path: opts.wasm } : undefined);
+  const te = new TextEncoder();
+  return {
+    call: async (tool, args) => {
+      const id = __bench_lean_id();
+      const body = __bench_lean_request(tool, te.encode(JSON.stringify(args)));
+      const headers = HEADERS.map((p) => [...p]);
+      headers.push(['mcp-name', tool]);
+      const ac = new AbortController();
+      const res = await fetch(url, { method: 'POST', headers, body, signal: ac.signal });
+      const h = res.headers;
+      h.get('content-type');
+      h.get('mcp-session-id');
+      h.get('retry-after');
+      h.get('content-length');
+      h.get('content-encoding');
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      return JSON.parse(__bench_lean_response(new Uint8Array(await res.arrayBuffer()), id));
+    },
+    listTools: async () => ({ tools: [] }),
+  };
+}
