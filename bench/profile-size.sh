@@ -10,13 +10,16 @@ command -v twiggy >/dev/null || cargo install twiggy
 # beside it.
 SUFFIX=''
 [ "${MODERN:-0}" = 1 ] && SUFFIX=_modern
-W=${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm_client$SUFFIX.wasm
-D=bench/out/size-profile
+# WASM=… OUT=…: another release wasm, into another directory (bench/tools/wasm-calls.mjs
+# on the bench package: WASM=target/bench-pkg/wasm32-unknown-unknown/release/mcp_wasm_client.wasm
+# OUT=bench/out/size-profile-bench, after bench/build-bench-pkg.sh).
+W=${WASM:-${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm_client$SUFFIX.wasm}
+D=${OUT:-bench/out/size-profile}
 rm -rf "$D" && mkdir -p "$D"
 wasm-bindgen --target web --keep-debug --out-dir "$D" --out-name m "$W"
 # The flags of scripts/build.sh (its inlining limit shapes the functions), names kept.
 node_modules/.bin/wasm-opt --low-memory-unused -Oz -Oz -ocimfs=20 -aimfs=4 -g "$D/m_bg.wasm" -o "$D/named.wasm"
 twiggy top -n 1000000 --format json "$D/named.wasm" > "$D/top.json"
 twiggy top -n 40 "$D/named.wasm" > "$D/top.txt"
-node bench/tools/wasm-size-groups.mjs "$D/top.json" | tee bench/out/size-profile.txt
+node bench/tools/wasm-size-groups.mjs "$D/top.json" | tee "$D.txt"
 echo; echo "top 40 items: $D/top.txt"

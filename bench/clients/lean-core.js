@@ -2,8 +2,9 @@
 // `__bench_core_*`): the request and the answer go through `Core`, the engine our client
 // runs, driven as `per_call_probe` drives it; only the web shell (driver, futures,
 // promises, option readers, the glue's crossings) is left out. A probe, not a client
-// (BENCHMARKS.md, the twenty-sixth session). Needs bench/build-bench-pkg.sh.
-import init, { __bench_core_next, __bench_core_open, __bench_core_respond, __bench_core_result, __bench_core_start, __bench_core_wire } from '../out/pkg-bench/mcp_wasm_client.js';
+// (BENCHMARKS.md, the twenty-sixth session). Needs bench/build-bench-pkg.sh; `open`'s
+// options as bench/clients/lean.js's.
+import * as benchPkg from '../out/pkg-bench/mcp_wasm_client.js';
 
 export const name = 'lean-core';
 
@@ -14,7 +15,9 @@ const HEADERS = [
 ];
 
 export async function open(url, opts = {}) {
-  await init(opts.wasm ? { module_or_path: opts.wasm } : undefined);
+  const g = opts.glue ?? benchPkg;
+  await g.default(opts.wasm ? { module_or_path: opts.wasm } : undefined);
+  const { __bench_core_next, __bench_core_open, __bench_core_respond, __bench_core_result, __bench_core_start, __bench_core_wire } = g;
   __bench_core_open(url);
   const te = new TextEncoder();
   return {

@@ -6,9 +6,10 @@
 // header pairs, the body as bytes, a fresh AbortController's signal, five response headers
 // read, `arrayBuffer()`); the result text is handed to `JSON.parse`. What it adds over raw
 // fetch on loopback bounds what a rewrite of our call path could take off ours.
-// Needs bench/build-bench-pkg.sh. `open(url, { wasm })`: the module's bytes (Node);
-// by default the glue fetches it next to itself (a page on the bench server).
-import init, { __bench_lean_id, __bench_lean_request, __bench_lean_response } from '../out/pkg-bench/mcp_wasm_client.js';
+// Needs bench/build-bench-pkg.sh. `open(url, { wasm, glue })`: the module's bytes (Node;
+// by default the glue fetches it next to itself, as on a page of the bench server), and
+// another build's glue module (bench/tools/wasm-calls.mjs: an instrumented one).
+import * as benchPkg from '../out/pkg-bench/mcp_wasm_client.js';
 
 export const name = 'lean';
 
@@ -21,7 +22,9 @@ const HEADERS = [
 ];
 
 export async function open(url, opts = {}) {
-  await init(opts.wasm ? { module_or_path: opts.wasm } : undefined);
+  const g = opts.glue ?? benchPkg;
+  await g.default(opts.wasm ? { module_or_path: opts.wasm } : undefined);
+  const { __bench_lean_id, __bench_lean_request, __bench_lean_response } = g;
   const te = new TextEncoder();
   return {
     call: async (tool, args) => {

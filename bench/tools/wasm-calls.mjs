@@ -14,6 +14,10 @@
 //   node bench/tools/wasm-calls.mjs            WARMUP=2000 N=100 TOP=30 (defaults)
 //   BY=calls node bench/tools/wasm-calls.mjs   (the list by calls per call, not by size)
 //   CONCURRENT=50 node bench/tools/wasm-calls.mjs  (the calls made in batches of 50)
+//   SRC=bench/out/size-profile-bench CLIENT=lean-core node bench/tools/wasm-calls.mjs
+//     (the named bench package, see bench/profile-size.sh's WASM= and OUT=; CLIENT=ours, lean
+//     or lean-core: our client or a probe of a leaner call path, bench/clients/lean*.js;
+//     ONLY_IN=<file>: list only the functions that a census written with SAVE=<file> did not run)
 import binaryen from 'binaryen';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,7 +26,8 @@ import { functions } from '../lib/wasm-functions.mjs';
 import { ARGS, echoAnswer, jsonResponse } from '../lib/workload.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SRC = `${ROOT}/bench/out/size-profile`;
+const SRC = path.resolve(ROOT, process.env.SRC ?? 'bench/out/size-profile');
+const CLIENT = process.env.CLIENT ?? 'ours';
 const OUT = `${ROOT}/bench/out/wasm-calls`;
 
 const named = fs.readFileSync(`${SRC}/named.wasm`);
@@ -74,8 +79,15 @@ for (const k of ['instantiate', 'instantiateStreaming']) {
 // The platform's fetch path (the body as bytes), answered at once.
 const dec = new TextDecoder();
 globalThis.fetch = async (_url, init) => jsonResponse(echoAnswer(typeof init?.body === 'string' ? init.body : dec.decode(init?.body)));
-const { McpClient } = await import(pathToFileURL(`${OUT}/index.js`).href);
-const c = new McpClient('http://127.0.0.1:9/mcp', { clientInfo: { name: 'bench', version: '1.0.0' } });
+let c;
+if (CLIENT === 'ours') {
+  const { McpClient } = await import(pathToFileURL(`${OUT}/index.js`).href);
+  c = new McpClient('http://127.0.0.1:9/mcp', { clientInfo: { name: 'bench', version: '1.0.0' } });
+} else {
+  const glue = await import(pathToFileURL(`${OUT}/mcp_wasm_client.js`).href);
+  const probe = await (await import(`../clients/${CLIENT}.js`)).open('http://127.0.0.1:9/mcp', { glue, wasm: fs.readFileSync(`${OUT}/mcp_wasm_client_bg.wasm`) });
+  c = { callTool: probe.call };
+}
 const warmup = Number(process.env.WARMUP || 2000);
 const n = Number(process.env.N || 100);
 const batch = Number(process.env.CONCURRENT || 1);
@@ -111,6 +123,14 @@ for (let i = 0; i < fnNames.length; i++) {
 let all = 0;
 for (const s of sizes.values()) all += s;
 console.log(`${n} calls${batch > 1 ? ` in batches of ${batch}` : ', one at a time'}, after ${warmup}; per call: ${fns} distinct wasm functions run (of ${fnNames.length}), ${(calls / n).toFixed(0)} calls between them; those functions hold ${bytes.toLocaleString('en-US')} B of the module's ${all.toLocaleString('en-US')} B of code (whole bodies: an upper bound on the code a call touches); deepest stack ${stackBytes.toLocaleString('en-US')} B; wasm memory ${memory.buffer.byteLength.toLocaleString('en-US')} B`);
-rows.sort(process.env.BY === 'calls' ? (a, b) => b.perCall - a.perCall : (a, b) => b.size - a.size);
-for (const r of rows.slice(0, Number(process.env.TOP ?? 30))) console.log(`${String(r.size).padStart(7)} B ${r.perCall.toFixed(2).padStart(8)}×  ${r.name.slice(0, 160)}`);
+if (process.env.SAVE) fs.writeFileSync(process.env.SAVE, JSON.stringify(rows.map((r) => r.name)));
+let shown = rows;
+if (process.env.ONLY_IN) {
+  const seen = new Set(JSON.parse(fs.readFileSync(process.env.ONLY_IN, 'utf8')));
+  shown = rows.filter((r) => !seen.has(r.name));
+  const b = shown.reduce((a, r) => a + r.size, 0);
+  console.log(`of them not run by ${process.env.ONLY_IN}: ${shown.length} functions, ${b.toLocaleString('en-US')} B`);
+}
+shown.sort(process.env.BY === 'calls' ? (a, b) => b.perCall - a.perCall : (a, b) => b.size - a.size);
+for (const r of shown.slice(0, Number(process.env.TOP ?? 30))) console.log(`${String(r.size).padStart(7)} B ${r.perCall.toFixed(2).padStart(8)}×  ${r.name.slice(0, 160)}`);
 process.exit(0);
