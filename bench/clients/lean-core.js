@@ -5,18 +5,16 @@
 // (BENCHMARKS.md, the twenty-sixth session). Needs bench/build-bench-pkg.sh; `open`'s
 // options as bench/clients/lean.js's.
 import * as benchPkg from '../out/pkg-bench/mcp_wasm_client.js';
+import { ECHO_HEADERS, postAsOurs, readHeadersAsOurs } from '../lib/workload.js';
+import { load } from './lean.js';
 
 export const name = 'lean-core';
 
-const HEADERS = [
-  ['content-type', 'application/json'],
-  ['accept', 'application/json, text/event-stream'],
-  ['mcp-protocol-version', '2026-07-28'],
-];
+/** Our client's request header pairs, but the method's and the tool's. */
+const HEADERS = ECHO_HEADERS.filter(([n]) => n !== 'mcp-name' && n !== 'mcp-method');
 
 export async function open(url, opts = {}) {
-  const g = opts.glue ?? benchPkg;
-  await g.default(opts.wasm ? { module_or_path: opts.wasm } : undefined);
+  const g = await load(opts, benchPkg);
   const { __bench_core_next, __bench_core_open, __bench_core_respond, __bench_core_result, __bench_core_start, __bench_core_wire } = g;
   __bench_core_open(url);
   const te = new TextEncoder();
@@ -31,14 +29,8 @@ export async function open(url, opts = {}) {
         const method = /"method":"([^"]+)"/.exec(new TextDecoder().decode(body.subarray(0, 64)))?.[1];
         headers.push(['mcp-method', method]);
         if (method === 'tools/call') headers.push(['mcp-name', tool]);
-        const ac = new AbortController();
-        const res = await fetch(url, { method: 'POST', headers, body, signal: ac.signal });
-        const h = res.headers;
-        const ct = h.get('content-type');
-        h.get('mcp-session-id');
-        h.get('retry-after');
-        h.get('content-length');
-        h.get('content-encoding');
+        const res = await fetch(url, postAsOurs(headers, body));
+        const ct = readHeadersAsOurs(res);
         __bench_core_respond(wire, res.status, ct, new Uint8Array(await res.arrayBuffer()));
       }
       return JSON.parse(__bench_core_result());

@@ -10,20 +10,22 @@
 // by default the glue fetches it next to itself, as on a page of the bench server), and
 // another build's glue module (bench/tools/wasm-calls.mjs: an instrumented one).
 import * as benchPkg from '../out/pkg-bench/mcp_wasm_client.js';
+import { ECHO_HEADERS, postAsOurs, readHeadersAsOurs } from '../lib/workload.js';
 
 export const name = 'lean';
 
-/** The request's header pairs, as our client sends them for the echo tool. */
-const HEADERS = [
-  ['content-type', 'application/json'],
-  ['accept', 'application/json, text/event-stream'],
-  ['mcp-protocol-version', '2026-07-28'],
-  ['mcp-method', 'tools/call'],
-];
+/** The request's header pairs as our client sends them for a tools/call, but `mcp-name`. */
+const HEADERS = ECHO_HEADERS.filter(([n]) => n !== 'mcp-name');
+
+/** The bench package's glue (or `opts.glue`), initialised with `opts.wasm` if given. */
+export async function load(opts, pkg) {
+  const g = opts.glue ?? pkg;
+  await g.default(opts.wasm ? { module_or_path: opts.wasm } : undefined);
+  return g;
+}
 
 export async function open(url, opts = {}) {
-  const g = opts.glue ?? benchPkg;
-  await g.default(opts.wasm ? { module_or_path: opts.wasm } : undefined);
+  const g = await load(opts, benchPkg);
   const { __bench_lean_id, __bench_lean_request, __bench_lean_response } = g;
   const te = new TextEncoder();
   return {
@@ -32,14 +34,8 @@ export async function open(url, opts = {}) {
       const body = __bench_lean_request(tool, te.encode(JSON.stringify(args)));
       const headers = HEADERS.map((p) => [...p]);
       headers.push(['mcp-name', tool]);
-      const ac = new AbortController();
-      const res = await fetch(url, { method: 'POST', headers, body, signal: ac.signal });
-      const h = res.headers;
-      h.get('content-type');
-      h.get('mcp-session-id');
-      h.get('retry-after');
-      h.get('content-length');
-      h.get('content-encoding');
+      const res = await fetch(url, postAsOurs(headers, body));
+      readHeadersAsOurs(res);
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       return JSON.parse(__bench_lean_response(new Uint8Array(await res.arrayBuffer()), id));
     },

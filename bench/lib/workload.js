@@ -10,6 +10,23 @@ export const ECHO_HEADERS = [
   ['mcp-name', 'echo'],
 ];
 
+/** A POST's `fetch` options as our fetch runner makes them: header pairs, the body as
+ *  bytes, a fresh AbortController's signal. */
+export function postAsOurs(headers, body) {
+  return { method: 'POST', headers, body, signal: new AbortController().signal };
+}
+
+/** The response headers our fetch runner reads (src/web/js/cors.js `run`); returns the
+ *  `Content-Type`. */
+export function readHeadersAsOurs(res) {
+  const h = res.headers;
+  h.get('mcp-session-id');
+  h.get('retry-after');
+  h.get('content-length');
+  h.get('content-encoding');
+  return h.get('content-type');
+}
+
 /**
  * A client that calls the global `fetch` for the echo tools/call exactly as our fetch runner
  * calls it (src/web/js/cors.js: header pairs, the body as bytes, a fresh AbortController's
@@ -25,14 +42,8 @@ export function fetchAsOurs(url) {
     call: async () => {
       const headers = ECHO_HEADERS.map((p) => [...p]);
       const body = te.encode(JSON.stringify({ jsonrpc: '2.0', id: next++, method: 'tools/call', params: { name: 'echo', arguments: ARGS } }));
-      const ac = new AbortController();
-      const res = await fetch(url, { method: 'POST', headers, body, signal: ac.signal });
-      const h = res.headers;
-      h.get('content-type');
-      h.get('mcp-session-id');
-      h.get('retry-after');
-      h.get('content-length');
-      h.get('content-encoding');
+      const res = await fetch(url, postAsOurs(headers, body));
+      readHeadersAsOurs(res);
       return JSON.parse(td.decode(new Uint8Array(await res.arrayBuffer()))).result;
     },
   };
