@@ -1,6 +1,7 @@
 //! Benchmark hooks, compiled only with the cargo feature `bench` (never in the shipped
 //! package: `bench/run.sh` builds a separate package with it). They let the benchmarks
-//! time one piece of the core inside wasm, without fetch, streams or the engine around it.
+//! time one piece of the core inside wasm, without fetch, streams or the engine around it,
+//! and run the probes of a leaner call path (`bench/clients/lean.js`, `lean-core.js`).
 
 use crate::engine::actions::{Action, OpOptions, Output};
 use crate::engine::arguments::ToolArguments;
