@@ -76,7 +76,6 @@ export async function startServer(env = process.env) {
   return { child, url };
 }
 
-/** The exact request our client sends for the echo call (the raw loop replays it). */
 /** The bench package (cargo feature `bench`: src/web/bench.rs's hooks) into
  *  bench/out/pkg-bench/, for the probes that use its hooks (bench/build-bench-pkg.sh). */
 export function buildBenchPkg() {
@@ -84,6 +83,7 @@ export function buildBenchPkg() {
   if (p.status !== 0) throw new Error('bench/build-bench-pkg.sh failed');
 }
 
+/** The exact request our client sends for the echo call (the raw loop replays it). */
 export async function captureTemplate(base) {
   const { McpClient } = await import('../pkg/index.js');
   const c = new McpClient(`${base}/json`, { clientInfo: { name: 'bench', version: '1.0.0' } });

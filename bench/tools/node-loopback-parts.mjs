@@ -6,8 +6,9 @@
 // - `fetch`: the echo call made exactly as our fetch runner makes it (bench/lib/workload.js
 //   `fetchAsOurs`: header pairs, the body as bytes, a fresh AbortSignal, `arrayBuffer()`);
 // - `ours`, `ts`: the two clients;
-// - `lean`: bench/clients/lean.js, the least a call must do in the wasm with `fetch` called
-//   as `fetch` calls it (a probe of a leaner call path; the bench package is built first);
+// - `lean`: bench/clients/lean.js, the least a call must do in the wasm, with `fetch` called
+//   as the `fetch` client calls it (a probe of a leaner call path; the bench package is
+//   built first);
 // - `lean-core`: bench/clients/lean-core.js, the same shell over the real engine (`Core`);
 // - `ours-standin`: ours with a `fetch` option that answers at once (no network): what our
 //   client's own work costs alone, with its caches warm;
