@@ -5,7 +5,8 @@
 // - `raw`: bench/clients/raw.js (a header object, the body as a string, `text()`);
 // - `fetch`: the echo call made exactly as our fetch runner makes it (bench/lib/workload.js
 //   `fetchAsOurs`: header pairs, the body as bytes, a fresh AbortSignal, `arrayBuffer()`);
-// - `ours`, `ts`: the two clients;
+// - `ours`, `ts`: the two clients; `ours-b`: ours from another build (`PKG_B=<pkg dir>`),
+//   to compare two builds of ours side by side;
 // - `lean`: bench/clients/lean.js, the least a call must do in the wasm, with `fetch` called
 //   as the `fetch` client calls it (a probe of a leaner call path; the bench package is
 //   built first);
@@ -20,6 +21,7 @@
 // CPU µs per call (process.cpuUsage), sequential and concurrent (batches of 50), after
 // WARMUP calls. A probe, not a test:
 //   node bench/tools/node-loopback-parts.mjs    ROUNDS=5 N=10000 WARMUP=5000
+//   CLIENTS=raw,ours,ours-b,ts PKG_B=/tmp/pkg-old node bench/tools/node-loopback-parts.mjs
 //   CLIENTS=fetch,ours-standin,fetch+ours-standin,fetch+spin60,fetch+walk512 node bench/tools/node-loopback-parts.mjs
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -41,8 +43,9 @@ async function oursOnStandIn() {
 
 /** The call function of `client` (see the top of the file). */
 async function clientCall(client, url) {
-  if (client === 'ours') {
-    const { McpClient } = await import(pathToFileURL(path.join(PKG, 'index.js')).href);
+  if (client === 'ours' || client === 'ours-b') {
+    const pkg = client === 'ours' ? PKG : path.resolve(process.env.PKG_B ?? '');
+    const { McpClient } = await import(pathToFileURL(path.join(pkg, 'index.js')).href);
     const c = new McpClient(url, { clientInfo: { name: 'bench', version: '1.0.0' } });
     return () => c.callTool('echo', ARGS);
   }
@@ -125,7 +128,7 @@ async function main() {
   for (const c of clients) console.log(`| ${c} | ${cell(r[c].seq)} | ${cell(r[c].conc)} |`);
   // Target 1's ratio, (x − raw) ÷ (TS − raw), round by round, for ours and the lean probe.
   if (r.raw && r.ts) {
-    for (const c of ['ours', 'lean', 'lean-core'].filter((x) => r[x])) {
+    for (const c of ['ours', 'ours-b', 'lean', 'lean-core'].filter((x) => r[x])) {
       const ratio = (mode) => {
         const q = r[c][mode].map((x, i) => (x - r.raw[mode][i]) / (r.ts[mode][i] - r.raw[mode][i]));
         return `${median(q).toFixed(2)} (${Math.min(...q).toFixed(2)}–${Math.max(...q).toFixed(2)})`;
