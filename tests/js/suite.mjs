@@ -497,6 +497,21 @@ test('an already-aborted signal rejects at once with AbortError', async ({ clien
   await stillWorks(c);
 });
 
+test('close() ends the calls in flight with AbortError; a call after it is refused the same way', async ({ client }) => {
+  const c = client();
+  const p = c.callTool('slow', { ms: 4000 });
+  const q = c.callTool('slow', { ms: 4000 }, { timeoutMs: 20_000 });
+  p.catch(() => {}); // handled below; keeps an early rejection from counting as unhandled
+  q.catch(() => {});
+  await sleep(300);
+  const t0 = Date.now();
+  c.close();
+  await rejects(p, AbortError);
+  await rejects(q, AbortError);
+  ok(Date.now() - t0 < 1500, 'the calls were not ended at once');
+  await rejects(c.callTool('echo', { text: 'x' }), AbortError, { message: /closed/ });
+});
+
 test('timeout of a slow call (TimeoutError)', async ({ client }) => {
   const c = client();
   const t0 = Date.now();
@@ -754,6 +769,41 @@ test('a large JSON result of known size is read whole; a body longer or shorter 
   await rejects(c.callTool('big', {}), NetworkError, { message: /shorter than its Content-Length/ });
   skew = 0;
   eq(text(await c.callTool('big', {}))?.length, big.length, 'the whole result again');
+  c.close();
+});
+
+test('calls settle by their own answers: three at once, a JSON body that breaks → NetworkError, one that never ends → TimeoutError while it is read, client still works', async () => {
+  // A call's promise is made by the fetch runner (src/web/js/cors.js `Fetcher.wait`) and
+  // settled by the engine's outcome for that call (`settle`), whatever the exchange is doing
+  // then: a timeout ends the call while its body is still being read.
+  let mode = 'ok';
+  const fetch = async (input, init = {}) => {
+    const m = JSON.parse(init.body);
+    const result = m.method === 'tools/call'
+      ? { resultType: 'complete', content: [{ type: 'text', text: `hi ${m.params.arguments.n}` }] }
+      : { resultType: 'complete', tools: [{ name: 't', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'private' };
+    const bytes = new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }));
+    const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.byteLength) };
+    if (m.method !== 'tools/call' || mode === 'ok') return new Response(bytes, { status: 200, headers });
+    const body = new ReadableStream({
+      start(c) {
+        c.enqueue(bytes.subarray(0, 10));
+        if (mode === 'break') c.error(new Error('connection reset'));
+        // 'hang': the rest never comes
+      },
+    });
+    return new Response(body, { status: 200, headers });
+  };
+  const c = new McpClient('https://plain.mcp.test/mcp', { protocolVersion: '2026-07-28', fetch });
+  eq(text(await c.callTool('t', { n: 1 })), 'hi 1', 'the first call');
+  const three = (await Promise.all([2, 3, 4].map((n) => c.callTool('t', { n })))).map(text);
+  ok(same(three, ['hi 2', 'hi 3', 'hi 4']), `three at once, each its own answer: ${show(three)}`);
+  mode = 'break';
+  await rejects(c.callTool('t', { n: 5 }), NetworkError, { message: /the response stream broke/ });
+  mode = 'hang';
+  await rejects(c.callTool('t', { n: 6 }, { timeoutMs: 300 }), TimeoutError);
+  mode = 'ok';
+  eq(text(await c.callTool('t', { n: 7 })), 'hi 7', 'the client still works');
   c.close();
 });
 
