@@ -88,33 +88,32 @@ impl McpClient {
         if self.h.borrow().closed {
             return reject(&Error::abort("the client is closed"));
         }
-        let h = self.h.clone();
-        let mut start = Some(start);
-        let mut copts = Some(copts);
-        let promise = Promise::new(&mut |resolve, reject_fn| {
-            let (Some(start), Some(c)) = (start.take(), copts.take()) else {
-                return;
-            };
-            let op = {
-                let mut d = h.borrow_mut();
-                let t = now();
-                start(&mut d.core, &c.opts, t)
-            };
-            let abort = c.signal.map(|s| (s, abort_closure(&h, op)));
-            register(
-                &h,
-                op,
-                Pending {
-                    resolve,
-                    reject: reject_fn,
-                    kind: Kind::Value,
-                    on_progress: c.on_progress,
-                    on_status: c.on_status,
-                    abort,
-                },
-            );
-        });
-        pump(&self.h);
+        let h = &self.h;
+        let (op, fetcher) = {
+            let mut d = h.borrow_mut();
+            let t = now();
+            (start(&mut d.core, &copts.opts, t), d.fetcher.clone())
+        };
+        // The promise is the fetch runner's, made in JS (no closure of ours, no call back
+        // into the wasm), before anything can end the operation (a signal aborted
+        // beforehand ends it in `register`); `driver::done` settles it. The runner is made
+        // with the client: it is always there.
+        let Some(f) = fetcher else {
+            return reject(&Error::abort("the client is closed"));
+        };
+        let promise = f.wait(op.0 as f64);
+        let abort = copts.signal.map(|s| (s, abort_closure(h, op)));
+        register(
+            h,
+            op,
+            Pending {
+                kind: Kind::Value,
+                on_progress: copts.on_progress,
+                on_status: copts.on_status,
+                abort,
+            },
+        );
+        pump(h);
         promise
     }
 
@@ -541,11 +540,11 @@ impl McpClient {
                 &h,
                 op,
                 Pending {
-                    resolve,
-                    reject: reject_fn,
                     kind: Kind::Listen {
                         sub,
                         resolved: false,
+                        resolve,
+                        reject: reject_fn,
                     },
                     on_progress: None,
                     on_status: None,

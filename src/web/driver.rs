@@ -36,18 +36,20 @@ pub(super) fn now() -> Millis {
 
 /// How an operation's promise is settled.
 pub(super) enum Kind {
+    /// With the operation's outcome, through the fetch runner (`Fetcher.settle`), which made
+    /// the promise (`Fetcher.wait`).
     Value,
     /// `listen()`: resolved at the first acknowledgement; the op lives on until the end.
     Listen {
         sub: Subscription,
         resolved: bool,
+        resolve: Function,
+        reject: Function,
     },
 }
 
 /// A JS call waiting for its operation.
 pub(super) struct Pending {
-    pub resolve: Function,
-    pub reject: Function,
     pub kind: Kind,
     pub on_progress: Option<Function>,
     pub on_status: Option<Function>,
@@ -420,7 +422,13 @@ fn subscription_event(h: &Handle, op: OpId, event: SubscriptionEvent) {
     let Some(p) = d.pending.get_mut(&op) else {
         return;
     };
-    let Kind::Listen { sub, resolved } = &mut p.kind else {
+    let Kind::Listen {
+        sub,
+        resolved,
+        resolve,
+        ..
+    } = &mut p.kind
+    else {
         return;
     };
     let sub: Subscription = sub.clone().unchecked_into();
@@ -432,7 +440,7 @@ fn subscription_event(h: &Handle, op: OpId, event: SubscriptionEvent) {
             sub.ack(to_js(&granted), to_js(&subscription_id));
             let first = !*resolved;
             *resolved = true;
-            let resolve = p.resolve.clone();
+            let resolve = resolve.clone();
             drop(d);
             if first {
                 call1(&resolve, &sub);
@@ -458,29 +466,39 @@ fn subscription_event(h: &Handle, op: OpId, event: SubscriptionEvent) {
 }
 
 fn done(h: &Handle, op: OpId, outcome: crate::error::Result<crate::engine::actions::Output>) {
-    let (p, url) = {
+    let (p, url, fetcher) = {
         let mut d = h.borrow_mut();
-        (d.pending.remove(&op), d.url.clone())
+        (d.pending.remove(&op), d.url.clone(), d.fetcher.clone())
     };
     let Some(p) = p else { return };
     if let Some((sig, cb)) = &p.abort {
         let _ = sig.remove_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
     }
     match p.kind {
-        Kind::Value => match outcome {
-            // A stand-in is short: only short results are looked at.
-            Ok(crate::engine::actions::Output::Raw(r)) if r.get().len() < 512 => {
-                let kept = crate::web::fetch::kept_result(&h.borrow(), r.get());
-                let v = kept.unwrap_or_else(|| crate::web::convert::raw_to_js(r.get()));
-                call1(&p.resolve, &v)
+        Kind::Value => {
+            let (ok, v) = match outcome {
+                // A stand-in is short: only short results are looked at.
+                Ok(crate::engine::actions::Output::Raw(r)) if r.get().len() < 512 => {
+                    let kept = crate::web::fetch::kept_result(&h.borrow(), r.get());
+                    (
+                        true,
+                        kept.unwrap_or_else(|| crate::web::convert::raw_to_js(r.get())),
+                    )
+                }
+                Ok(o) => (true, output_to_js(o, &url)),
+                Err(e) => (false, h.borrow_mut().error_value(&e)),
+            };
+            // (The runner is made with the driver, before any call.)
+            if let Some(f) = fetcher {
+                f.settle(op.0 as f64, ok, &v);
             }
-            Ok(o) => call1(&p.resolve, &output_to_js(o, &url)),
-            Err(e) => {
-                let v = h.borrow_mut().error_value(&e);
-                call1(&p.reject, &v);
-            }
-        },
-        Kind::Listen { sub, resolved } => {
+        }
+        Kind::Listen {
+            sub,
+            resolved,
+            resolve,
+            reject,
+        } => {
             let err = match outcome {
                 Ok(_) => None,
                 Err(e) => Some(h.borrow_mut().error_value(&e)),
@@ -488,10 +506,10 @@ fn done(h: &Handle, op: OpId, outcome: crate::error::Result<crate::engine::actio
             if !resolved {
                 // Ended before the acknowledgement: listen() itself fails.
                 match &err {
-                    Some(e) => call1(&p.reject, e),
+                    Some(e) => call1(&reject, e),
                     None => {
                         sub.end(JsValue::UNDEFINED);
-                        call1(&p.resolve, &sub);
+                        call1(&resolve, &sub);
                     }
                 }
             }

@@ -24,6 +24,7 @@ use crate::web::driver::{now, pump, Driver, Handle};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(module = "/src/web/js/cors.js")]
 extern "C" {
@@ -43,6 +44,12 @@ extern "C" {
     );
     #[wasm_bindgen(method)]
     fn cancel(this: &Fetcher, id: f64);
+    /// The promise of operation `op`'s call, settled by [`Fetcher::settle`].
+    #[wasm_bindgen(method)]
+    pub(super) fn wait(this: &Fetcher, op: f64) -> js_sys::Promise;
+    /// Operation `op` ended: its call's promise is resolved (`ok`) or rejected with `value`.
+    #[wasm_bindgen(method)]
+    pub(super) fn settle(this: &Fetcher, op: f64, ok: bool, value: &JsValue);
     /// The result kept for the host under a stand-in's number (once).
     #[wasm_bindgen(method)]
     fn take(this: &Fetcher, n: f64) -> JsValue;
@@ -81,7 +88,7 @@ pub(super) fn fetcher(h: &Handle, custom: Option<&js_sys::Function>) -> Fetcher 
             Option<String>,
             Option<String>,
             Option<String>,
-            bool,
+            JsValue,
         ) -> f64,
     >::new(
         move |id: f64,
@@ -91,7 +98,13 @@ pub(super) fn fetcher(h: &Handle, custom: Option<&js_sys::Function>) -> Fetcher 
               ra: Option<String>,
               www: Option<String>,
               nonce: Option<String>,
-              cross: bool| {
+              more: JsValue| {
+            // `more`: whether a 401 is cross-origin, or a plain JSON answer's whole body
+            // (`Fetcher.plain`; a closure takes at most eight arguments).
+            let (cross, whole) = match more.dyn_into::<js_sys::Uint8Array>() {
+                Ok(u) => (false, Some(u.to_vec())),
+                Err(v) => (v.as_bool() == Some(true), None),
+            };
             // DPoP (RFC 9449 §9): a cross-origin 401 asking for a nonce this origin cannot
             // read (the server did not expose `DPoP-Nonce`) is a CORS error (-2), not a head.
             if cross
@@ -109,7 +122,14 @@ pub(super) fn fetcher(h: &Handle, custom: Option<&js_sys::Function>) -> Fetcher 
                 let id = id as u64;
                 let t = now();
                 d.core.on_head(id, ResponseHead::read(status, &values), t);
-                if let Some(limit) = d.core.body_limit(id) {
+                // A plain JSON answer (`Fetcher.plain`): its whole body and its end with it.
+                if let Some(bytes) = whole {
+                    if !bytes.is_empty() {
+                        d.core.on_body(id, bytes, t);
+                    }
+                    over(d, id);
+                    d.core.on_end(id, t);
+                } else if let Some(limit) = d.core.body_limit(id) {
                     mode = limit as f64;
                 }
             });

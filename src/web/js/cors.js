@@ -189,8 +189,13 @@ function join(parts, n) {
  * `head(id, status, contentType, sessionId, retryAfter, wwwAuthenticate, dpopNonce,
  * crossOrigin401)` returns how to read the body (-1: chunk by chunk, as an SSE stream is;
  * n >= 0: one JSON message of at most n bytes, handed over whole; -2: not delivered, a
- * DPoP nonce this origin cannot read was asked for, a CORS error), `body(id, bytes, last)`, and
- * `fail(id, kind, message, data, status)`. Transport facts only: no protocol decision.
+ * DPoP nonce this origin cannot read was asked for, a CORS error), `body(id, bytes, last)`,
+ * and `fail(id, kind, message, data, status)`. A plain JSON answer (see `plain`) goes to
+ * `head` with its whole body in place of `crossOrigin401`: its head, body and end at once.
+ * Transport facts only: no protocol decision.
+ *
+ * It also keeps the promises of the client's calls (`wait`, `settle`): made here, in JS,
+ * they cost the wasm no closure and no call back into it per call.
  */
 export class Fetcher {
   constructor(fetchFn, head, body, fail) {
@@ -198,8 +203,13 @@ export class Fetcher {
     this.head = head;
     this.body = body;
     this.fail = fail;
+    /** The most bytes the engine took as one JSON message (`head`'s answer), once seen:
+     *  a plain answer within it is read whole before the engine hears its head. */
+    this.jsonLimit = -1;
     /** Exchanges in flight: id → AbortController. */
     this.live = new Map();
+    /** The promises of calls in progress, by operation: { resolve, reject }. */
+    this.waits = new Map();
     /** Results parsed here for the host (see `standIn`), by number, until claimed. */
     this.kept = new Map();
     this.nextRef = 1;
@@ -210,6 +220,19 @@ export class Fetcher {
     else for (let i = 0; i < 4; i++) r[i] = Math.floor(Math.random() * 2 ** 32);
     this.key = `\u0000mcp-wasm-client/kept-${Array.from(r, (x) => x.toString(16)).join('-')}`;
     this.keyJson = JSON.stringify(this.key);
+  }
+
+  /** The promise of operation `op`'s call (asked for as soon as the operation starts). */
+  wait(op) {
+    return new Promise((resolve, reject) => this.waits.set(op, { resolve, reject }));
+  }
+
+  /** Operation `op` ended: its call's promise is resolved (`ok`) or rejected with `value`. */
+  settle(op, ok, value) {
+    const w = this.waits.get(op);
+    if (w === undefined) return;
+    this.waits.delete(op);
+    (ok ? w.resolve : w.reject)(value);
   }
 
   /** The result kept under number `n` (once), or undefined. */
@@ -295,6 +318,25 @@ export class Fetcher {
     }
     if (at !== total) throw new Error(SHORTER);
     return buf;
+  }
+
+  /**
+   * Whether response `res` is a plain JSON answer, read whole before the engine hears its
+   * head (`head` with the body): a 200 of `application/json` whose size is known and within the
+   * engine's limit, not compressed and not filtered by CORS (as for the one read in `run`),
+   * and not a large result for the host (`standIn`); its `Content-Type`, or null. The
+   * engine then hears what it would have heard as a head and one whole body; anything
+   * else goes the usual way.
+   */
+  plain(status, h, res, host) {
+    if (status !== 200 || this.jsonLimit < 0) return null;
+    const size = h.get('content-length');
+    if (size === null || !/^\d{1,15}$/.test(size)) return null;
+    const n = Number(size);
+    if (n > this.jsonLimit || (host && n >= STAND_IN_MIN) || h.get('content-encoding') !== null) return null;
+    if (res.type !== 'basic' && res.type !== 'default') return null;
+    const ct = h.get('content-type');
+    return ct !== null && /^application\/json\s*(;|$)/i.test(ct) ? ct : null;
   }
 
   /** Starts request `id`; `headers` is `name\0value\0…` (names and values hold no NUL);
@@ -391,10 +433,26 @@ export class Fetcher {
       }
     }
     if (!this.live.has(id)) return;
+    const ct = this.plain(status, h, res, host);
+    if (ct !== null) {
+      // The engine hears the head with the body: one call into the wasm, not two.
+      const sid = h.get('mcp-session-id');
+      const ra = h.get('retry-after');
+      let bytes;
+      try {
+        bytes = new Uint8Array(await res.arrayBuffer());
+      } catch (e) {
+        if (ac.signal.aborted) return this.live.delete(id);
+        return this.failed(id, 'network', `the response stream broke: ${describe(e)}`);
+      }
+      if (this.live.delete(id)) this.head(id, status, ct, sid, ra, null, null, bytes);
+      return;
+    }
     // DPoP-Nonce only on refusals (RFC 9449 §8: 400 from the token endpoint; §9: 401, 403).
     const nonce = status === 400 || status === 401 || status === 403 ? h.get('dpop-nonce') : null;
     const cross = status === 401 && crossOrigin(url) !== undefined;
     let limit = this.head(id, status, h.get('content-type'), h.get('mcp-session-id'), h.get('retry-after'), www, nonce, cross);
+    if (limit > this.jsonLimit) this.jsonLimit = limit;
     if (limit === -2) {
       // The engine found a cross-origin 401 asking for a DPoP nonce that this origin
       // cannot read (not exposed): the page cannot answer it.
