@@ -44,7 +44,8 @@ async function oursOnStandIn() {
 /** The call function of `client` (see the top of the file). */
 async function clientCall(client, url) {
   if (client === 'ours' || client === 'ours-b') {
-    const pkg = client === 'ours' ? PKG : path.resolve(process.env.PKG_B ?? '');
+    if (client === 'ours-b' && !process.env.PKG_B) throw new Error('the client ours-b needs PKG_B=<pkg dir>');
+    const pkg = client === 'ours' ? PKG : path.resolve(process.env.PKG_B);
     const { McpClient } = await import(pathToFileURL(path.join(pkg, 'index.js')).href);
     const c = new McpClient(url, { clientInfo: { name: 'bench', version: '1.0.0' } });
     return () => c.callTool('echo', ARGS);
