@@ -85,22 +85,24 @@ impl McpClient {
             Ok(o) => o,
             Err(e) => return reject(&e),
         };
-        if self.h.borrow().closed {
-            return reject(&Error::abort("the client is closed"));
-        }
-        let h = &self.h;
-        let (op, fetcher) = {
-            let mut d = h.borrow_mut();
-            let t = now();
-            (start(&mut d.core, &copts.opts, t), d.fetcher.clone())
-        };
         // The promise is the fetch runner's, made in JS (no closure of ours, no call back
-        // into the wasm), before anything can end the operation (a signal aborted
-        // beforehand ends it in `register`); `driver::done` settles it. The runner is made
-        // with the client: it is always there.
+        // into the wasm); `driver::done` settles it. (The runner is made with the client:
+        // it is always there.)
+        let fetcher = {
+            let d = self.h.borrow();
+            d.fetcher.clone().filter(|_| !d.closed)
+        };
         let Some(f) = fetcher else {
             return reject(&Error::abort("the client is closed"));
         };
+        let h = &self.h;
+        let op = {
+            let mut d = h.borrow_mut();
+            let t = now();
+            start(&mut d.core, &copts.opts, t)
+        };
+        // Asked for before anything can end the operation (a signal aborted beforehand
+        // ends it in `register`).
         let promise = f.wait(op.0 as f64);
         let abort = copts.signal.map(|s| (s, abort_closure(h, op)));
         register(
