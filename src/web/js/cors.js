@@ -162,6 +162,18 @@ function bytesOf(v) {
   return v instanceof Uint8Array ? v : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
 }
 
+/** The size of a body that may be read in one piece: its `Content-Length` when that is
+ *  known and at most `limit` (the engine's, -1 when it takes the body in chunks), and
+ *  the body is neither compressed (the size is then the size read) nor filtered by CORS
+ *  (whose hidden `Content-Encoding` could be); else -1. */
+function oneReadSize(h, res, limit) {
+  if (limit < 0) return -1;
+  const size = h.get('content-length');
+  if (size === null || !/^\d{1,15}$/.test(size) || Number(size) > limit) return -1;
+  if (h.get('content-encoding') !== null || (res.type !== 'basic' && res.type !== 'default')) return -1;
+  return Number(size);
+}
+
 const LONGER = 'the body is longer than its Content-Length';
 const SHORTER = 'the body is shorter than its Content-Length';
 
@@ -329,12 +341,9 @@ export class Fetcher {
    * else goes the usual way.
    */
   plain(status, h, res, host) {
-    if (status !== 200 || this.jsonLimit < 0) return null;
-    const size = h.get('content-length');
-    if (size === null || !/^\d{1,15}$/.test(size)) return null;
-    const n = Number(size);
-    if (n > this.jsonLimit || (host && n >= STAND_IN_MIN) || h.get('content-encoding') !== null) return null;
-    if (res.type !== 'basic' && res.type !== 'default') return null;
+    if (status !== 200) return null;
+    const n = oneReadSize(h, res, this.jsonLimit);
+    if (n < 0 || (host && n >= STAND_IN_MIN)) return null;
     const ct = h.get('content-type');
     return ct !== null && /^application\/json\s*(;|$)/i.test(ct) ? ct : null;
   }
@@ -471,12 +480,9 @@ export class Fetcher {
       return this.body(id, EMPTY, true);
     }
     try {
-      // A JSON body of a known size within the limit, not compressed (the size is then the
-      // size read) and not filtered by CORS (whose hidden Content-Encoding could be):
-      // one read.
-      const size = limit >= 0 ? h.get('content-length') : null;
-      if (size !== null && /^\d{1,15}$/.test(size) && Number(size) <= limit && h.get('content-encoding') === null && (res.type === 'basic' || res.type === 'default')) {
-        const total = Number(size);
+      // A JSON body that may be read in one piece (`oneReadSize`): one read.
+      const total = oneReadSize(h, res, limit);
+      if (total >= 0) {
         if (!host || total < STAND_IN_MIN) return this.whole(id, new Uint8Array(await res.arrayBuffer()), host);
         if (!JS_CHUNKED_BODIES) return this.whole(id, sizedAs(new Uint8Array(await res.arrayBuffer()), total), host);
         // In Node, a large result for the host: its chunks copied as they come into one
