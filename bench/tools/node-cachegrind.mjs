@@ -1,0 +1,149 @@
+// What one steady call costs the client process in Node, counted instead of timed
+// (BENCHMARKS.md, the twenty-eighth session): instructions executed and the misses of a
+// simulated cache hierarchy, per call, under valgrind's cachegrind. Each client runs in a
+// fresh process against the bench server's /json (the echo tool), twice: WARMUP calls
+// then none, and WARMUP calls then N more; the difference divided by N is one steady
+// call's share. Counts hardly depend on timing, so they resolve differences of a few µs
+// that the timed probes (node-loopback-parts.mjs) lose in this machine's noise, and they
+// say what kind of cost a difference is: work (instructions) or footprint (misses: the
+// code and data a call touches, brought back into the caches after the network's steps).
+// A probe, not a benchmark: valgrind runs the process some 50 times slower, so nothing
+// here is a time.
+//   node bench/tools/node-cachegrind.mjs      CLIENTS=raw,fetch,lean,lean-core,ours,ts
+//   CLIENTS=ours,ours-b PKG_B=/tmp/pkg-old REPEAT=2 node bench/tools/node-cachegrind.mjs
+// Settings: WARMUP (default 400), N (800), MODE=seq|conc (one at a time, or batches of
+// 50), REPEAT (runs per client, default 1), JOBS (valgrind processes at once, default 2),
+// LL (the simulated last level, default 2 MiB, 16 ways: this machine's L2 per core; the
+// first level is the host's, as cachegrind reads it).
+// Clients: raw, fetch, lean, lean-core, ours, ours-b, ts, as in node-loopback-parts.mjs.
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ARGS, fetchAsOurs, median } from '../lib/workload.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const PKG = process.env.PKG ? path.resolve(process.env.PKG) : path.join(ROOT, 'pkg');
+
+/** The call function of `client`. */
+async function clientCall(client, url) {
+  if (client === 'ours' || client === 'ours-b') {
+    if (client === 'ours-b' && !process.env.PKG_B) throw new Error('the client ours-b needs PKG_B=<pkg dir>');
+    const pkg = client === 'ours' ? PKG : path.resolve(process.env.PKG_B);
+    const { McpClient } = await import(pathToFileURL(path.join(pkg, 'index.js')).href);
+    const c = new McpClient(url, { clientInfo: { name: 'bench', version: '1.0.0' } });
+    return () => c.callTool('echo', ARGS);
+  }
+  if (client === 'fetch') return fetchAsOurs(url).call;
+  if (client === 'lean' || client === 'lean-core') {
+    const wasm = readFileSync(path.join(ROOT, 'bench/out/pkg-bench/mcp_wasm_client_bg.wasm'));
+    const c = await (await import(`../clients/${client}.js`)).open(url, { wasm });
+    return () => c.call('echo', ARGS);
+  }
+  if (client === 'ts' || client === 'raw') {
+    const c = await (await import(`../clients/${client}.js`)).open(url);
+    return () => c.call('echo', ARGS);
+  }
+  throw new Error(`unknown client ${client}`);
+}
+
+/** The child: `total` calls in the pattern MODE, then exit. */
+async function child(client, url, total) {
+  const call = await clientCall(client, url);
+  const warmup = Number(process.env.WARMUP || 400);
+  for (let i = 0; i < warmup; i++) await call();
+  if (process.env.MODE === 'conc') {
+    for (let i = 0; i < total; i += 50) await Promise.all(Array.from({ length: Math.min(50, total - i) }, call));
+  } else {
+    for (let i = 0; i < total; i++) await call();
+  }
+  process.exit(0);
+}
+
+const COUNTS = [
+  ['I   refs', 'instructions'],
+  ['I1  misses', 'I1 misses'],
+  ['LLi misses', 'LL misses (code)'],
+  ['D   refs', 'data refs'],
+  ['D1  misses', 'D1 misses'],
+  ['LLd misses', 'LL misses (data)'],
+];
+
+/** One valgrind run of `client` making `n` calls after the warm-up: its totals. */
+function measure(client, url, n) {
+  const ll = process.env.LL || '2097152,16,64';
+  return new Promise((ok, fail) => {
+    const args = ['--tool=cachegrind', '--cache-sim=yes', `--LL=${ll}`, '--cachegrind-out-file=/dev/null', process.execPath, fileURLToPath(import.meta.url), '--child', client, url, String(n)];
+    const p = spawn('valgrind', args, { cwd: ROOT, env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    p.on('error', fail);
+    p.on('exit', (code) => {
+      if (code !== 0) return fail(new Error(`${client}: valgrind exited ${code}\n${err.slice(-2000)}`));
+      const out = {};
+      for (const [label, key] of COUNTS) {
+        const m = new RegExp(`== ${label}:\\s+([\\d,]+)`).exec(err);
+        if (!m) return fail(new Error(`${client}: no "${label}" in valgrind's report\n${err.slice(-2000)}`));
+        out[key] = Number(m[1].replace(/,/g, ''));
+      }
+      ok(out);
+    });
+  });
+}
+
+async function main() {
+  if (spawnSync('valgrind', ['--version']).status !== 0) throw new Error('valgrind is needed (Debian: apt-get install valgrind)');
+  const { startServer, buildBenchPkg } = await import('../browser.mjs');
+  const clients = (process.env.CLIENTS || 'raw,fetch,lean,lean-core,ours,ts').split(',');
+  const n = Number(process.env.N || 800);
+  const repeat = Number(process.env.REPEAT || 1);
+  const jobs = Number(process.env.JOBS || 2);
+  if (clients.some((c) => c.startsWith('lean'))) buildBenchPkg();
+  const server = await startServer();
+  const url = `${server.url}/json`;
+  // Every run to make: (client, repeat, n), two per measurement.
+  const work = [];
+  for (let k = 0; k < repeat; k++) for (const c of clients) for (const calls of [0, n]) work.push({ c, k, calls });
+  const got = new Map();
+  try {
+    let next = 0;
+    const worker = async () => {
+      while (next < work.length) {
+        const w = work[next++];
+        got.set(`${w.c}/${w.k}/${w.calls}`, await measure(w.c, url, w.calls));
+        process.stderr.write('.');
+      }
+    };
+    await Promise.all(Array.from({ length: jobs }, worker));
+  } finally {
+    server.child.kill();
+  }
+  process.stderr.write('\n');
+  const per = (c, k, key) => (got.get(`${c}/${k}/${n}`)[key] - got.get(`${c}/${k}/0`)[key]) / n;
+  console.log(`Node ${process.version}, cachegrind (LL ${process.env.LL || '2097152,16,64'}), ${process.env.MODE === 'conc' ? 'batches of 50' : 'one call at a time'}, ${n} calls after ${process.env.WARMUP || 400}; per call, median of ${repeat} run(s)`);
+  console.log(`| client | ${COUNTS.map(([, k]) => k).join(' | ')} |`);
+  console.log(`|---|${COUNTS.map(() => '---:').join('|')}|`);
+  const row = (c) => COUNTS.map(([, key]) => median(Array.from({ length: repeat }, (_, k) => per(c, k, key))));
+  const rows = new Map(clients.map((c) => [c, row(c)]));
+  // Each run's own figures, to show how far runs of one client spread.
+  if (repeat > 1) {
+    for (const c of clients) {
+      for (let k = 0; k < repeat; k++) console.error(`${c} run ${k + 1}: ${COUNTS.map(([, key]) => Math.round(per(c, k, key)).toLocaleString('en')).join(' | ')}`);
+    }
+  }
+  for (const [c, r] of rows) console.log(`| ${c} | ${r.map((x) => Math.round(x).toLocaleString('en')).join(' | ')} |`);
+  // Over raw fetch, and target 1's ratio in each count, (x − raw) ÷ (TS − raw).
+  const raw = rows.get('raw');
+  const ts = rows.get('ts');
+  if (raw) {
+    console.log('\nOver raw fetch' + (ts ? ', and (x − raw) ÷ (TS − raw)' : ''));
+    for (const [c, r] of rows) {
+      if (c === 'raw') continue;
+      const cells = r.map((x, i) => `${COUNTS[i][1]} ${x - raw[i] >= 0 ? '+' : ''}${Math.round(x - raw[i]).toLocaleString('en')}${ts ? ` (${((x - raw[i]) / (ts[i] - raw[i])).toFixed(2)})` : ''}`);
+      console.log(`${c}: ${cells.join(', ')}`);
+    }
+  }
+}
+
+if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4], Number(process.argv[5]));
+else await main();
