@@ -490,6 +490,25 @@ impl Driver {
         self.pump();
     }
 
+    /// A whole 200 `application/json` answer for exchange `xfer`, as the shell hands over a
+    /// plain JSON answer: head, body and end in one call (`Core::on_answer`).
+    fn whole(&mut self, xfer: u64, bytes: &[u8]) {
+        let body = match self.position(xfer) {
+            Some(i) => {
+                let ex = self.open.remove(i);
+                self.substitute(&ex, bytes)
+            }
+            None => bytes.to_vec(),
+        };
+        let head = ResponseHead {
+            status: 200,
+            content_type: Some("application/json"),
+            ..Default::default()
+        };
+        self.core.on_answer(xfer, head, body, self.now);
+        self.pump();
+    }
+
     /// A body chunk for exchange `xfer` (still open or not: a late chunk is ignored).
     fn chunk(&mut self, xfer: u64, bytes: &[u8]) {
         let body = match self.position(xfer) {
@@ -1124,7 +1143,9 @@ fn start(d: &mut Driver, r: &mut Reader) {
 ///
 /// Opcodes (first byte `% 12`, or `% 17` with the issue-13 opcodes on):
 /// 0 start an operation; 1 response head; 2 body chunk; 3 end of body; 4 network
-/// failure; 5 a whole JSON reply (head 200 JSON, chunk, end); 6 an SSE reply (head 200
+/// failure; 5 a whole JSON reply of status 200, handed over at once as the shell hands a
+/// plain JSON answer (`Core::on_answer`, which takes the usual three steps, head, chunk and
+/// end, for any answer that does not go straight to its owner); 6 an SSE reply (head 200
 /// SSE, `data:` event per blob, end or not); 7 answer an ask; 8 move the clock; 9 move
 /// to the next deadline; 10 abort an operation; 11 close (ends the script);
 /// issue 13 only: 12 restore a record from the task store (one the engine wrote, as is
@@ -1237,9 +1258,7 @@ pub fn run(data: &[u8]) {
                 if let Some(i) = d.pick_exchange(&mut r) {
                     let xfer = d.open[i].xfer;
                     let body = r.blob();
-                    d.ok_head(xfer, "application/json");
-                    d.chunk(xfer, body);
-                    d.end(xfer);
+                    d.whole(xfer, body);
                 }
             }
             6 => {

@@ -85,6 +85,16 @@ impl Exchange {
         self.status
     }
 
+    /// True while nothing of the response has arrived (no head yet).
+    pub(crate) fn awaits_head(&self) -> bool {
+        matches!(self.body, Body::AwaitHead)
+    }
+
+    /// The most bytes a JSON body may have.
+    pub(crate) fn max_body_bytes(&self) -> usize {
+        self.bounds.max_body_bytes
+    }
+
     /// True when the body is an SSE stream.
     pub(crate) fn is_stream(&self) -> bool {
         matches!(self.body, Body::Sse(_))

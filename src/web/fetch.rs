@@ -121,16 +121,16 @@ pub(super) fn fetcher(h: &Handle, custom: Option<&js_sys::Function>) -> Fetcher 
                 let values = [ct, sid, ra, www, nonce];
                 let id = id as u64;
                 let t = now();
-                d.core.on_head(id, ResponseHead::read(status, &values), t);
+                let head = ResponseHead::read(status, &values);
                 // A plain JSON answer (`Fetcher.plain`): its whole body and its end with it.
                 if let Some(bytes) = whole {
-                    if !bytes.is_empty() {
-                        d.core.on_body(id, bytes, t);
-                    }
                     over(d, id);
-                    d.core.on_end(id, t);
-                } else if let Some(limit) = d.core.body_limit(id) {
-                    mode = limit as f64;
+                    d.core.on_answer(id, head, bytes, t);
+                } else {
+                    d.core.on_head(id, head, t);
+                    if let Some(limit) = d.core.body_limit(id) {
+                        mode = limit as f64;
+                    }
                 }
             });
             mode

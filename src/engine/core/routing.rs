@@ -16,7 +16,7 @@ use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind};
 use crate::http::response::is_success;
 use crate::json::RawJson;
-use crate::protocol::jsonrpc::{Message, RequestId, RpcError};
+use crate::protocol::jsonrpc::{decode, Message, RequestId, RpcError};
 use crate::protocol::legacy::{check_session_id, decode_legacy_task_value};
 use crate::protocol::tasks::DetailedTask;
 use crate::time::Millis;
@@ -24,6 +24,16 @@ use serde_json::{Map, Value};
 
 /// Resumptions of one legacy response stream before it counts as lost.
 const MAX_RESUMES: u32 = 5;
+
+/// True for `application/json`, with parameters or none (what servers send): a narrower
+/// test than `classify_content_type`'s, enough for [`Core::on_answer`], whose other answers
+/// take the usual steps.
+fn plain_json(ct: Option<&str>) -> bool {
+    let b = ct.map_or(&b""[..], str::as_bytes);
+    b.get(..16)
+        .is_some_and(|p| p.eq_ignore_ascii_case(b"application/json"))
+        && matches!(b.get(16), None | Some(b';' | b' '))
+}
 
 impl Core {
     /// Exchange `wire` was handed to the platform (`fetch` called) at `now`. The engine
@@ -86,6 +96,72 @@ impl Core {
             None => return,
         }
         self.process(xfer, outs);
+    }
+
+    /// A whole answer of exchange `wire` at once: its head, its whole body and its end (the
+    /// shell read a JSON body in one piece before telling the engine). The same as
+    /// [`Core::on_head`], [`Core::on_body`] and [`Core::on_end`] one after the other.
+    ///
+    /// The common answer, a 200 of `application/json` holding the response (or the
+    /// JSON-RPC error) to an operation's or a task's own request, goes straight to its
+    /// owner: what those three would do with it, without the exchange's state machine, the
+    /// routing of each output and the end of the stream (BENCHMARKS.md, the twenty-eighth
+    /// session: a call's cost on loopback is mostly the code it runs). Anything else takes
+    /// the three steps.
+    pub fn on_answer(&mut self, wire: u64, head: super::ResponseHead, body: Vec<u8>, now: Millis) {
+        self.sh.now = self.sh.now.max(now);
+        if let Some((xfer, owner, input)) = self.own_answer(wire, &head, &body) {
+            // As `route_response` ends an exchange whose response came (not a stream).
+            self.sh.xs.settle(xfer);
+            self.sh.forget_exchange(xfer);
+            self.deliver(&owner, input);
+            return;
+        }
+        self.on_head(wire, head, now);
+        if !body.is_empty() {
+            self.on_body(wire, body, now);
+        }
+        self.on_end(wire, now);
+    }
+
+    /// For [`Core::on_answer`]: the exchange, its owner and the input for it when the answer
+    /// is a 200 of JSON carrying the response (or error) to the exchange's own request, and
+    /// the exchange is an operation's or a task's, untouched so far. On any other answer,
+    /// `None`, and nothing has changed. Which answers qualify is what the three steps would
+    /// make of them: `on_head` does nothing more for a 200 to such an owner than start a
+    /// JSON body (a session's own exchanges, which read their heads, do not qualify), and
+    /// `route_response` delivers the message to the owner and forgets the exchange.
+    pub(crate) fn own_answer(
+        &self,
+        wire: u64,
+        head: &super::ResponseHead,
+        body: &[u8],
+    ) -> Option<(ExchangeId, Owner, CallInput<'static>)> {
+        if head.status != 200 || self.auth_owns(wire) {
+            return None;
+        }
+        if !plain_json(head.content_type) {
+            return None;
+        }
+        let xfer = self.sh.xs.by_wire(wire)?;
+        let slot = self.sh.xs.get(xfer)?;
+        let owner = slot.owner();
+        if !matches!(owner, Owner::Op(_) | Owner::Task(..))
+            || slot.settled
+            || !slot.exchange.awaits_head()
+            || body.len() > slot.exchange.max_body_bytes()
+        {
+            return None;
+        }
+        let own = slot.rpc_id()?;
+        let input = match decode(std::str::from_utf8(body).ok()?).ok()? {
+            Message::Response { id, result } if &id == own => CallInput::Response(result),
+            Message::Error { id, error } if id.as_ref().is_none_or(|i| i == own) => {
+                CallInput::RpcError(error, head.status)
+            }
+            _ => return None,
+        };
+        Some((xfer, owner.clone(), input))
     }
 
     /// A chunk of exchange `xfer`'s body arrived.

@@ -22,3 +22,4 @@ mod task_store;
 mod tasks;
 mod tool_arguments;
 mod visibility;
+mod whole_answer;
