@@ -162,6 +162,18 @@ function bytesOf(v) {
   return v instanceof Uint8Array ? v : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
 }
 
+/** True when `s` is 1 to 15 decimal digits (a `Content-Length` taken as it is). A loop, not
+ *  a regular expression: it runs on every answer, and what a call costs on loopback is
+ *  mostly the code it touches (BENCHMARKS.md, the twenty-eighth session). */
+function digits(s) {
+  if (s.length === 0 || s.length > 15) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
 /** The size of a body that may be read in one piece: its `Content-Length` when that is
  *  known and at most `limit` (the engine's, -1 when it takes the body in chunks), and
  *  the body is neither compressed (the size is then the size read) nor filtered by CORS
@@ -169,7 +181,7 @@ function bytesOf(v) {
 function oneReadSize(h, res, limit) {
   if (limit < 0) return -1;
   const size = h.get('content-length');
-  if (size === null || !/^\d{1,15}$/.test(size) || Number(size) > limit) return -1;
+  if (size === null || !digits(size) || Number(size) > limit) return -1;
   if (h.get('content-encoding') !== null || (res.type !== 'basic' && res.type !== 'default')) return -1;
   return Number(size);
 }
@@ -218,6 +230,9 @@ export class Fetcher {
     /** The most bytes the engine took as one JSON message (`head`'s answer), once seen:
      *  a plain answer within it is read whole before the engine hears its head. */
     this.jsonLimit = -1;
+    /** The last header text `run` was given, and its pairs (`pairsOf`). */
+    this.lastHeaderText = null;
+    this.lastPairs = [];
     /** Exchanges in flight: id → AbortController. */
     this.live = new Map();
     /** The promises of calls in progress, by operation: { resolve, reject }. */
@@ -345,7 +360,8 @@ export class Fetcher {
     const n = oneReadSize(h, res, this.jsonLimit);
     if (n < 0 || (host && n >= STAND_IN_MIN)) return null;
     const ct = h.get('content-type');
-    return ct !== null && /^application\/json\s*(;|$)/i.test(ct) ? ct : null;
+    // (`application/json` exactly, what most servers send, needs no regular expression.)
+    return ct === 'application/json' || (ct !== null && /^application\/json\s*(;|$)/i.test(ct)) ? ct : null;
   }
 
   /** Starts request `id`; `headers` is `name\0value\0…` (names and values hold no NUL);
@@ -377,12 +393,24 @@ export class Fetcher {
     this.fail(id, kind, message, data, status || 0);
   }
 
-  async run(id, ac, url, method, headerText, body, host) {
+  /** The header pairs of `headerText` (`name\0value\0…`). The last text's pairs are kept
+   *  and given again for the same text (the calls of one tool send the same headers), so
+   *  that a call does not split a string and make its pieces each time (BENCHMARKS.md, the
+   *  twenty-eighth session). The pairs are never changed: fetch and `Headers` copy them. */
+  pairsOf(headerText) {
+    if (headerText === this.lastHeaderText) return this.lastPairs;
     const pairs = [];
     if (headerText) {
       const p = headerText.split('\0');
       for (let i = 0; i + 1 < p.length; i += 2) pairs.push([p[i], p[i + 1]]);
     }
+    this.lastHeaderText = headerText;
+    this.lastPairs = pairs;
+    return pairs;
+  }
+
+  async run(id, ac, url, method, headerText, body, host) {
+    const pairs = this.pairsOf(headerText);
     const custom = this.fetchFn;
     const f = custom || globalThis.fetch;
     const self = custom ? undefined : globalThis;
