@@ -17,39 +17,17 @@
 // first level is the host's, as cachegrind reads it).
 // Clients: raw, fetch, lean, lean-core, ours, ours-b, ts, as in node-loopback-parts.mjs.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ARGS, fetchAsOurs, median } from '../lib/workload.js';
+import { fileURLToPath } from 'node:url';
+import { echoCall } from '../lib/node-clients.mjs';
+import { median } from '../lib/workload.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const PKG = process.env.PKG ? path.resolve(process.env.PKG) : path.join(ROOT, 'pkg');
-
-/** The call function of `client`. */
-async function clientCall(client, url) {
-  if (client === 'ours' || client === 'ours-b') {
-    if (client === 'ours-b' && !process.env.PKG_B) throw new Error('the client ours-b needs PKG_B=<pkg dir>');
-    const pkg = client === 'ours' ? PKG : path.resolve(process.env.PKG_B);
-    const { McpClient } = await import(pathToFileURL(path.join(pkg, 'index.js')).href);
-    const c = new McpClient(url, { clientInfo: { name: 'bench', version: '1.0.0' } });
-    return () => c.callTool('echo', ARGS);
-  }
-  if (client === 'fetch') return fetchAsOurs(url).call;
-  if (client === 'lean' || client === 'lean-core') {
-    const wasm = readFileSync(path.join(ROOT, 'bench/out/pkg-bench/mcp_wasm_client_bg.wasm'));
-    const c = await (await import(`../clients/${client}.js`)).open(url, { wasm });
-    return () => c.call('echo', ARGS);
-  }
-  if (client === 'ts' || client === 'raw') {
-    const c = await (await import(`../clients/${client}.js`)).open(url);
-    return () => c.call('echo', ARGS);
-  }
-  throw new Error(`unknown client ${client}`);
-}
 
 /** The child: `total` calls in the pattern MODE, then exit. */
 async function child(client, url, total) {
-  const call = await clientCall(client, url);
+  const call = await echoCall(client, url);
+  if (!call) throw new Error(`unknown client ${client}`);
   const warmup = Number(process.env.WARMUP || 400);
   for (let i = 0; i < warmup; i++) await call();
   if (process.env.MODE === 'conc') {

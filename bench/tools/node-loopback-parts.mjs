@@ -24,10 +24,10 @@
 //   CLIENTS=raw,ours,ours-b,ts PKG_B=/tmp/pkg-old node bench/tools/node-loopback-parts.mjs
 //   CLIENTS=fetch,ours-standin,fetch+ours-standin,fetch+spin60,fetch+walk512 node bench/tools/node-loopback-parts.mjs
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { ARGS, cpuPerCall, echoAnswer, fetchAsOurs, jsonResponse, median } from '../lib/workload.js';
+import { echoCall } from '../lib/node-clients.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PKG = process.env.PKG ? path.resolve(process.env.PKG) : path.join(ROOT, 'pkg');
@@ -43,23 +43,8 @@ async function oursOnStandIn() {
 
 /** The call function of `client` (see the top of the file). */
 async function clientCall(client, url) {
-  if (client === 'ours' || client === 'ours-b') {
-    if (client === 'ours-b' && !process.env.PKG_B) throw new Error('the client ours-b needs PKG_B=<pkg dir>');
-    const pkg = client === 'ours' ? PKG : path.resolve(process.env.PKG_B);
-    const { McpClient } = await import(pathToFileURL(path.join(pkg, 'index.js')).href);
-    const c = new McpClient(url, { clientInfo: { name: 'bench', version: '1.0.0' } });
-    return () => c.callTool('echo', ARGS);
-  }
-  if (client === 'ts' || client === 'raw') {
-    const c = await (await import(`../clients/${client}.js`)).open(url);
-    return () => c.call('echo', ARGS);
-  }
-  if (client === 'fetch') return fetchAsOurs(url).call;
-  if (client === 'lean' || client === 'lean-core') {
-    const wasm = readFileSync(path.join(ROOT, 'bench/out/pkg-bench/mcp_wasm_client_bg.wasm'));
-    const c = await (await import(`../clients/${client}.js`)).open(url, { wasm });
-    return () => c.call('echo', ARGS);
-  }
+  const call = await echoCall(client, url);
+  if (call) return call;
   if (client === 'ours-standin') return oursOnStandIn();
   const m = /^fetch\+(ours-standin|spin(\d+)|walk(\d+))$/.exec(client);
   if (!m) throw new Error(`unknown client ${client}`);

@@ -307,6 +307,17 @@ impl Harness {
     }
 }
 
+/// A 2026-07-28 configuration for `http://mcp.test/mcp` with the tasks extension declared
+/// and elicitation's form mode (and its URL mode when `url`).
+pub(crate) fn tasks_config(url: bool) -> Config {
+    let mut c = Config::new("http://mcp.test/mcp");
+    c.version = crate::engine::config::VersionChoice::Pinned("2026-07-28".into());
+    c.extensions
+        .insert("io.modelcontextprotocol/tasks".into(), json!({}));
+    c.elicitation = Some(crate::engine::config::ElicitationModes { form: true, url });
+    c
+}
+
 /// A tool definition.
 pub fn tool(name: &str) -> Value {
     json!({"name": name, "inputSchema": {"type": "object"}})

@@ -6,7 +6,7 @@ use super::auth::{cfg as auth_cfg, done_result, read, refuse, www401, AuthServer
 #[cfg(feature = "legacy")]
 use super::legacy::{legacy, legacy_task};
 use crate::engine::actions::{OpId, OpOptions};
-use crate::engine::config::{Config, ElicitationModes, VersionChoice};
+use crate::engine::config::Config;
 use crate::engine::core::ResponseHead;
 use crate::engine::testkit::*;
 use crate::error::{Error, ErrorKind};
@@ -316,15 +316,7 @@ fn a_legacy_task_poll_resumption_leaves_nothing() {
 }
 
 fn tasks_cfg() -> Config {
-    let mut c = Config::new("http://mcp.test/mcp");
-    c.version = VersionChoice::Pinned("2026-07-28".into());
-    c.extensions
-        .insert("io.modelcontextprotocol/tasks".into(), json!({}));
-    c.elicitation = Some(ElicitationModes {
-        form: true,
-        url: true,
-    });
-    c
+    tasks_config(true)
 }
 
 fn task(id: &str, status: &str) -> Value {

@@ -4,7 +4,7 @@
 //! A scripted server, a fake clock; nothing sleeps.
 
 use crate::engine::actions::{OpId, OpOptions};
-use crate::engine::config::{Config, ElicitationModes, VersionChoice};
+use crate::engine::config::Config;
 use crate::engine::core::{RestoreSkip, TaskRef};
 use crate::engine::ops::Want;
 use crate::engine::task::store::{key_prefix, task_key};
@@ -16,15 +16,7 @@ const URL: &str = "http://mcp.test/mcp";
 const T0: &str = "2025-11-25T10:30:00Z";
 
 fn cfg() -> Config {
-    let mut c = Config::new(URL);
-    c.version = VersionChoice::Pinned("2026-07-28".into());
-    c.extensions
-        .insert("io.modelcontextprotocol/tasks".into(), json!({}));
-    c.elicitation = Some(ElicitationModes {
-        form: true,
-        url: false,
-    });
-    c
+    tasks_config(false)
 }
 
 fn task(id: &str, status: &str) -> Value {

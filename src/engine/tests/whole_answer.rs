@@ -4,7 +4,7 @@
 //! deadlines; and the answers meant to go straight to their owner do.
 
 use crate::engine::actions::{OpId, OpOptions};
-use crate::engine::config::{Config, ElicitationModes, VersionChoice};
+use crate::engine::config::Config;
 use crate::engine::core::ResponseHead;
 use crate::engine::testkit::*;
 use crate::error::Error;
@@ -13,15 +13,7 @@ use serde_json::{json, Value};
 const JSON: Option<&str> = Some("application/json");
 
 fn cfg() -> Config {
-    let mut c = Config::new("http://mcp.test/mcp");
-    c.version = VersionChoice::Pinned("2026-07-28".into());
-    c.extensions
-        .insert("io.modelcontextprotocol/tasks".into(), json!({}));
-    c.elicitation = Some(ElicitationModes {
-        form: true,
-        url: false,
-    });
-    c
+    tasks_config(false)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
