@@ -15,7 +15,7 @@
 // 50), REPEAT (runs per client, default 1), JOBS (valgrind processes at once, default 2),
 // LL (the simulated last level, default 2 MiB, 16 ways: this machine's L2 per core; the
 // first level is the host's, as cachegrind reads it).
-// Clients: raw, fetch, lean, lean-core, ours, ours-b, ts, as in node-loopback-parts.mjs.
+// Clients: raw, fetch, lean, lean-core, ours, ours-b, ts (bench/lib/node-clients.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -96,16 +96,26 @@ fn snapshot(h: &mut Harness) -> String {
     )
 }
 
-/// Runs `script` once with each feed; both runs must leave the same snapshot. `script`
-/// returns whether its answer under test went straight to its owner; that must be `fast`.
-fn both(fast: bool, script: impl Fn(&mut Harness, Feed) -> bool) -> Harness {
-    let mut steps = Harness::new(cfg());
+/// Runs `script` once with each feed, each on a client of `config`; both runs must leave
+/// the same snapshot. `script` returns whether its answer under test went straight to its
+/// owner; that must be `fast`.
+fn both_with(
+    config: impl Fn() -> Config,
+    fast: bool,
+    script: impl Fn(&mut Harness, Feed) -> bool,
+) -> Harness {
+    let mut steps = Harness::new(config());
     let went = script(&mut steps, Feed::Steps);
     assert_eq!(went, fast, "which path the answer takes");
-    let mut whole = Harness::new(cfg());
+    let mut whole = Harness::new(config());
     script(&mut whole, Feed::Whole);
     assert_eq!(snapshot(&mut steps), snapshot(&mut whole));
     whole
+}
+
+/// [`both_with`] on the default configuration.
+fn both(fast: bool, script: impl Fn(&mut Harness, Feed) -> bool) -> Harness {
+    both_with(cfg, fast, script)
 }
 
 /// A tool call started, its `tools/list` answered (the way `feed` says): the call's op
@@ -210,28 +220,23 @@ fn other_answers_take_the_three_steps() {
 
 #[test]
 fn a_body_over_the_limit_takes_the_three_steps() {
-    let mut steps = {
+    let small = || {
         let mut c = cfg();
         c.limits.max_body_bytes = 200;
-        Harness::new(c)
+        c
     };
-    let mut whole = {
-        let mut c = cfg();
-        c.limits.max_body_bytes = 200;
-        Harness::new(c)
-    };
-    for (h, feed) in [(&mut steps, Feed::Steps), (&mut whole, Feed::Whole)] {
+    both_with(small, false, |h, feed| {
         let (op, s) = call(h, feed);
         let long = "x".repeat(300);
         let b = result_body(
             &s,
             json!({"resultType":"complete","content":[{"type":"text","text":long}]}),
         );
-        assert!(!straight(h, s.xfer(), 200, JSON, &b));
+        let went = straight(h, s.xfer(), 200, JSON, &b);
         answer(h, feed, s.xfer(), 200, JSON, &b);
         assert!(h.err(op).message.contains("exceeds the limit"));
-    }
-    assert_eq!(snapshot(&mut steps), snapshot(&mut whole));
+        went
+    });
 }
 
 #[test]
