@@ -1,6 +1,6 @@
 // The echo call of each client the Node probes run (bench/tools/node-loopback-parts.mjs,
 // node-cachegrind.mjs), in this process: `ours` (pkg/, or PKG), `ours-b` (PKG_B: another
-// build of ours, for an A/B), `ts`, `raw`, `fetch` (bench/lib/workload.js `fetchAsOurs`),
+// build of ours, for an A/B; `ours-c` and so on with PKG_C, …), `ts`, `raw`, `fetch` (bench/lib/workload.js `fetchAsOurs`),
 // and the probes `lean` and `lean-core` (the bench package, bench/build-bench-pkg.sh).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,9 +11,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** The call function of `client` against `url`, or null for a client not named above. */
 export async function echoCall(client, url) {
-  if (client === 'ours' || client === 'ours-b') {
-    if (client === 'ours-b' && !process.env.PKG_B) throw new Error('the client ours-b needs PKG_B=<pkg dir>');
-    const pkg = path.resolve(client === 'ours' ? process.env.PKG || path.join(ROOT, 'pkg') : process.env.PKG_B);
+  const other = /^ours-([a-z])$/.exec(client)?.[1];
+  if (client === 'ours' || other) {
+    const env = other && `PKG_${other.toUpperCase()}`;
+    if (other && !process.env[env]) throw new Error(`the client ${client} needs ${env}=<pkg dir>`);
+    const pkg = path.resolve(other ? process.env[env] : process.env.PKG || path.join(ROOT, 'pkg'));
     const { McpClient } = await import(pathToFileURL(path.join(pkg, 'index.js')).href);
     const c = new McpClient(url, { clientInfo: { name: 'bench', version: '1.0.0' } });
     return () => c.callTool('echo', ARGS);

@@ -12,10 +12,11 @@
 //   node bench/tools/node-cachegrind.mjs      CLIENTS=raw,fetch,lean,lean-core,ours,ts
 //   CLIENTS=ours,ours-b PKG_B=/tmp/pkg-old REPEAT=2 node bench/tools/node-cachegrind.mjs
 // Settings: WARMUP (default 400), N (800), MODE=seq|conc (one at a time, or batches of
-// 50), REPEAT (runs per client, default 1), JOBS (valgrind processes at once, default 2),
+// 50), REPEAT (runs per client, default 1), FLAGS (Node's flags for the client; by default
+// those that make runs repeat, see DETERMINISTIC), JOBS (valgrind processes at once, default 2),
 // LL (the simulated last level, default 2 MiB, 16 ways: this machine's L2 per core; the
 // first level is the host's, as cachegrind reads it).
-// Clients: raw, fetch, lean, lean-core, ours, ours-b, ts (bench/lib/node-clients.mjs).
+// Clients: raw, fetch, lean, lean-core, ours, ours-b (ours-c, …), ts (bench/lib/node-clients.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,11 +48,22 @@ const COUNTS = [
   ['LLd misses', 'LL misses (data)'],
 ];
 
+/** V8's flags for runs that repeat (BENCHMARKS.md, the twenty-ninth session): no helper
+ *  threads (compilation and garbage collection on the main thread, in the order the
+ *  program asks for them, not as valgrind happens to schedule threads), the collector's
+ *  schedule fixed, and fixed seeds. One build's I1 misses a call then repeat within
+ *  ±0.2 % (38,478 and 38,514 in two runs), against ±0.7 % to ±1.5 % without (39,292 to
+ *  39,845 in three runs; 36,067 to 37,196 with N=1600), and instructions within ±0.3 %
+ *  against ±3 %. The work is the same, done in another order. `FLAGS=''` runs Node as
+ *  it is. */
+const DETERMINISTIC = '--single-threaded --predictable-gc-schedule --random-seed=1 --hash-seed=1';
+
 /** One valgrind run of `client` making `n` calls after the warm-up: its totals. */
 function measure(client, url, n) {
   const ll = process.env.LL || '2097152,16,64';
   return new Promise((ok, fail) => {
-    const args = ['--tool=cachegrind', '--cache-sim=yes', `--LL=${ll}`, '--cachegrind-out-file=/dev/null', process.execPath, fileURLToPath(import.meta.url), '--child', client, url, String(n)];
+    const flags = (process.env.FLAGS ?? DETERMINISTIC).split(' ').filter(Boolean);
+    const args = ['--tool=cachegrind', '--cache-sim=yes', `--LL=${ll}`, '--cachegrind-out-file=/dev/null', process.execPath, ...flags, fileURLToPath(import.meta.url), '--child', client, url, String(n)];
     const p = spawn('valgrind', args, { cwd: ROOT, env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     p.stderr.on('data', (d) => (err += d));
