@@ -21,7 +21,7 @@ use crate::util::{check_error, check_reason, split2};
 use mcp_wasm_client::http::encoding::{
     decode_header_value, encode_header_value, is_plain_safe, is_token,
 };
-use mcp_wasm_client::http::request::modern_post_headers;
+use mcp_wasm_client::http::request::{modern_post_headers, Params};
 use mcp_wasm_client::http::x_mcp_header::{header_params, param_headers};
 use serde_json::{Map, Value};
 
@@ -96,10 +96,17 @@ pub fn run(data: &[u8]) {
         Some(Value::Object(m)) => m.clone(),
         _ => Map::new(),
     };
+    // A tool call's name is kept outside the map (`Params::name`): the text as one, too.
+    let named = Params {
+        name: Some(text.as_ref()),
+        ..Params::of(&params)
+    };
     for method in [text.as_ref(), "tools/call", "resources/read", "tasks/get"] {
-        for (name, value) in modern_post_headers(method, &params, "2026-07-28", &[], &[]) {
-            assert!(is_token(&name));
-            assert!(header_safe(&value), "unsafe header {name}: {value:?}");
+        for p in [Params::of(&params), named] {
+            for (name, value) in modern_post_headers(method, p, "2026-07-28", &[], &[]) {
+                assert!(is_token(&name));
+                assert!(header_safe(&value), "unsafe header {name}: {value:?}");
+            }
         }
     }
 }

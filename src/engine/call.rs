@@ -138,6 +138,8 @@ struct Round {
 pub(crate) struct Call {
     pub method: String,
     params: Map<String, Value>,
+    /// The params' `name` when it is not in the map: a tool call's (`http::request::Params`).
+    name_param: Option<String>,
     /// A member of the params kept as JSON text (`http::request::Params`).
     raw_param: Option<(&'static str, ToolArguments)>,
     extra_headers: Vec<(String, String)>,
@@ -259,6 +261,12 @@ pub(crate) fn check_answer(req: &InputRequest, answer: &Value) -> Result<Value> 
 }
 
 impl Call {
+    /// Sets the params' `name` member, written first into each request, outside the map
+    /// (which must not hold a `name`).
+    pub(crate) fn set_name_param(&mut self, name: String) {
+        self.name_param = Some(name);
+    }
+
     /// Adds member `name` to the params as JSON text, written into each request verbatim.
     pub(crate) fn set_raw_param(&mut self, name: &'static str, text: ToolArguments) {
         self.raw_param = Some((name, text));
@@ -284,6 +292,7 @@ impl Call {
         Call {
             method: method.to_string(),
             params,
+            name_param: None,
             raw_param: None,
             extra_headers,
             policy,
@@ -330,6 +339,7 @@ impl Call {
         }
         let params = Params {
             map: answered.as_ref().unwrap_or(&self.params),
+            name: self.name_param.as_deref(),
             raw: self.raw_param.as_ref().map(|(k, t)| (*k, t.get())),
         };
         if let Some(id) = self.rpc_id.take() {

@@ -266,7 +266,7 @@ impl Shared {
                 );
                 let h = modern_post_headers(
                     method,
-                    params.map,
+                    params,
                     &self.version,
                     extra_headers,
                     &self.cfg.headers,

@@ -97,19 +97,30 @@ pub(crate) fn add_modern_meta(params: &mut Map<String, Value>, meta: &RequestMet
     params.insert("_meta".into(), Value::Object(m));
 }
 
-/// A request's params: its members as a map, and at most one more member kept as JSON text
-/// (a tool's `arguments`: the host's JSON goes into the request without becoming a
-/// `Value` and back). The raw member's name is not one of the map's.
+/// A request's params: its members as a map, a string member `name` written first and at
+/// most one more member kept as JSON text last (a tool call's: its `name`, and its
+/// `arguments`, the host's JSON going into the request without becoming a `Value` and
+/// back). Neither name is one of the map's. A tool call's params then need no map at all:
+/// building one per call ran a hash table's code (indexmap, SipHash) on every call, a few
+/// KB of code a call touches for one member (BENCHMARKS.md, the twenty-ninth session).
 #[derive(Clone, Copy)]
-pub(crate) struct Params<'a> {
+pub struct Params<'a> {
+    /// The members in a map.
     pub map: &'a Map<String, Value>,
+    /// `name`, a string, when the map does not hold it.
+    pub name: Option<&'a str>,
+    /// A member's name and its value as JSON text.
     pub raw: Option<(&'a str, &'a [u8])>,
 }
 
 impl<'a> Params<'a> {
     /// Params that are a map only.
-    pub(crate) fn of(map: &'a Map<String, Value>) -> Params<'a> {
-        Params { map, raw: None }
+    pub fn of(map: &'a Map<String, Value>) -> Params<'a> {
+        Params {
+            map,
+            name: None,
+            raw: None,
+        }
     }
 
     /// The params as one map (the raw member parsed): for the legacy eras, which build
@@ -121,6 +132,14 @@ impl<'a> Params<'a> {
     #[cfg(feature = "legacy")]
     pub(crate) fn to_map(self) -> Map<String, Value> {
         let mut m = self.map.clone();
+        if let Some(n) = self.name {
+            // `name` first, as it is written in the modern framing.
+            let rest = std::mem::replace(&mut m, Map::new());
+            m.insert("name".into(), n.into());
+            for (k, v) in rest {
+                m.insert(k, v);
+            }
+        }
         if let Some((k, r)) = self.raw {
             let v = std::str::from_utf8(r)
                 .ok()
@@ -163,6 +182,9 @@ pub(crate) fn write_modern_params(out: &mut Vec<u8>, p: Params, meta: &RequestMe
     let at = params.keys().position(|k| k == "_meta");
     let last = params.iter().next_back();
     out.push(b'{');
+    if let Some(n) = p.name {
+        member(out, "name", Member::Str(n));
+    }
     for (j, (k, v)) in params.iter().enumerate() {
         match at {
             // `_meta`'s place goes to the last member (unless `_meta` is the last one).
@@ -259,14 +281,17 @@ pub(crate) fn add_progress_token(params: &mut Map<String, Value>, token: &Value)
 /// The body field mirrored into `Mcp-Name`, for the methods that require it:
 /// `params.name` for `tools/call` and `prompts/get`, `params.uri` for `resources/read`,
 /// `params.taskId` for `tasks/get|update|cancel` (tasks extension "Routing Headers").
-pub(crate) fn mcp_name<'a>(method: &str, params: &'a Map<String, Value>) -> Option<&'a str> {
+pub(crate) fn mcp_name<'a>(method: &str, params: Params<'a>) -> Option<&'a str> {
     let field = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" => "uri",
         "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
         _ => return None,
     };
-    params.get(field).and_then(Value::as_str)
+    match params.name {
+        Some(n) if field == "name" => Some(n),
+        _ => params.map.get(field).and_then(Value::as_str),
+    }
 }
 
 /// The headers of a modern POST: content negotiation, protocol version, `Mcp-Method`,
@@ -274,7 +299,7 @@ pub(crate) fn mcp_name<'a>(method: &str, params: &'a Map<String, Value>) -> Opti
 /// then the host's headers.
 pub fn modern_post_headers(
     method: &str,
-    params: &Map<String, Value>,
+    params: Params,
     protocol_version: &str,
     extra: &[(String, String)],
     host: &[(String, String)],
@@ -324,6 +349,7 @@ mod tests {
         let map = obj(json!({"name":"t"}));
         let m = Params {
             map: &map,
+            name: None,
             raw: Some(("arguments", br#"{"a":[1,"x"]}"#)),
         }
         .to_map();
@@ -336,6 +362,57 @@ mod tests {
 
     fn obj(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap()
+    }
+
+    /// A tool call's params as the engine keeps them (the name and the arguments outside
+    /// the map, which holds at most a host `_meta`, or `inputResponses` in a later round)
+    /// are written byte for byte as the same members all in one map were, in the same
+    /// order, and give the same `Mcp-Name`.
+    #[test]
+    fn a_name_outside_the_map_is_written_as_its_first_member() {
+        let meta = RequestMetaText {
+            protocol_version: "2026-07-28",
+            capabilities: "{}",
+            client_info: r#"{"name":"c","version":"1"}"#,
+            log_level: Some("debug"),
+            progress_token: Some(&json!(3)),
+        };
+        let args: &[u8] = br#"{"a":[1,"x"]}"#;
+        for rest in [
+            json!({}),
+            json!({"_meta":{"custom/x":1}}),
+            json!({"inputResponses":{"k":{"action":"accept"}},"_meta":{"io.modelcontextprotocol/logLevel":"x"}}),
+        ] {
+            for name in ["echo", "n\u{e9}\"\u{1}"] {
+                let map = obj(rest.clone());
+                let mut whole = obj(json!({ "name": name }));
+                whole.extend(map.clone());
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                let outside = Params {
+                    map: &map,
+                    name: Some(name),
+                    raw: Some(("arguments", args)),
+                };
+                let inside = Params {
+                    map: &whole,
+                    name: None,
+                    raw: Some(("arguments", args)),
+                };
+                write_modern_params(&mut a, outside, &meta);
+                write_modern_params(&mut b, inside, &meta);
+                assert_eq!(String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
+                assert_eq!(mcp_name("tools/call", outside), Some(name));
+                assert_eq!(mcp_name("tools/call", inside), Some(name));
+                // Only `name` is taken from outside the map.
+                assert_eq!(mcp_name("resources/read", outside), None);
+                #[cfg(feature = "legacy")]
+                {
+                    let one = serde_json::to_string(&outside.to_map()).unwrap();
+                    assert_eq!(one, serde_json::to_string(&inside.to_map()).unwrap());
+                    assert!(one.starts_with(r#"{"name":"#), "{one}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -421,12 +498,12 @@ mod tests {
     #[test]
     fn mcp_name_per_method() {
         let p = obj(json!({"name":"n","uri":"u","taskId":"t"}));
-        assert_eq!(mcp_name("tools/call", &p), Some("n"));
-        assert_eq!(mcp_name("prompts/get", &p), Some("n"));
-        assert_eq!(mcp_name("resources/read", &p), Some("u"));
-        assert_eq!(mcp_name("tasks/update", &p), Some("t"));
-        assert_eq!(mcp_name("tools/list", &p), None);
-        assert_eq!(mcp_name("server/discover", &p), None);
+        assert_eq!(mcp_name("tools/call", Params::of(&p)), Some("n"));
+        assert_eq!(mcp_name("prompts/get", Params::of(&p)), Some("n"));
+        assert_eq!(mcp_name("resources/read", Params::of(&p)), Some("u"));
+        assert_eq!(mcp_name("tasks/update", Params::of(&p)), Some("t"));
+        assert_eq!(mcp_name("tools/list", Params::of(&p)), None);
+        assert_eq!(mcp_name("server/discover", Params::of(&p)), None);
     }
 
     #[test]
@@ -434,7 +511,7 @@ mod tests {
         let p = obj(json!({"name":"get_weather"}));
         let h = modern_post_headers(
             "tools/call",
-            &p,
+            Params::of(&p),
             "2026-07-28",
             &[("Mcp-Param-Region".into(), "us-west1".into())],
             &[("Authorization".into(), "Bearer x".into())],

@@ -167,8 +167,12 @@ impl ToolOp {
         let support = entry.and_then(|e| e.task_support.clone());
         // Rule 11: the outputSchema as it is when the tool is called.
         self.check = cx.sh.tools.output_check(&self.name);
+        // Modern: the name goes outside the map (`Call::set_name_param`), which then stays
+        // empty unless the host gave a `_meta`: no hash table is built for a call.
         let mut params = Map::new();
-        params.insert("name".into(), self.name.clone().into());
+        if !modern {
+            params.insert("name".into(), self.name.clone().into());
+        }
         if let (Some(v), false) = (value, modern) {
             params.insert("arguments".into(), v);
             self.args = None;
@@ -190,6 +194,9 @@ impl ToolOp {
         }
         let policy = policy_for(cx.sh, &Purpose::CallTool, &self.opts);
         let mut call = Call::new("tools/call", with_meta(params, &self.opts), headers, policy);
+        if modern {
+            call.set_name_param(self.name.clone());
+        }
         // Modern: the arguments move into the request as the host's JSON text (they may be
         // large); a retry after `-32020` takes them back (`Call::take_raw_param`).
         if let Some(a) = self.args.take() {
