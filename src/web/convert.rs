@@ -5,7 +5,7 @@
 use crate::engine::actions::{Output, TaskView};
 use crate::engine::ToolArguments;
 use crate::error::{json_text, Error, ErrorKind};
-use crate::web::js::{json_parse, json_stringify, make_error, utf8_into, Pattern};
+use crate::web::js::{args_into, args_kept, args_text, json_parse, json_stringify, make_error};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -36,15 +36,16 @@ pub(super) fn stringify(v: &JsValue) -> Result<Option<String>, Error> {
 }
 
 thread_local! {
-    /// `\ud` and a lone surrogate's third hex digit: how `JSON.stringify` writes a lone
-    /// UTF-16 surrogate (lowercase, ECMA-262 `QuoteJSONString`; a pair is written as is).
-    static LONE_SURROGATE: Pattern = Pattern::new(r"\\ud[89a-f]");
+    /// The wasm's memory, for `args_into` (the same object for the module's life; asked
+    /// for once, not on every call).
+    static MEMORY: JsValue = wasm_bindgen::memory();
 }
 
 /// A tool's arguments as `JSON.stringify` writes them (`undefined`, or what stringifies to
-/// nothing, → `None`). The text is JSON by construction, so the engine only checks its
-/// kind (`ToolArguments::from_stringify`), unless it may hold a lone surrogate: that text
-/// (or text that looks like it, such as an escaped backslash before `ud8`) is read whole
+/// nothing, → `None`), in two calls into JS (src/web/js/cors.js `argsText`, `argsInto`).
+/// The text is JSON by construction, so the engine only checks its kind
+/// (`ToolArguments::from_stringify`), unless it may hold a lone surrogate: that text (or
+/// text that looks like it, such as an escaped backslash before `ud8`) is read whole
 /// (`ToolArguments::parse`), which refuses a lone surrogate. The test runs on the JS
 /// string, before it is copied into the wasm, which the platform's `TextEncoder` does
 /// (JSON text is mostly ASCII, which a `String` argument's glue copies one character at
@@ -53,29 +54,27 @@ pub(super) fn tool_arguments(v: &JsValue) -> Result<Option<ToolArguments>, Error
     if v.is_undefined() {
         return Ok(None);
     }
-    let text = json_stringify(v)
-        .map_err(|e| Error::config(format!("value is not JSON-serializable: {}", describe(&e))))?;
-    if !text.is_string() {
-        return Ok(None);
-    }
-    if LONE_SURROGATE.with(|p| p.test(&text)) {
-        return ToolArguments::parse(text.as_string().unwrap_or_default());
-    }
+    let units = match args_text(v) {
+        -1 => return Ok(None),
+        -2 => {
+            return Err(Error::config(format!(
+                "value is not JSON-serializable: {}",
+                describe(&args_kept())
+            )));
+        }
+        -3 => return ToolArguments::parse(args_kept().as_string().unwrap_or_default()),
+        n => usize::try_from(n).unwrap_or(0),
+    };
     // UTF-8 takes at most 3 bytes per UTF-16 unit; the buffer is written by
     // `TextEncoder.encodeInto` in place (as a `String` argument's glue writes it), then cut
     // to what was written.
-    let units = text.unchecked_ref::<js_sys::JsString>().length() as usize;
     let cap = units.saturating_mul(3);
     let Ok(cap32) = u32::try_from(cap) else {
+        args_kept(); // lets go of the text
         return Err(Error::config("tool arguments are too large"));
     };
     let mut buf = vec![0u8; cap];
-    let n = utf8_into(
-        &text,
-        &wasm_bindgen::memory(),
-        buf.as_mut_ptr() as usize as u32,
-        cap32,
-    );
+    let n = MEMORY.with(|m| args_into(m, buf.as_mut_ptr() as usize as u32, cap32));
     buf.truncate(n as usize);
     buf.shrink_to_fit();
     ToolArguments::from_stringify_utf8(buf)

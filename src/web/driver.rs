@@ -466,9 +466,9 @@ fn subscription_event(h: &Handle, op: OpId, event: SubscriptionEvent) {
 }
 
 fn done(h: &Handle, op: OpId, outcome: crate::error::Result<crate::engine::actions::Output>) {
-    let (p, url, fetcher) = {
+    let (p, fetcher) = {
         let mut d = h.borrow_mut();
-        (d.pending.remove(&op), d.url.clone(), d.fetcher.clone())
+        (d.pending.remove(&op), d.fetcher.clone())
     };
     let Some(p) = p else { return };
     if let Some((sig, cb)) = &p.abort {
@@ -476,22 +476,33 @@ fn done(h: &Handle, op: OpId, outcome: crate::error::Result<crate::engine::actio
     }
     match p.kind {
         Kind::Value => {
+            // (The runner is made with the driver, before any call.)
+            let Some(f) = fetcher else { return };
+            // A result's JSON text, parsed in JS where the promise is settled.
+            let mut text = None;
             let (ok, v) = match outcome {
-                // A stand-in is short: only short results are looked at.
-                Ok(crate::engine::actions::Output::Raw(r)) if r.get().len() < 512 => {
-                    let kept = crate::web::fetch::kept_result(&h.borrow(), r.get());
+                Ok(crate::engine::actions::Output::Raw(r)) => {
+                    // A stand-in is short: only short results are looked at.
+                    let kept = if r.get().len() < 512 {
+                        crate::web::fetch::kept_result(&h.borrow(), r.get())
+                    } else {
+                        None
+                    };
                     (
                         true,
-                        kept.unwrap_or_else(|| crate::web::convert::raw_to_js(r.get())),
+                        kept.unwrap_or_else(|| {
+                            text = Some(r);
+                            JsValue::NULL
+                        }),
                     )
                 }
-                Ok(o) => (true, output_to_js(o, &url)),
+                Ok(o) => {
+                    let url = h.borrow().url.clone();
+                    (true, output_to_js(o, &url))
+                }
                 Err(e) => (false, h.borrow_mut().error_value(&e)),
             };
-            // (The runner is made with the driver, before any call.)
-            if let Some(f) = fetcher {
-                f.settle(op.0 as f64, ok, &v);
-            }
+            f.settle(op.0 as f64, ok, &v, text.as_ref().map(|r| r.get()));
         }
         Kind::Listen {
             sub,

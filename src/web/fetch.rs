@@ -47,9 +47,10 @@ extern "C" {
     /// The promise of operation `op`'s call, settled by [`Fetcher::settle`].
     #[wasm_bindgen(method)]
     pub(super) fn wait(this: &Fetcher, op: f64) -> js_sys::Promise;
-    /// Operation `op` ended: its call's promise is resolved (`ok`) or rejected with `value`.
+    /// Operation `op` ended: its call's promise is resolved (`ok`) or rejected with `value`,
+    /// or resolved with `JSON.parse(json)` when that is given (one call into JS for both).
     #[wasm_bindgen(method)]
-    pub(super) fn settle(this: &Fetcher, op: f64, ok: bool, value: &JsValue);
+    pub(super) fn settle(this: &Fetcher, op: f64, ok: bool, value: &JsValue, json: Option<&str>);
     /// The result kept for the host under a stand-in's number (once).
     #[wasm_bindgen(method)]
     fn take(this: &Fetcher, n: f64) -> JsValue;

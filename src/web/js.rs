@@ -21,10 +21,18 @@ extern "C" {
 
 #[wasm_bindgen(module = "/src/web/js/cors.js")]
 extern "C" {
-    /// `TextEncoder.encodeInto` of the JS string `text` into the wasm's `memory` at `ptr`
-    /// (`cap` bytes); the bytes written.
-    #[wasm_bindgen(js_name = utf8Into)]
-    pub fn utf8_into(text: &JsValue, memory: &JsValue, ptr: u32, cap: u32) -> u32;
+    /// `JSON.stringify` of a tool's arguments, the text kept in JS: its length in UTF-16
+    /// units, or -1 (no text), -2 (it threw) or -3 (it may hold a lone surrogate); then
+    /// [`args_kept`] gives what was thrown or the text.
+    #[wasm_bindgen(js_name = argsText)]
+    pub fn args_text(v: &JsValue) -> i32;
+    /// `TextEncoder.encodeInto` of the kept text into the wasm's `memory` at `ptr` (`cap`
+    /// bytes); the bytes written.
+    #[wasm_bindgen(js_name = argsInto)]
+    pub fn args_into(memory: &JsValue, ptr: u32, cap: u32) -> u32;
+    /// What [`args_text`] kept.
+    #[wasm_bindgen(js_name = argsKept)]
+    pub fn args_kept() -> JsValue;
 }
 
 #[wasm_bindgen(module = "/src/web/js/subscription.js")]
@@ -56,12 +64,4 @@ extern "C" {
     pub fn json_stringify(v: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = console, js_name = warn)]
     pub fn console_warn(s: &str);
-    /// A `RegExp` (js-sys's `test` takes a Rust `&str`, which would copy a JS string into
-    /// the wasm's memory first; this one tests the JS string where it is).
-    #[wasm_bindgen(js_name = RegExp)]
-    pub type Pattern;
-    #[wasm_bindgen(constructor, js_class = RegExp)]
-    pub fn new(source: &str) -> Pattern;
-    #[wasm_bindgen(method, js_class = RegExp)]
-    pub fn test(this: &Pattern, s: &JsValue) -> bool;
 }

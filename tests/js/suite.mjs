@@ -245,7 +245,7 @@ test('callTool arguments: any object as JSON.stringify writes it; none for null 
     const lastArgs = () => sent.filter((m) => m.method === 'tools/call').at(-1)?.params;
     // Text that looks like a lone surrogate's escape but is not one (an escaped backslash
     // before `ud800`), and a surrogate pair: sent as they are.
-    for (const t of ['C:\\ud800\\x', 'pair 🎉 \ud83c\udf89', 'é "q" \t\n\u001f', 'ascii only, '.repeat(20_000), '']) {
+    for (const t of ['C:\\ud800\\x', 'C:\\udp\\ud9', 'pair 🎉 \ud83c\udf89', 'é "q" \t\n\u001f', 'ascii only, '.repeat(20_000), '']) {
       eq(text(await c.callTool('echo', { text: t })), t, `echo of ${show(t.slice(0, 40))}`);
       eq(lastArgs().arguments, { text: t }, `arguments of ${show(t.slice(0, 40))}`);
     }
@@ -261,7 +261,8 @@ test('callTool arguments: any object as JSON.stringify writes it; none for null 
     for (const bad of [[1, 2], 'text', 42, true, new Date(0)]) {
       await rejects(c.callTool('echo', bad), ConfigError, { message: /must be an object/ });
     }
-    for (const lone of ['a\ud800b', 'end \udfff', '\udc00']) {
+    // (The second: a lone surrogate after text that looks like one's escape but is not.)
+    for (const lone of ['a\ud800b', 'C:\\udp \ud800', 'end \udfff', '\udc00']) {
       await rejects(c.callTool('echo', { text: lone }), ConfigError, { message: /not JSON/ });
     }
     await rejects(c.callTool('echo', { n: 1n }), ConfigError, { message: /not JSON-serializable/ });

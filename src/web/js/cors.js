@@ -1,5 +1,5 @@
-// The wasm shell's fetch runner (src/web/fetch.rs), the copy of a request's large text into
-// the wasm (`utf8Into`, src/web/convert.rs), and the CORS diagnosis: what a server
+// The wasm shell's fetch runner (src/web/fetch.rs), a tool call's arguments made into text
+// and copied into the wasm (`argsText`, src/web/convert.rs), and the CORS diagnosis: what a server
 // must allow so that a page on another origin can talk to it. Plain JS because it is
 // mostly awaiting fetches (several times smaller than the same in wasm, and each await in
 // wasm costs a closure and a promise reaction more).
@@ -132,13 +132,53 @@ function badHeader(pairs) {
 const EMPTY = new Uint8Array(0);
 const UTF8 = new TextEncoder();
 
-/** Writes `text` as UTF-8 into the wasm's `memory` at `ptr` (room for `cap` bytes, 3 per
- *  UTF-16 unit), where the shell has a buffer waiting; returns the bytes written. What a
- *  `String` argument's glue does, without its loop that copies ASCII one character at a
- *  time in JS (a tool call's large arguments: src/web/convert.rs `tool_arguments`). */
-export function utf8Into(text, memory, ptr, cap) {
-  return UTF8.encodeInto(text, new Uint8Array(memory.buffer, ptr, cap)).written;
+// A tool call's arguments cross into the wasm in two calls (src/web/convert.rs
+// `tool_arguments`): `argsText` stringifies them and says how long the text is, so that
+// the wasm can make room for it, and `argsInto` writes the text there. In between the text
+// waits here. One call each way, no `catch` wrapper of the glue, and a regular expression
+// only for text that holds `\ud`: a call's cost on loopback is mostly the code it touches
+// (BENCHMARKS.md, the twenty-ninth session).
+let argsWaiting;
+
+/**
+ * A tool's arguments as `JSON.stringify` writes them, kept for `argsInto`: their length
+ * in UTF-16 units (UTF-8 takes at most 3 bytes a unit); -1 when they stringify to
+ * nothing (a function, a symbol); -2 when `JSON.stringify` threw (a cycle, a BigInt), and
+ * -3 when the text may hold a lone surrogate, which the wasm must refuse and so reads
+ * whole: `argsKept` then gives what was thrown, or the text.
+ */
+export function argsText(v) {
+  let t;
+  try {
+    t = JSON.stringify(v);
+  } catch (e) {
+    argsWaiting = e;
+    return -2;
+  }
+  if (typeof t !== 'string') return -1;
+  argsWaiting = t;
+  // A lone UTF-16 surrogate is written as `\ud800`–`\udfff`, in lowercase (ECMA-262
+  // QuoteJSONString; a pair is written as it is). An escaped backslash before such
+  // letters matches too: the wasm then reads the text whole, finds no surrogate, and only
+  // takes longer. (`indexOf` first: most text holds no backslash, and needs no RegExp.)
+  return t.indexOf('\\ud') >= 0 && /\\ud[89a-f]/.test(t) ? -3 : t.length;
 }
+
+/** What `argsText` kept (given once). */
+export function argsKept() {
+  const t = argsWaiting;
+  argsWaiting = undefined;
+  return t;
+}
+
+/** Writes the text `argsText` kept as UTF-8 into the wasm's `memory` at `ptr` (room for
+ *  `cap` bytes), where the shell has a buffer waiting; returns the bytes written. What a
+ *  `String` argument's glue does, without its loop that copies ASCII one character at a
+ *  time in JS (large arguments: BENCHMARKS.md, the fifteenth session). */
+export function argsInto(memory, ptr, cap) {
+  return UTF8.encodeInto(argsKept(), new Uint8Array(memory.buffer, ptr, cap)).written;
+}
+
 /** Bodies from this size on may be parsed here for the host (`Fetcher.standIn`). */
 const STAND_IN_MIN = 64 * 1024;
 
@@ -254,11 +294,21 @@ export class Fetcher {
     return new Promise((resolve, reject) => this.waits.set(op, { resolve, reject }));
   }
 
-  /** Operation `op` ended: its call's promise is resolved (`ok`) or rejected with `value`. */
-  settle(op, ok, value) {
+  /** Operation `op` ended: its call's promise is resolved (`ok`) or rejected with `value`.
+   *  A result the engine gives as JSON text, `json` (checked there), is parsed here: one
+   *  call from the wasm for both steps, and no `catch` wrapper of the glue around
+   *  `JSON.parse` (BENCHMARKS.md, the twenty-ninth session). */
+  settle(op, ok, value, json) {
     const w = this.waits.get(op);
     if (w === undefined) return;
     this.waits.delete(op);
+    if (json !== undefined) {
+      try {
+        value = JSON.parse(json);
+      } catch {
+        value = null; // not reached: the engine read the text as JSON
+      }
+    }
     (ok ? w.resolve : w.reject)(value);
   }
 
