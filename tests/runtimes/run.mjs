@@ -12,6 +12,8 @@
 //   deno             Deno (npm `deno`): pkg/index.js imported by path; --allow-net to the
 //                    server's host:port only, --allow-read of pkg/ and this folder, no remote imports
 //   bun              Bun (npm `bun`): pkg/index.js imported by path
+//   node             Node itself, no harness (node-idle.mjs): the client's timer keeps the
+//                    process alive while a task is polled, and not once the calls have ended
 //   service-worker   a module Service Worker in headless Chromium, registered by a page, using
 //                    `mcp-wasm-client/load`, answering the page's messages by calling the server
 //
@@ -107,6 +109,15 @@ const RUNTIMES = {
   },
   async bun() {
     return verdict('bun', parseLastJson(await runCommand(bunCommand(join(HERE, 'main-entry.mjs'), [mcpUrl]))));
+  },
+  // Node with no test harness around it: a task's polls keep the process alive, and a client
+  // left open does not once its calls have ended. Exiting by itself within 20 s, a third
+  // of the request deadline the last call had, shows the second (tests/runtimes/node-idle.mjs).
+  async node() {
+    const got = parseLastJson(await runCommand({ cmd: process.execPath, args: [join(HERE, 'node-idle.mjs'), mcpUrl], env: process.env }, 20_000));
+    const want = { echo: 'first', task: 'completed', result: 'slow task done after 1500 ms', last: 'last', waitedMs: true };
+    if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`got ${JSON.stringify(got)}\n      expected ${JSON.stringify(want)}`);
+    return `a task waited on by polling; exited by itself, the client left open`;
   },
   async 'service-worker'() {
     const web = await staticServer({ '/pkg/': join(ROOT, 'pkg'), '/runtimes/': HERE });
