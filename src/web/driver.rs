@@ -64,6 +64,8 @@ pub(super) struct Driver {
     pub exchanges: SortedSet<u64>,
     /// The fetch runner (`web::fetch`), made right after the driver.
     pub fetcher: Option<Rc<crate::web::fetch::Fetcher>>,
+    /// What the fetch runner was last handed with a request.
+    pub sent: crate::web::fetch::Sent,
     /// The driver itself while requests are in flight: they end even when the host has
     /// dropped the client (its calls' promises still settle).
     pub keep_alive: Option<Handle>,
@@ -103,6 +105,7 @@ impl Driver {
             url,
             exchanges: SortedSet::default(),
             fetcher: None,
+            sent: Default::default(),
             keep_alive: None,
             stand_in: String::new(),
             asks: SmallMap::default(),

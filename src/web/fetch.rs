@@ -32,13 +32,15 @@ extern "C" {
     pub(super) type Fetcher;
     #[wasm_bindgen(constructor)]
     fn new(fetch: &JsValue, head: &JsValue, body: &JsValue, fail: &JsValue) -> Fetcher;
+    /// Starts request `id`; `url`, `method` and `headers` are `None` when they are those
+    /// of the request before (`Sent`).
     #[wasm_bindgen(method)]
     fn send(
         this: &Fetcher,
         id: f64,
-        url: &str,
-        method: &str,
-        headers: &str,
+        url: Option<&str>,
+        method: Option<&str>,
+        headers: Option<&str>,
         body: Option<Vec<u8>>,
         host: bool,
     );
@@ -224,21 +226,50 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
         return pump(h);
     }
     if let Some(f) = f {
+        // What the request before had is not handed over again (each text is decoded
+        // into a JS string on the way): the runner keeps it.
+        let (url, method, headers) = {
+            let mut d = h.borrow_mut();
+            let last = &mut d.sent;
+            let method = req.method.as_str();
+            (
+                changed(&mut last.url, &req.url).then_some(req.url.as_str()),
+                (last.method != method).then(|| {
+                    last.method = method;
+                    method
+                }),
+                changed(&mut last.headers, &headers).then_some(headers.as_str()),
+            )
+        };
         f.send(
-            id as f64,
-            &req.url,
-            req.method.as_str(),
-            &headers,
+            id as f64, url, method, headers,
             // As bytes (a copy out of the wasm's memory): no UTF-16 string is made of a
             // large body here, and the platform's fetch need not encode it again.
-            req.body,
-            host,
+            req.body, host,
         );
         // The request has left (or failed) only now: the page may have done other work
         // since the engine started it (`Core::on_sent`).
         let t = now();
         h.borrow_mut().core.on_sent(id, t);
     }
+}
+
+/// What the fetch runner was last handed with a request (`Fetcher.send` keeps it too).
+#[derive(Default)]
+pub(super) struct Sent {
+    url: String,
+    method: &'static str,
+    headers: String,
+}
+
+/// Whether `now` differs from `last`; `last` becomes `now`.
+fn changed(last: &mut String, now: &str) -> bool {
+    if last == now {
+        return false;
+    }
+    last.clear();
+    last.push_str(now);
+    true
 }
 
 /// The engine gave up on exchange `id`.

@@ -270,9 +270,12 @@ export class Fetcher {
     /** The most bytes the engine took as one JSON message (`head`'s answer), once seen:
      *  a plain answer within it is read whole before the engine hears its head. */
     this.jsonLimit = -1;
-    /** The last header text `run` was given, and its pairs (`pairsOf`). */
+    /** The last header text `run` was given, and its pairs (`pairsOf`); the last URL and
+     *  method `send` was given. */
     this.lastHeaderText = null;
     this.lastPairs = [];
+    this.lastUrl = '';
+    this.lastMethod = '';
     /** Exchanges in flight: id → AbortController. */
     this.live = new Map();
     /** The promises of calls in progress, by operation: { resolve, reject }. */
@@ -416,8 +419,15 @@ export class Fetcher {
 
   /** Starts request `id`; `headers` is `name\0value\0…` (names and values hold no NUL);
    *  `body`: UTF-8 bytes (a copy, the runner's own) or undefined; `host`: its result goes
-   *  to the host unread (see `standIn`). */
+   *  to the host unread (see `standIn`). `url`, `method` and `headers` are undefined when
+   *  they are those of the request before: the calls of one tool send the same, and each
+   *  text the wasm hands over is decoded anew (BENCHMARKS.md, the twenty-ninth session). */
   send(id, url, method, headers, body, host) {
+    if (url === undefined) url = this.lastUrl;
+    else this.lastUrl = url;
+    if (method === undefined) method = this.lastMethod;
+    else this.lastMethod = method;
+    if (headers === undefined) headers = this.lastHeaderText;
     const ac = new AbortController();
     this.live.set(id, ac);
     this.run(id, ac, url, method, headers, body, host).catch((e) => {
