@@ -54,8 +54,10 @@ const COUNTS = [
  *  schedule fixed, and fixed seeds. One build's I1 misses a call then repeat within
  *  ±0.2 % (38,478 and 38,514 in two runs), against ±0.7 % to ±1.5 % without (39,292 to
  *  39,845 in three runs; 36,067 to 37,196 with N=1600), and instructions within ±0.3 %
- *  against ±3 %. The work is the same, done in another order. `FLAGS=''` runs Node as
- *  it is. */
+ *  against ±3 %. The work is the same, done in another order, but the fixed collector's
+ *  schedule raises what an allocating client costs (the TS client: +1.67 M instructions
+ *  a call over raw fetch, against +1.11 M without): these flags are for A/B runs of one
+ *  client; for ratios against the TS client, `FLAGS=''` runs Node as it is. */
 const DETERMINISTIC = '--single-threaded --predictable-gc-schedule --random-seed=1 --hash-seed=1';
 
 /** One valgrind run of `client` making `n` calls after the warm-up: its totals. */
