@@ -339,7 +339,7 @@ run "js: chromium, modern entry (tests/js)" js-chromium-modern '^chromium |XFAIL
 if [ "${SKIP_ENGINES:-0}" = 1 ]; then
   note "firefox and webkit not run (SKIP_ENGINES=1)"
 else
-  run "engines: firefox, webkit (tests/browsers)" engines '^(firefox|webkit) |XFAIL|NOT RUN' tests/browsers/run.sh
+  run "engines: firefox, webkit (tests/browsers)" engines '^(firefox|webkit) |XFAIL|NOT RUN|RETRY' tests/browsers/run.sh
 fi
 run "schema: recorded requests" schema '^schema: ' "$NODE" tests/js/validate-log.mjs "$JS_SERVER_URL" "$WASM_SERVER_URL"
 

@@ -5,7 +5,9 @@
 //   node tests/browsers/run-js.mjs <serverUrl> --engine firefox|webkit [--suite <path>] [--only <regexp>]
 // Serves the repository root on a free port, opens the page, polls its output (WebDriver has
 // no binding back to Node) and prints each case's line as it appears; exits 0 when every case
-// passed (expected failures aside) and no error or promise rejection went unhandled.
+// passed (expected failures aside) and no error or promise rejection went unhandled. A run
+// that breaks off says after how long and at which of the page's lines (tests/browsers/run.sh
+// repeats that in its "no result" line, which CI's summary keeps).
 import net from 'node:net';
 import { join, normalize, sep } from 'node:path';
 import { staticServer, ROOT } from '../e2e/lib.mjs';
@@ -75,19 +77,36 @@ const files = await staticServer({ '/': ROOT });
 let driver;
 let session;
 let code = 1;
+/** The page's output so far (its last line says where a run that broke off was). */
+let full = '';
 try {
-  driver = await startDriver(engine);
-  session = await driver.newSession();
   const q = new URLSearchParams({ server: serverUrl, dead: await deadUrl() });
   if (only) q.set('only', only);
   if (suite) {
     const file = normalize(join(process.cwd(), suite));
     q.set('suite', `/${file.slice(ROOT.length).split(sep).join('/')}`.replace(/^\/+/, '/'));
   }
-  await session.navigate(`${files.url}/tests/js/browser.html?${q}`);
+  // The driver, the browser and the page's load: a failure there, before any of the suite's
+  // output is read, is the machine's, not a case's; it is tried once more in a fresh browser
+  // (the suite runs whole there), and said (RETRY, in the engines section's output).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      driver = await startDriver(engine);
+      session = await driver.newSession();
+      await session.navigate(`${files.url}/tests/js/browser.html?${q}`);
+      break;
+    } catch (e) {
+      if (attempt >= 2) throw e;
+      console.log(`RETRY(${engine}) the browser did not start or load the page (${e?.message ?? e}); once more`);
+      if (driver) console.log(`driver log (tail):\n${driver.log().slice(-2000)}`);
+      await session?.quit();
+      await driver?.stop();
+      session = undefined;
+      driver = undefined;
+    }
+  }
   // Poll the page's output and its result.
   let seen = 0;
-  let full = '';
   let r;
   const end = Date.now() + SUITE_TIMEOUT_MS;
   for (;;) {
@@ -107,7 +126,7 @@ try {
     await new Promise((res) => setTimeout(res, 250));
   }
   if (r.error) {
-    console.error(`the suite did not run in the page:\n${r.error}`);
+    console.error(`the suite did not run in the page: ${r.error}`);
   } else {
     // Engine-specific expected failures (ENGINE_XFAIL).
     const known = ENGINE_XFAIL[engine] ?? [];
@@ -145,7 +164,8 @@ try {
     code = r.failed === 0 && r.xpassed === 0 && xpassEngine.length === 0 && r.unhandled.length === 0 && errors.length === 0 && r.total > 0 ? 0 : 1;
   }
 } catch (e) {
-  console.error(`${engine} run failed: ${e?.stack ?? e}`);
+  const last = full.trimEnd().split('\n').pop() || '(nothing printed yet)';
+  console.error(`${engine} run failed after ${((Date.now() - t0) / 1000).toFixed(1)} s, the page's last line: ${last.trim().slice(0, 120)}: ${e?.stack ?? e}`);
   if (driver) console.error(`driver log (tail):\n${driver.log().slice(-3000)}`);
 } finally {
   await session?.quit();

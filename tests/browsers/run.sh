@@ -118,6 +118,14 @@ wasm_run() {
   esac
 }
 
+# why_none <log>: the line of a run's log that says why it gave no result, for the "no result"
+# line (CI keeps only the summary's tail, where that line is repeated, not the log).
+why_none() {
+  local w
+  w=$(grep -m1 -E 'run failed|did not run|did not finish|not ready|exited \(|Error|rror:' "$1" 2>/dev/null | cut -c1-220)
+  printf '%s' "${w:-the log has no error line; its last line: $(tail -n 1 "$1" 2>/dev/null | cut -c1-160)}"
+}
+
 # engine <engine>: every suite in the engine; writes $OUT/<engine>.summary.
 engine() {
   local e=$1 passed=0 failed=0 rc=0 parts=() version='' p f line
@@ -131,7 +139,7 @@ engine() {
   wasm_run "$e" >"$OUT/$e-wasm.log" 2>&1 || rc=1
   line=$(grep -E '^test result:' "$OUT/$e-wasm.log" | tail -1)
   p=$(sed -n 's/.* \([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
-  if [ -z "$p" ]; then p=0; f=$((f + 1)); rc=1; echo "$e wasm: no test result (see ${OUT#"$ROOT"/}/$e-wasm.log)"; fi
+  if [ -z "$p" ]; then p=0; f=$((f + 1)); rc=1; echo "$e wasm: no test result (see ${OUT#"$ROOT"/}/$e-wasm.log): $(why_none "$OUT/$e-wasm.log")"; fi
   passed=$((passed + p)); failed=$((failed + ${f:-0})); parts+=("wasm $p/$((p + ${f:-0}))")
   [ "$rc" = 0 ] || { echo "$e wasm: FAILED"; grep -E 'FAIL|panicked|rror' "$OUT/$e-wasm.log" | head -20; }
   # js
@@ -141,18 +149,20 @@ engine() {
   line=$(grep -E "^$e [^ ]+: [0-9]+ passed" "$OUT/$e-js.log" | tail -1)
   version=$(sed -n "s/^$e \([^:]*\):.*/\1/p" <<<"$line")
   p=$(sed -n 's/^[^:]*: \([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
-  if [ -z "$p" ]; then p=0; f=1; echo "$e js: no result (see ${OUT#"$ROOT"/}/$e-js.log)"; jrc=1; fi
+  if [ -z "$p" ]; then p=0; f=1; echo "$e js: no result (see ${OUT#"$ROOT"/}/$e-js.log): $(why_none "$OUT/$e-js.log")"; jrc=1; fi
   passed=$((passed + p)); failed=$((failed + f)); parts+=("js $p/$((p + f))")
   grep -E '^  XFAIL' "$OUT/$e-js.log" || true
+  grep -E '^RETRY' "$OUT/$e-js.log" || true
   [ "$jrc" = 0 ] || { echo "$e js: FAILED"; grep -v -E '^  ok ' "$OUT/$e-js.log" | tail -40; rc=1; }
   # faults: tests/faults/suite.mjs against the fault server (tests/faults/server.mjs)
   local frc=0
   flock "$TIMING_LOCK" "$NODE" tests/browsers/run-js.mjs "$FAULT_URL" --engine "$e" --suite tests/faults/suite.mjs >"$OUT/$e-faults.log" 2>&1 || frc=1
   line=$(grep -E "^$e [^ ]+: [0-9]+ passed" "$OUT/$e-faults.log" | tail -1)
   p=$(sed -n 's/^[^:]*: \([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
-  if [ -z "$p" ]; then p=0; f=1; echo "$e faults: no result (see ${OUT#"$ROOT"/}/$e-faults.log)"; frc=1; fi
+  if [ -z "$p" ]; then p=0; f=1; echo "$e faults: no result (see ${OUT#"$ROOT"/}/$e-faults.log): $(why_none "$OUT/$e-faults.log")"; frc=1; fi
   passed=$((passed + p)); failed=$((failed + f)); parts+=("faults $p/$((p + f))")
   grep -E '^  XFAIL' "$OUT/$e-faults.log" || true
+  grep -E '^RETRY' "$OUT/$e-faults.log" || true
   [ "$frc" = 0 ] || { echo "$e faults: FAILED"; grep -v -E '^  (ok|skip) ' "$OUT/$e-faults.log" | tail -40; rc=1; }
   # lifecycle: tests/lifecycle/*.test.mjs, the same bodies through playwright-shim.mjs
   local lp=0 lf=0 ln=0 lrc=0 t name
@@ -162,7 +172,7 @@ engine() {
     BROWSER_ENGINE=$e flock "$TIMING_LOCK" "$NODE" "$t" >"$OUT/$e-lifecycle-$name.log" 2>&1 || lrc=1
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$OUT/$e-lifecycle-$name.log" | tail -1)
     p=$(sed -n 's/^\([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
-    if [ -z "$p" ]; then p=0; f=1; lrc=1; echo "$e lifecycle $name: no result (see ${OUT#"$ROOT"/}/$e-lifecycle-$name.log)"; fi
+    if [ -z "$p" ]; then p=0; f=1; lrc=1; echo "$e lifecycle $name: no result (see ${OUT#"$ROOT"/}/$e-lifecycle-$name.log): $(why_none "$OUT/$e-lifecycle-$name.log")"; fi
     n=$(sed -n 's/.* \([0-9]*\) not run.*/\1/p' <<<"$line")
     lp=$((lp + p)); lf=$((lf + f)); ln=$((ln + ${n:-0}))
     grep -E '^NOT RUN' "$OUT/$e-lifecycle-$name.log" || true
@@ -177,7 +187,7 @@ engine() {
   line=$(grep -E '^dialog tests: [0-9]+ passed, [0-9]+ failed' "$OUT/$e-dialog.log" | tail -1)
   p=$(sed -n 's/^dialog tests: \([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
   dn=$(sed -n 's/.* \([0-9]*\) not run.*/\1/p' <<<"$line")
-  if [ -z "$p" ]; then p=0; f=1; drc=1; echo "$e dialog: no result (see ${OUT#"$ROOT"/}/$e-dialog.log)"; fi
+  if [ -z "$p" ]; then p=0; f=1; drc=1; echo "$e dialog: no result (see ${OUT#"$ROOT"/}/$e-dialog.log): $(why_none "$OUT/$e-dialog.log")"; fi
   passed=$((passed + p)); failed=$((failed + f)); parts+=("dialog $p/$((p + f))$([ "${dn:-0}" = 0 ] || echo " + $dn not run")")
   grep -E '^NOT RUN' "$OUT/$e-dialog.log" || true
   grep -E '^\[shim\]' "$OUT/$e-dialog.log" | sort | uniq -c || true
@@ -188,7 +198,7 @@ engine() {
   BROWSER_ENGINE=$e flock "$TIMING_LOCK" "$NODE" tests/e2e/console.mjs >"$OUT/$e-console.log" 2>&1 || crc=1
   p=$(grep -c '^PASS console:' "$OUT/$e-console.log" || true); f=$(grep -c '^FAIL console:' "$OUT/$e-console.log" || true)
   # A run that ended without a FAIL line but with an error (a crash) still fails.
-  if [ "$crc" != 0 ] && [ "${f:-0}" = 0 ]; then f=1; echo "$e console: no result (see ${OUT#"$ROOT"/}/$e-console.log)"; fi
+  if [ "$crc" != 0 ] && [ "${f:-0}" = 0 ]; then f=1; echo "$e console: no result (see ${OUT#"$ROOT"/}/$e-console.log): $(why_none "$OUT/$e-console.log")"; fi
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0})); parts+=("console ${p:-0}/$((${p:-0} + ${f:-0}))")
   grep -E '^NOT RUN' "$OUT/$e-console.log" || true
   [ "$crc" = 0 ] || { echo "$e console: FAILED"; grep -E '^FAIL' "$OUT/$e-console.log" | head -20; rc=1; }
@@ -199,7 +209,7 @@ engine() {
   BROWSER_ENGINE=$e flock "$TIMING_LOCK" "$NODE" tests/e2e/signin.mjs >"$OUT/$e-signin.log" 2>&1 || src=1
   p=$(grep -c '^PASS sign-in:' "$OUT/$e-signin.log" || true); f=$(grep -c '^FAIL sign-in:' "$OUT/$e-signin.log" || true)
   sn=$(grep -c '^NOT RUN' "$OUT/$e-signin.log" || true)
-  if [ "$src" != 0 ] && [ "${f:-0}" = 0 ]; then f=1; echo "$e sign-in: no result (see ${OUT#"$ROOT"/}/$e-signin.log)"; fi
+  if [ "$src" != 0 ] && [ "${f:-0}" = 0 ]; then f=1; echo "$e sign-in: no result (see ${OUT#"$ROOT"/}/$e-signin.log): $(why_none "$OUT/$e-signin.log")"; fi
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
   parts+=("sign-in ${p:-0}/$((${p:-0} + ${f:-0}))$([ "${sn:-0}" = 0 ] || echo " + $sn not run")")
   grep -E '^NOT RUN' "$OUT/$e-signin.log" || true
