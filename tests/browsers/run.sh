@@ -122,7 +122,9 @@ wasm_run() {
 # line (CI keeps only the summary's tail, where that line is repeated, not the log).
 why_none() {
   local w
-  w=$(grep -m1 -E 'run failed|did not run|did not finish|not ready|exited \(|Error|rror:' "$1" 2>/dev/null | cut -c1-220)
+  # The runner's own verdict first (a RETRY line before it holds an error too), then any error.
+  w=$(grep -m1 -E 'run failed|did not run|did not finish' "$1" 2>/dev/null | cut -c1-220)
+  [ -n "$w" ] || w=$(grep -m1 -E 'not ready|exited \(|Error|rror:' "$1" 2>/dev/null | cut -c1-220)
   printf '%s' "${w:-the log has no error line; its last line: $(tail -n 1 "$1" 2>/dev/null | cut -c1-160)}"
 }
 
