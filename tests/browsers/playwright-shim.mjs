@@ -68,7 +68,7 @@
 //                          polls document.readyState. Other events: EngineUnsupported
 import { writeFile } from 'node:fs/promises';
 import { Bidi } from './bidi.mjs';
-import { startDriver } from './webdriver.mjs';
+import { startDriver, startRetried } from './webdriver.mjs';
 
 /** A Playwright feature with no WebDriver equivalent here (the runners print NOT RUN). */
 export class EngineUnsupported extends Error {
@@ -92,18 +92,20 @@ class Browser {
     this.versionText = '';
   }
   async newContext({ viewport } = {}) {
-    // One driver per context: geckodriver serves one session at a time.
-    const driver = await startDriver(this.engine);
-    let session;
-    try {
-      // WebDriver BiDi where the driver has it (Firefox), for context.route.
-      session = await driver.newSession(driver.bidi ? { webSocketUrl: true } : {});
-      // The window's outer size (WebDriver sets no viewport); best effort.
-      if (viewport) await session.cmd('POST', '/window/rect', { width: viewport.width, height: viewport.height }).catch(() => {});
-    } catch (e) {
-      await driver.stop();
-      throw e;
-    }
+    // One driver per context: geckodriver serves one session at a time. A browser that
+    // does not start is tried once more (`startRetried`).
+    const { driver, session } = await startRetried(this.engine, async () => {
+      const d = await startDriver(this.engine);
+      try {
+        // WebDriver BiDi where the driver has it (Firefox), for context.route.
+        return { driver: d, session: await d.newSession(d.bidi ? { webSocketUrl: true } : {}) };
+      } catch (e) {
+        await d.stop();
+        throw e;
+      }
+    });
+    // The window's outer size (WebDriver sets no viewport); best effort.
+    if (viewport) await session.cmd('POST', '/window/rect', { width: viewport.width, height: viewport.height }).catch(() => {});
     this.versionText = session.capabilities?.browserVersion ?? '';
     const c = new Context(this, session, driver);
     this.contexts.add(c);

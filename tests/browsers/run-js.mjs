@@ -11,7 +11,7 @@
 import net from 'node:net';
 import { join, normalize, sep } from 'node:path';
 import { staticServer, ROOT } from '../e2e/lib.mjs';
-import { startDriver, missing } from './webdriver.mjs';
+import { startDriver, startRetried, missing } from './webdriver.mjs';
 
 const args = process.argv.slice(2);
 const serverUrl = args[0];
@@ -86,25 +86,22 @@ try {
     const file = normalize(join(process.cwd(), suite));
     q.set('suite', `/${file.slice(ROOT.length).split(sep).join('/')}`.replace(/^\/+/, '/'));
   }
-  // The driver, the browser and the page's load: a failure there, before any of the suite's
-  // output is read, is the machine's, not a case's; it is tried once more in a fresh browser
-  // (the suite runs whole there), and said (RETRY, in the engines section's output).
-  for (let attempt = 1; ; attempt++) {
+  // The driver, the browser and the page's load, before any of the suite's output is read:
+  // tried once more in a fresh browser when they fail (the suite then runs whole there).
+  ({ driver, session } = await startRetried(engine, async () => {
+    const d = await startDriver(engine);
+    let s;
     try {
-      driver = await startDriver(engine);
-      session = await driver.newSession();
-      await session.navigate(`${files.url}/tests/js/browser.html?${q}`);
-      break;
+      s = await d.newSession();
+      await s.navigate(`${files.url}/tests/js/browser.html?${q}`);
+      return { driver: d, session: s };
     } catch (e) {
-      if (attempt >= 2) throw e;
-      console.log(`RETRY(${engine}) the browser did not start or load the page (${e?.message ?? e}); once more`);
-      if (driver) console.log(`driver log (tail):\n${driver.log().slice(-2000)}`);
-      await session?.quit();
-      await driver?.stop();
-      session = undefined;
-      driver = undefined;
+      console.log(`driver log (tail):\n${d.log().slice(-2000)}`);
+      await s?.quit();
+      await d.stop();
+      throw e;
     }
-  }
+  }));
   // Poll the page's output and its result.
   let seen = 0;
   let r;

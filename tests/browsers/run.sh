@@ -154,7 +154,6 @@ engine() {
   if [ -z "$p" ]; then p=0; f=1; echo "$e js: no result (see ${OUT#"$ROOT"/}/$e-js.log): $(why_none "$OUT/$e-js.log")"; jrc=1; fi
   passed=$((passed + p)); failed=$((failed + f)); parts+=("js $p/$((p + f))")
   grep -E '^  XFAIL' "$OUT/$e-js.log" || true
-  grep -E '^RETRY' "$OUT/$e-js.log" || true
   [ "$jrc" = 0 ] || { echo "$e js: FAILED"; grep -v -E '^  ok ' "$OUT/$e-js.log" | tail -40; rc=1; }
   # faults: tests/faults/suite.mjs against the fault server (tests/faults/server.mjs)
   local frc=0
@@ -164,7 +163,6 @@ engine() {
   if [ -z "$p" ]; then p=0; f=1; echo "$e faults: no result (see ${OUT#"$ROOT"/}/$e-faults.log): $(why_none "$OUT/$e-faults.log")"; frc=1; fi
   passed=$((passed + p)); failed=$((failed + f)); parts+=("faults $p/$((p + f))")
   grep -E '^  XFAIL' "$OUT/$e-faults.log" || true
-  grep -E '^RETRY' "$OUT/$e-faults.log" || true
   [ "$frc" = 0 ] || { echo "$e faults: FAILED"; grep -v -E '^  (ok|skip) ' "$OUT/$e-faults.log" | tail -40; rc=1; }
   # lifecycle: tests/lifecycle/*.test.mjs, the same bodies through playwright-shim.mjs
   local lp=0 lf=0 ln=0 lrc=0 t name
@@ -224,6 +222,8 @@ engine() {
   [ "$wrc" = 0 ] || f=1
   passed=$((passed + p)); failed=$((failed + f)); parts+=("service worker $p/1")
   [ "$f" = 0 ] || { echo "$e service worker: FAILED"; grep -E '^(FAIL|runtime)' "$OUT/$e-service-worker.log" | head -10; rc=1; }
+  # A browser that did not start and was started again (webdriver.mjs startRetried), in any suite.
+  grep -h -E '^RETRY' "$OUT/$e"-*.log 2>/dev/null || true
   local joined; joined=$(printf '%s, ' "${parts[@]}")
   echo "$e ${version:-?}: $passed passed, $failed failed (${joined%, })" | tee "$OUT/$e.summary"
   return $rc

@@ -235,6 +235,23 @@ export async function startDriver(engine, { profile } = {}) {
   };
 }
 
+/**
+ * `start()` (a driver, its browser, and maybe a page's load; it cleans up what it started
+ * when it fails), tried once more when it fails: a browser that does not start is the
+ * machine's failure, not a case's. The retry is printed (`RETRY(<engine>)`, which
+ * tests/browsers/run.sh shows); a second failure is thrown. Nothing a case checks runs in
+ * `start`.
+ */
+export async function startRetried(engine, start) {
+  try {
+    return await start();
+  } catch (e) {
+    const why = String(e?.message ?? e).split('\n')[0].slice(0, 300);
+    console.log(`RETRY(${engine}) the browser did not start or load the page (${why}); once more`);
+    return start();
+  }
+}
+
 /** A WebDriver error (`error`, `message` of the driver's answer). */
 export class WebDriverError extends Error {
   constructor(command, value) {
