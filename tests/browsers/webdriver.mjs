@@ -93,8 +93,20 @@ process.on('exit', () => {
   for (const c of children) {
     try { process.kill(c.pid, 'SIGKILL'); } catch { /* gone */ }
   }
-  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
+  for (const dir of copies) removeProfile(dir);
 });
+
+/** Removes a session's profile copy. Firefox may still be writing to it for a moment after its
+ *  driver was stopped (ENOTEMPTY seen in CI-like runs): retried, and a copy left behind is
+ *  kept for the exit's sweep, not a failure of the case that closed the browser. */
+function removeProfile(dir) {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    copies.delete(dir);
+  } catch {
+    // left for process exit (or the OS's temp cleanup)
+  }
+}
 
 // Firefox's template profile. geckodriver starts every session on a new, empty profile, which
 // Firefox then initialises (its databases, the registration of its built-in add-ons, the
@@ -227,10 +239,7 @@ export async function startDriver(engine, { profile } = {}) {
     stop: async () => {
       await kill(child);
       await xvfb?.stop();
-      for (const dir of mine.splice(0)) {
-        rmSync(dir, { recursive: true, force: true });
-        copies.delete(dir);
-      }
+      for (const dir of mine.splice(0)) removeProfile(dir);
     },
   };
 }
