@@ -309,6 +309,27 @@ impl Call {
         }
     }
 
+    /// A call whose first request already left at `started` as exchange `xfer` with
+    /// JSON-RPC id `rpc_id` (a plain tool call's short path, `engine::core::plain`): the
+    /// state [`Call::start`] leaves for a policy without a progress token.
+    pub(crate) fn sent(&mut self, xfer: ExchangeId, rpc_id: RequestId, started: Millis) {
+        self.budget.resume(started);
+        self.xfer = Some(xfer);
+        self.rpc_id = Some(rpc_id);
+    }
+
+    /// The deadline a call of `policy` started at `started` has until its answer: what
+    /// [`Call::deadline`] gives after [`Call::sent`].
+    pub(crate) fn first_deadline(policy: &CallPolicy, started: Millis) -> Option<Millis> {
+        Budget {
+            timeout: policy.timeout_ms,
+            used: 0,
+            active_since: Some(started),
+            hard: policy.hard_deadline,
+        }
+        .deadline()
+    }
+
     /// The request's params (without `_meta`, `inputResponses`, `requestState`).
     pub(crate) fn params(&self) -> &Map<String, Value> {
         &self.params

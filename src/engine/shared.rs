@@ -243,6 +243,31 @@ impl Shared {
         progress_token: Option<&Value>,
         log_level: Option<&str>,
     ) -> (ExchangeId, RequestId) {
+        let (rpc_id, req) = self.request(
+            method,
+            params,
+            extra_headers,
+            request_state,
+            progress_token,
+            log_level,
+        );
+        let x = self.open(req.id, owner, Some(rpc_id.clone()), req);
+        (x, rpc_id)
+    }
+
+    /// The HTTP request carrying a JSON-RPC request, framed for the current era, with a
+    /// fresh JSON-RPC id and a fresh exchange id (in that order), not yet booked or sent:
+    /// [`Shared::send_request`], and a plain tool call's short path
+    /// (`engine::core::plain`), which books it only if the answer needs the general path.
+    pub(crate) fn request(
+        &mut self,
+        method: &str,
+        params: Params,
+        extra_headers: &[(String, String)],
+        request_state: Option<&RawJson>,
+        progress_token: Option<&Value>,
+        log_level: Option<&str>,
+    ) -> (RequestId, HttpRequest) {
         let rpc_id = RequestId::Number(self.next_id() as i64);
         let (url, headers, body) = match self.era {
             Era::Modern => {
@@ -303,8 +328,7 @@ impl Shared {
             body: Some(body),
             event_source: false,
         };
-        let x = self.open(xfer, owner, Some(rpc_id.clone()), req);
-        (x, rpc_id)
+        (rpc_id, req)
     }
 
     /// Books exchange `xfer` and sends its request. With OAuth configured, the exchange
@@ -332,6 +356,21 @@ impl Shared {
         self.prove(&mut req);
         self.push(Action::Send(req));
         id
+    }
+
+    /// Books exchange `wire` for `owner` as [`Shared::open`] would have when it sent it
+    /// (without OAuth: no copy kept, nothing held), for a request already sent: a plain
+    /// tool call's, handed to the general path (`engine::core::plain`).
+    pub(crate) fn book_sent(
+        &mut self,
+        wire: u64,
+        owner: Owner,
+        rpc_id: RequestId,
+        host_result: bool,
+    ) -> ExchangeId {
+        let mut x = Exchange::new(self.bounds());
+        x.host_result = host_result;
+        self.xs.open(wire, owner, Some(rpc_id), x, None, 0)
     }
 
     /// A request carrying a DPoP-bound token gets a fresh proof (RFC 9449 §7.1): its `DPoP`

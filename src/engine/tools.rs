@@ -148,6 +148,17 @@ impl ToolRegistry {
         check
     }
 
+    /// True when a modern call of tool `name` needs nothing of what tools declare: the tool
+    /// is known to declare no `x-mcp-header` parameters and no `outputSchema`, or a listing
+    /// filled the registry without it (`ToolOp::start` would call it at once, with no
+    /// header and nothing to check). A plain call's short path (`engine::core::plain`).
+    pub(crate) fn is_plain(&self, name: &str) -> bool {
+        match self.tools.get(name) {
+            Some(e) => e.header_params.is_empty() && e.output_schema.is_none(),
+            None => self.filled,
+        }
+    }
+
     /// Forgets everything (the server's tool list changed).
     pub(crate) fn invalidate(&mut self) {
         self.tools.clear();

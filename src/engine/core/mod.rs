@@ -12,6 +12,7 @@
 
 mod auth;
 mod peers;
+mod plain;
 mod presence;
 mod push;
 mod routing;
@@ -83,6 +84,11 @@ pub struct Core {
     parked: Vec<(OpId, start::Start)>,
     /// OAuth, when configured ([`auth`]).
     auth: Option<auth::AuthLink>,
+    /// Plain tool calls in flight on the short path ([`plain`]).
+    plain: Vec<plain::PlainCall>,
+    /// Tests: every tool call takes the general path (to compare the two).
+    #[cfg(test)]
+    pub(crate) plain_off: bool,
 }
 
 impl Core {
@@ -104,6 +110,9 @@ impl Core {
             session,
             server_requests: ServerRequests::default(),
             parked: Vec::new(),
+            plain: Vec::new(),
+            #[cfg(test)]
+            plain_off: false,
         })
     }
 
@@ -137,12 +146,19 @@ impl Core {
 
     /// When the driver must call `on_timer` next (one timer for the whole client).
     pub fn next_deadline(&self) -> Option<Millis> {
-        self.sh.next_deadline()
+        let d = self.sh.next_deadline();
+        if self.plain.is_empty() {
+            return d;
+        }
+        match (d, self.plain_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Operations in flight (for tests and diagnostics).
     pub fn ops_in_flight(&self) -> usize {
-        self.ops.len() + self.parked.len()
+        self.ops.len() + self.parked.len() + self.plain.len()
     }
 
     /// True when nothing is left in flight: no operation, exchange, JSON-RPC id routed,
@@ -162,6 +178,7 @@ impl Core {
         let tables = [
             ("operations", self.ops.is_empty()),
             ("parked operations", self.parked.is_empty()),
+            ("plain tool calls", self.plain.is_empty()),
             ("task drivers", self.tasks.is_idle()),
             ("server requests", self.server_requests.is_quiet()),
             (
@@ -332,6 +349,7 @@ impl Core {
     /// The time is `now`: fires every deadline that passed.
     pub fn on_timer(&mut self, now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        self.unplain_due(self.sh.now);
         let mut guard = 0;
         while guard <= 100_000 {
             let Some(owner) = self.sh.pop_due(self.sh.now) else {
@@ -458,6 +476,7 @@ impl Core {
     /// Ends everything: every operation fails with `AbortError`; a legacy session is
     /// ended with `DELETE`.
     pub fn close(&mut self, now: Millis) {
+        self.unplain_all();
         let open_before = self.sh.xs.ids();
         let ids: Vec<OpId> = self
             .ops

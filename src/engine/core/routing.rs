@@ -28,7 +28,7 @@ const MAX_RESUMES: u32 = 5;
 /// True for `application/json`, with parameters or none (what servers send): a narrower
 /// test than `classify_content_type`'s, enough for [`Core::on_answer`], whose other answers
 /// take the usual steps.
-fn plain_json(ct: Option<&str>) -> bool {
+pub(super) fn plain_json(ct: Option<&str>) -> bool {
     let b = ct.map_or(&b""[..], str::as_bytes);
     b.get(..16)
         .is_some_and(|p| p.eq_ignore_ascii_case(b"application/json"))
@@ -55,6 +55,7 @@ impl Core {
     /// The response head of exchange `xfer` arrived.
     pub fn on_head(&mut self, wire: u64, head: super::ResponseHead, now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        self.unplain(wire);
         if self.auth_flow_head(wire, &head) {
             return;
         }
@@ -110,6 +111,9 @@ impl Core {
     /// the three steps.
     pub fn on_answer(&mut self, wire: u64, head: super::ResponseHead, body: Vec<u8>, now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        if !self.plain.is_empty() && self.plain_answer(wire, &head, &body) {
+            return;
+        }
         if let Some((xfer, owner, input)) = self.own_answer(wire, &head, &body) {
             // As `route_response` ends an exchange whose response came (not a stream).
             self.sh.xs.settle(xfer);
@@ -167,6 +171,7 @@ impl Core {
     /// A chunk of exchange `xfer`'s body arrived.
     pub fn on_chunk(&mut self, wire: u64, bytes: &[u8], now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        self.unplain(wire);
         if self.auth_on_chunk(wire, bytes) {
             return;
         }
@@ -192,16 +197,19 @@ impl Core {
 
     /// True when exchange `wire`'s result goes to the host unread (see `Exchange::host_result`).
     pub fn host_result(&self, wire: u64) -> bool {
-        self.sh
-            .xs
-            .by_wire(wire)
-            .and_then(|x| self.sh.xs.get(x))
-            .is_some_and(|s| s.exchange.host_result)
+        self.is_plain_wire(wire)
+            || self
+                .sh
+                .xs
+                .by_wire(wire)
+                .and_then(|x| self.sh.xs.get(x))
+                .is_some_and(|s| s.exchange.host_result)
     }
 
     /// A piece of exchange `wire`'s body arrived, owned (a body read whole: no copy).
     pub fn on_body(&mut self, wire: u64, bytes: Vec<u8>, now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        self.unplain(wire);
         if self.auth_on_chunk(wire, &bytes) {
             return;
         }
@@ -219,6 +227,7 @@ impl Core {
     /// Exchange `xfer`'s body ended.
     pub fn on_end(&mut self, wire: u64, now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        self.unplain(wire);
         if self.auth_owns(wire) {
             return self.auth_on_end(None);
         }
@@ -237,6 +246,7 @@ impl Core {
     /// Exchange `xfer` failed (network error, CORS, aborted by the platform).
     pub fn on_fail(&mut self, wire: u64, err: Error, now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        self.unplain(wire);
         if self.auth_owns(wire) {
             return self.auth_on_end(Some(err));
         }

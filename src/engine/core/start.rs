@@ -343,11 +343,17 @@ impl Core {
         if name.is_empty() {
             return self.fail_now(Error::config("tool name must not be empty"), now);
         }
-        if as_task {
+        let args = if as_task {
             if let Err(e) = self.tasks_available(false) {
                 return self.fail_now(e, now);
             }
-        }
+            args
+        } else {
+            match self.start_plain(name, args, opts, now) {
+                Ok(op) => return op,
+                Err(args) => args,
+            }
+        };
         self.begin(
             Start::CallTool {
                 name: name.to_string(),
@@ -515,6 +521,7 @@ impl Core {
     /// legacy eras an in-flight request gets `notifications/cancelled`.
     pub fn abort(&mut self, op: OpId, reason: Error, now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        self.unplain_op(op);
         if let Some(i) = self.parked.iter().position(|(id, _)| *id == op) {
             self.parked.remove(i);
             self.done(op, Err(reason));

@@ -140,6 +140,26 @@ impl ToolOp {
         (t, r)
     }
 
+    /// A modern tool call whose request `call` already sent (a plain call's short path,
+    /// `engine::core::plain`): the state [`ToolOp::start`] leaves for a tool known to
+    /// declare no `x-mcp-header` parameters and no `outputSchema`, called without
+    /// `asTask`.
+    pub(crate) fn calling(name: String, opts: OpOptions, call: Call) -> ToolOp {
+        ToolOp {
+            name,
+            args: None,
+            as_task: false,
+            opts,
+            phase: ToolPhase::Calling(call),
+            relisted: false,
+            check: OutputCheck::None,
+            task_id: None,
+            wait_deadline: None,
+            legacy_tasks: None,
+            asked_task: false,
+        }
+    }
+
     fn call(&mut self, cx: &mut Ctx, op: OpId) -> Option<Result<Output>> {
         // What the call needs of the tool's entry, borrowed: the entry holds the tool's
         // `outputSchema`, which a clone would copy on every call.

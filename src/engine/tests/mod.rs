@@ -12,6 +12,7 @@ mod listen;
 mod modern_only;
 mod mrtr;
 mod peers;
+mod plain_call;
 // Native only: it installs a counting global allocator (the wasm has Talc).
 #[cfg(not(target_arch = "wasm32"))]
 mod per_call_probe;

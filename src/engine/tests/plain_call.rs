@@ -1,0 +1,554 @@
+//! A plain tool call's short path (`engine::core::plain`) against the general path: every
+//! script runs on a client that takes the short path and on one that never does
+//! (`Core::plain_off`), and both must leave the same outcomes, requests (ids, headers and
+//! bodies), cancellations, asks, warnings, deadlines and operations in flight. The script
+//! also says which path its call took, so that a call meant to be plain is seen to be.
+
+use crate::engine::actions::{OpId, OpOptions};
+use crate::engine::config::{Config, ValidateOutput};
+use crate::engine::core::ResponseHead;
+use crate::engine::testkit::*;
+use crate::error::{Error, ErrorKind};
+use serde_json::{json, Value};
+
+const JSON: Option<&str> = Some("application/json");
+
+fn cfg() -> Config {
+    tasks_config(false)
+}
+
+/// The tools the server lists: `echo` (plain), `typed` (an `outputSchema`), `routed` (an
+/// `x-mcp-header` parameter).
+fn tools() -> Vec<Value> {
+    vec![
+        tool("echo"),
+        json!({"name":"typed","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}}),
+        json!({"name":"routed","inputSchema":{"type":"object","properties":{"r":{"type":"string","x-mcp-header":"R"}}}}),
+    ]
+}
+
+/// A client of `config` that has listed the tools (the short path needs to know them).
+fn listed(config: &Config, off: bool) -> Harness {
+    let mut h = Harness::new(config.clone());
+    h.core.plain_off = off;
+    let op = h
+        .core
+        .list_all(Listing::Tools, &OpOptions::default(), h.now);
+    let s = h.take();
+    h.result(&s, tools_page(tools(), None));
+    assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
+    h
+}
+
+/// Starts a call of `name` with arguments `{"a":1}`: its op and its request.
+fn call(h: &mut Harness, name: &str, opts: &OpOptions) -> (OpId, Sent) {
+    let op = h
+        .core
+        .call_tool_json(name, Some(r#"{"a":1}"#.into()), false, opts, h.now);
+    (op, h.take())
+}
+
+/// True while a call is on the short path.
+fn on_short_path(h: &Harness) -> bool {
+    h.core.busy().contains(&"plain tool calls")
+}
+
+/// Hands `body` over whole (`on_answer`), as the shell does with a small JSON answer.
+fn whole(h: &mut Harness, xfer: u64, status: u16, ct: Option<&str>, body: &[u8]) {
+    let head = ResponseHead {
+        status,
+        content_type: ct,
+        ..Default::default()
+    };
+    h.core.on_answer(xfer, head, body.to_vec(), h.now);
+    h.pump();
+}
+
+fn result_body(s: &Sent, result: Value) -> Vec<u8> {
+    json!({"jsonrpc":"2.0","id":s.id(),"result":result})
+        .to_string()
+        .into_bytes()
+}
+
+fn complete() -> Value {
+    json!({"resultType":"complete","content":[{"type":"text","text":"hi"}]})
+}
+
+/// What a run leaves that the host or the server could see.
+fn snapshot(h: &mut Harness) -> String {
+    h.pump();
+    let mut done: Vec<String> = h.done.iter().map(|(k, v)| format!("{k:?} {v:?}")).collect();
+    done.sort();
+    let mut outputs: Vec<String> = h
+        .outputs
+        .iter()
+        .map(|(k, v)| format!("{k:?} {v}"))
+        .collect();
+    outputs.sort();
+    let sent: Vec<String> = h
+        .history
+        .iter()
+        .map(|s| format!("{} {} {:?} {}", s.xfer(), s.req.url, s.req.headers, s.body))
+        .collect();
+    format!(
+        "done {done:?}\noutputs {outputs:?}\nsent {sent:?}\ncancelled {:?}\nasks {:?}\ncancelled asks {:?}\nwarnings {:?}\nstatuses {}\nnotifications {:?}\nlogs {:?}\ndeadline {:?}\nin flight {}\nbusy {:?}",
+        h.cancelled,
+        h.asks.iter().map(|a| format!("{a:?}")).collect::<Vec<_>>(),
+        h.cancelled_asks,
+        h.warnings,
+        h.statuses.len(),
+        h.notifications,
+        h.logs,
+        h.core.next_deadline(),
+        h.core.ops_in_flight(),
+        h.core.busy(),
+    )
+}
+
+/// Runs `script` on a listed client of `config` taking the short path and on one that
+/// never does; both must leave the same snapshot. `script` returns whether its call was on
+/// the short path (checked with [`on_short_path`] just after it started), which must be
+/// `plain` on the first client and false on the second. Returns the first client.
+fn both_with(config: &Config, plain: bool, script: impl Fn(&mut Harness) -> bool) -> Harness {
+    let mut general = listed(config, true);
+    assert!(
+        !script(&mut general),
+        "plain_off: no call takes the short path"
+    );
+    let mut short = listed(config, false);
+    assert_eq!(script(&mut short), plain, "which path the call took");
+    assert_eq!(snapshot(&mut general), snapshot(&mut short));
+    short
+}
+
+fn both(plain: bool, script: impl Fn(&mut Harness) -> bool) -> Harness {
+    both_with(&cfg(), plain, script)
+}
+
+#[test]
+fn a_complete_result_is_handed_over_at_once() {
+    let h = both(true, |h| {
+        let (op, s) = call(h, "echo", &OpOptions::default());
+        let plain = on_short_path(h);
+        // While it is out, nothing of the general path is booked for it.
+        if plain {
+            assert_eq!(h.core.busy(), vec!["plain tool calls"]);
+        }
+        assert_eq!(s.method(), "tools/call");
+        assert_eq!(s.params()["name"], "echo");
+        assert_eq!(s.params()["arguments"], json!({"a":1}));
+        assert_eq!(s.header("mcp-name"), Some("echo"));
+        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        assert_eq!(h.ok(op)["content"][0]["text"], "hi");
+        plain
+    });
+    assert!(h.core.busy().is_empty(), "{:?}", h.core.busy());
+    assert_eq!(h.core.next_deadline(), None);
+    // With parameters on the content type, and without arguments, too.
+    both(true, |h| {
+        let op = h
+            .core
+            .call_tool_json("echo", None, false, &OpOptions::default(), h.now);
+        let plain = on_short_path(h);
+        let s = h.take();
+        assert!(s.params().get("arguments").is_none());
+        let ct = Some("application/json; charset=utf-8");
+        whole(h, s.xfer(), 200, ct, &result_body(&s, complete()));
+        assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
+        plain
+    });
+}
+
+#[test]
+fn a_result_fed_in_steps_is_taken_over_first() {
+    // A large result, an SSE stream: the shell feeds the head, the body and the end.
+    both(true, |h| {
+        let (op, s) = call(h, "echo", &OpOptions::default());
+        let plain = on_short_path(h);
+        h.result(&s, complete());
+        assert_eq!(h.ok(op)["content"][0]["text"], "hi");
+        plain
+    });
+    both(true, |h| {
+        let (op, s) = call(h, "echo", &OpOptions::default());
+        let plain = on_short_path(h);
+        let log = json!({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}});
+        let res = json!({"jsonrpc":"2.0","id":s.id(),"result":complete()});
+        h.sse(&s, &[log, res], true);
+        assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
+        plain
+    });
+}
+
+/// An answer: its status, its content type and its body, made of the request.
+type Answer = (u16, Option<&'static str>, fn(&Sent) -> Vec<u8>);
+
+#[test]
+fn other_answers_take_the_general_path() {
+    let answers: Vec<Answer> = vec![
+        // A JSON-RPC error; with `id: null`; an unknown resultType; not an object.
+        (200, JSON, |s| {
+            json!({"jsonrpc":"2.0","id":s.id(),"error":{"code":-32602,"message":"no"}})
+                .to_string()
+                .into_bytes()
+        }),
+        (200, JSON, |_| {
+            br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad"}}"#.to_vec()
+        }),
+        (200, JSON, |s| result_body(s, json!({"resultType":"later"}))),
+        (200, JSON, |s| result_body(s, json!([1]))),
+        // Another request's id, a string id, a notification, not JSON-RPC, not JSON,
+        // not UTF-8, empty.
+        (200, JSON, |s| {
+            json!({"jsonrpc":"2.0","id":s.id().as_i64().unwrap_or(0) + 100,"result":complete()})
+                .to_string()
+                .into_bytes()
+        }),
+        (200, JSON, |s| {
+            json!({"jsonrpc":"2.0","id":s.id().to_string(),"result":complete()})
+                .to_string()
+                .into_bytes()
+        }),
+        (200, JSON, |_| {
+            br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#.to_vec()
+        }),
+        (200, JSON, |_| br#"{"foo":1}"#.to_vec()),
+        (200, JSON, |_| b"{\"jsonrpc\":".to_vec()),
+        (200, JSON, |s| {
+            let mut b = result_body(s, complete());
+            let at = b.len() - 8;
+            b[at] = 0xff;
+            b
+        }),
+        (200, JSON, |_| Vec::new()),
+        // Another status or content type.
+        (400, JSON, |s| {
+            json!({"jsonrpc":"2.0","id":s.id(),"error":{"code":-32602,"message":"no"}})
+                .to_string()
+                .into_bytes()
+        }),
+        (500, Some("text/plain"), |_| b"oops".to_vec()),
+        (202, JSON, |s| result_body(s, complete())),
+        (200, Some("text/plain"), |s| result_body(s, complete())),
+        (200, None, |s| result_body(s, complete())),
+        (200, Some("application/vnd.mcp+json"), |s| {
+            result_body(s, complete())
+        }),
+    ];
+    for (i, (status, ct, body)) in answers.into_iter().enumerate() {
+        let mut h = both(true, |h| {
+            let (_, s) = call(h, "echo", &OpOptions::default());
+            let plain = on_short_path(h);
+            whole(h, s.xfer(), status, ct, &body(&s));
+            plain
+        });
+        if i == 6 {
+            // A notification alone: the answer ended without the response, so the request
+            // is sent again (as when a stream drops).
+            assert_eq!(h.take().method(), "tools/call");
+            assert_eq!(h.core.ops_in_flight(), 1);
+        } else {
+            assert_eq!(
+                h.done.len(),
+                2,
+                "answer {i}: the listing and the call ended"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_body_over_the_limit_fails_as_on_the_general_path() {
+    let mut c = cfg();
+    c.limits.max_body_bytes = 2000;
+    both_with(&c, true, |h| {
+        let (op, s) = call(h, "echo", &OpOptions::default());
+        let plain = on_short_path(h);
+        let long = "x".repeat(3000);
+        let b = result_body(
+            &s,
+            json!({"resultType":"complete","content":[{"type":"text","text":long}]}),
+        );
+        whole(h, s.xfer(), 200, JSON, &b);
+        assert!(h.err(op).message.contains("exceeds the limit"));
+        plain
+    });
+}
+
+#[test]
+fn an_input_round_keeps_the_arguments_and_goes_on() {
+    both(true, |h| {
+        let (op, s) = call(h, "echo", &OpOptions::default());
+        let plain = on_short_path(h);
+        let ask = json!({"method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}});
+        let b = result_body(
+            &s,
+            json!({"resultType":"input_required","inputRequests":{"k":ask},"requestState":"st"}),
+        );
+        whole(h, s.xfer(), 200, JSON, &b);
+        assert_eq!(h.asks.len(), 1);
+        let id = h.asks[0].id;
+        h.answer(id, Ok(json!({"action":"accept","content":{"name":"Ada"}})));
+        let retry = h.take();
+        assert_eq!(retry.params()["requestState"], "st");
+        assert_eq!(retry.params()["arguments"], json!({"a":1}));
+        assert_eq!(retry.params()["name"], "echo");
+        whole(h, retry.xfer(), 200, JSON, &result_body(&retry, complete()));
+        assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
+        plain
+    });
+}
+
+#[test]
+fn a_task_is_driven_to_its_result() {
+    let t0 = "2025-11-25T10:30:00Z";
+    let task = |status: &str| json!({"taskId":"t1","status":status,"createdAt":t0,"lastUpdatedAt":t0,"ttlMs":3_600_000,"pollIntervalMs":1000});
+    let h = both(true, |h| {
+        let (op, s) = call(h, "echo", &OpOptions::default());
+        let plain = on_short_path(h);
+        let mut created = task("working");
+        created["resultType"] = json!("task");
+        whole(h, s.xfer(), 200, JSON, &result_body(&s, created));
+        let poll = h.take();
+        assert_eq!(poll.method(), "tasks/get");
+        let mut done = task("completed");
+        done["resultType"] = json!("complete");
+        done["result"] = complete();
+        whole(h, poll.xfer(), 200, JSON, &result_body(&poll, done));
+        assert_eq!(h.ok(op)["content"][0]["text"], "hi");
+        plain
+    });
+    assert!(h.core.busy().is_empty(), "{:?}", h.core.busy());
+}
+
+#[test]
+fn a_header_mismatch_relists_and_retries_with_the_same_arguments() {
+    both(true, |h| {
+        let (op, s) = call(h, "echo", &OpOptions::default());
+        let plain = on_short_path(h);
+        let b = json!({"jsonrpc":"2.0","id":s.id(),"error":{"code":-32020,"message":"header mismatch"}});
+        whole(h, s.xfer(), 200, JSON, b.to_string().as_bytes());
+        let relist = h.take();
+        assert_eq!(relist.method(), "tools/list");
+        h.result(&relist, tools_page(tools(), None));
+        let retry = h.take();
+        assert_eq!(retry.method(), "tools/call");
+        assert_eq!(retry.params()["arguments"], json!({"a":1}));
+        whole(h, retry.xfer(), 200, JSON, &result_body(&retry, complete()));
+        assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
+        plain
+    });
+}
+
+#[test]
+fn failures_and_dropped_streams_behave_as_on_the_general_path() {
+    // The request fails before an answer.
+    both(true, |h| {
+        let (op, s) = call(h, "echo", &OpOptions::default());
+        let plain = on_short_path(h);
+        h.fail(s.xfer(), Error::network("connection reset"));
+        assert_eq!(h.err(op).kind, ErrorKind::Network);
+        plain
+    });
+    // An SSE stream that drops before the response: the request is sent again.
+    both(true, |h| {
+        let (op, s) = call(h, "echo", &OpOptions::default());
+        let plain = on_short_path(h);
+        h.sse(&s, &[], true);
+        let again = h.take();
+        assert_eq!(again.method(), "tools/call");
+        assert_eq!(again.params()["arguments"], json!({"a":1}));
+        whole(h, again.xfer(), 200, JSON, &result_body(&again, complete()));
+        assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
+        plain
+    });
+}
+
+#[test]
+fn the_deadline_is_the_general_paths() {
+    let mut c = cfg();
+    c.request_timeout_ms = 5_000;
+    both_with(&c, true, |h| {
+        let (op, s) = call(h, "echo", &OpOptions::default());
+        let plain = on_short_path(h);
+        assert_eq!(h.core.next_deadline(), Some(h.now + 5_000));
+        h.advance(4_999);
+        assert!(h.outcome(op).is_none());
+        h.advance(1);
+        assert_eq!(h.err(op).kind, ErrorKind::Timeout);
+        assert!(h.cancelled.contains(&s.xfer()));
+        // The answer after the deadline is nobody's.
+        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        plain
+    });
+    // A call's own timeout and a hard deadline.
+    let opts = OpOptions {
+        timeout_ms: Some(700),
+        max_total_timeout_ms: Some(300),
+        ..Default::default()
+    };
+    both(true, |h| {
+        let (op, _) = call(h, "echo", &opts);
+        let plain = on_short_path(h);
+        assert_eq!(h.advance_to_deadline(), Some(h.now));
+        assert_eq!(h.err(op).kind, ErrorKind::Timeout);
+        plain
+    });
+    // Two plain calls and a general one: the earliest deadline first.
+    both(true, |h| {
+        let long = OpOptions {
+            timeout_ms: Some(9_000),
+            ..Default::default()
+        };
+        let (a, _) = call(h, "echo", &long);
+        let plain = on_short_path(h);
+        h.advance(1_000);
+        let (b, _) = call(h, "echo", &OpOptions::default());
+        let (c, _) = call(h, "typed", &OpOptions::default());
+        h.advance_to_deadline();
+        let failed: Vec<bool> = [a, b, c].iter().map(|o| h.outcome(*o).is_some()).collect();
+        assert_eq!(failed, vec![true, false, false]);
+        h.advance_to_deadline();
+        assert!(h.outcome(b).is_some() && h.outcome(c).is_some());
+        plain
+    });
+}
+
+#[test]
+fn an_abort_or_close_ends_the_call_as_on_the_general_path() {
+    both(true, |h| {
+        let (op, s) = call(h, "echo", &OpOptions::default());
+        let plain = on_short_path(h);
+        h.core.abort(op, Error::abort("stop"), h.now);
+        h.pump();
+        assert_eq!(h.err(op).kind, ErrorKind::Abort);
+        assert_eq!(h.cancelled, vec![s.xfer()]);
+        // Its answer, late: nobody's.
+        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        assert!(h.core.busy().is_empty());
+        plain
+    });
+    both(true, |h| {
+        let (a, _) = call(h, "echo", &OpOptions::default());
+        let plain = on_short_path(h);
+        let (b, _) = call(h, "echo", &OpOptions::default());
+        h.core.close(h.now);
+        h.pump();
+        assert_eq!(h.err(a).kind, ErrorKind::Abort);
+        assert_eq!(h.err(b).kind, ErrorKind::Abort);
+        assert_eq!(h.cancelled.len(), 2);
+        assert!(h.core.busy().is_empty(), "{:?}", h.core.busy());
+        plain
+    });
+}
+
+#[test]
+fn calls_that_are_not_plain_take_the_general_path() {
+    // A tool with an outputSchema (checked), or an `x-mcp-header` parameter.
+    both(false, |h| {
+        let (op, s) = call(h, "typed", &OpOptions::default());
+        let plain = on_short_path(h);
+        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        assert_eq!(h.err(op).kind, ErrorKind::OutputValidation);
+        plain
+    });
+    both(false, |h| {
+        let op = h.core.call_tool_json(
+            "routed",
+            Some(r#"{"r":"eu"}"#.into()),
+            false,
+            &OpOptions::default(),
+            h.now,
+        );
+        let plain = on_short_path(h);
+        let s = h.take();
+        assert_eq!(s.header("mcp-param-r"), Some("eu"));
+        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
+        plain
+    });
+    // Options the short path does not carry: progress, a log level, `_meta`, asTask.
+    let options = [
+        OpOptions {
+            progress: true,
+            ..Default::default()
+        },
+        OpOptions {
+            log_level: Some("debug".into()),
+            ..Default::default()
+        },
+        OpOptions {
+            meta: Some(serde_json::Map::from_iter([("k".to_string(), json!(1))])),
+            ..Default::default()
+        },
+    ];
+    for opts in options {
+        both(false, |h| {
+            let (op, s) = call(h, "echo", &opts);
+            let plain = on_short_path(h);
+            whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+            assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
+            plain
+        });
+    }
+    both(false, |h| {
+        let op = h
+            .core
+            .call_tool_json("echo", None, true, &OpOptions::default(), h.now);
+        let plain = on_short_path(h);
+        let s = h.take();
+        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
+        plain
+    });
+    // A tool the client has not listed yet: the general path lists first.
+    let mut fresh = Harness::new(cfg());
+    fresh
+        .core
+        .call_tool_json("echo", None, false, &OpOptions::default(), fresh.now);
+    assert!(!on_short_path(&fresh));
+    assert_eq!(fresh.take().method(), "tools/list");
+}
+
+#[test]
+fn an_unchecked_output_schema_still_takes_the_general_path() {
+    // With validation off the general path hands the result over unread too; the short
+    // path still leaves such a tool alone (its check is the general path's to skip).
+    let mut c = cfg();
+    c.validate_output = ValidateOutput::Off;
+    both_with(&c, false, |h| {
+        let (op, s) = call(h, "typed", &OpOptions::default());
+        let plain = on_short_path(h);
+        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
+        plain
+    });
+}
+
+#[test]
+fn many_calls_at_once_overflow_to_the_general_path() {
+    let h = both(true, |h| {
+        let mut calls = Vec::new();
+        for _ in 0..70 {
+            calls.push(call(h, "echo", &OpOptions::default()));
+        }
+        let plain = on_short_path(h);
+        if plain {
+            // 64 on the short path, 6 booked as the general path books them.
+            assert!(h.core.busy().contains(&"exchanges"), "{:?}", h.core.busy());
+        }
+        // Answered last first, every other one in steps.
+        for (i, (_, s)) in calls.iter().enumerate().rev() {
+            if i % 2 == 0 {
+                whole(h, s.xfer(), 200, JSON, &result_body(s, complete()));
+            } else {
+                h.result(s, complete());
+            }
+        }
+        for (op, _) in &calls {
+            assert!(h.outcome(*op).is_some_and(|o| o.is_ok()));
+        }
+        plain
+    });
+    assert!(h.core.busy().is_empty(), "{:?}", h.core.busy());
+}
