@@ -359,9 +359,13 @@ def answer(k, sel, body=None):
 
 def call_tool(name_idx=0, as_task=False, opts=0, args=None, name=None, listed=True):
     """Starts a tool call and (unless `listed` is false: the list is cached or the era
-    has none) answers the tools/list the engine sends first."""
+    has none) answers the tools/list the engine sends first. The arguments go in as the
+    shell passes them (`JSON.stringify`'s text, `ToolArguments::from_stringify`): the two
+    bytes after the blob choose that (the target reads them since 7cf134d and 3779d36;
+    seeds made before lacked them, and the bytes of the next step were read instead)."""
     n = bytes([name_idx]) if name is None else b"\xff" + blob(name)
     start = bytes([START, CALL_TOOL]) + n + bytes([1 if as_task else 0, opts]) + blob(args or {})
+    start += bytes([0, 1])
     return start + (reply(result_msg(TOOLS_LIST)) if listed else b"")
 
 
@@ -414,6 +418,28 @@ def engine_seeds():
               "HeaderMismatchError", "ParseError"):
         s.add(modern + call_tool() + head(400) + bytes([CHUNK, 0]) + blob(with_id(ex(t)))
               + bytes([END, 0, CLOSE]))
+    # Plain calls (`engine::core::plain`): after a first call listed the tools, calls of
+    # "télé" (no x-mcp-header parameter, no outputSchema) take the short path; each later
+    # event either ends one (a complete result) or hands it to the general path first.
+    def tele():
+        return call_tool(2, listed=False, args={"q": 1})
+
+    done_r = result_msg(ex("CallToolResult", 3))
+    s.add(modern + call_tool(2) + reply(done_r) + tele() + reply(done_r) + tele()
+          + sse([done_r]) + tele() + tele() + reply(done_r, pick=1) + bytes([DEADLINE])
+          + tele() + head(400) + bytes([CHUNK, 0]) + blob(with_id(ex("InvalidParamsError")))
+          + bytes([END, 0]) + tele() + bytes([FAIL, 0, 0]) + tele() + bytes([ABORT, 0])
+          + tele() + reply(with_id(ex("HeaderMismatchError"))) + reply(result_msg(TOOLS_LIST))
+          + reply(done_r) + tele() + bytes([CLOSE]))
+    mrtr_plain = cfg(form=True, url=True, sampling=True, roots=True)
+    s.add(mrtr_plain + call_tool(2) + reply(done_r) + tele()
+          + reply(result_msg(ex("InputRequiredResult", 0)))
+          + answer(0, 9, {"action": "accept", "content": {"name": "octocat"}}) + answer(1, 4)
+          + reply(done_r) + tele() + bytes([ADVANCE, 7, CLOSE]))
+    s.add(cfg(tasks=True) + call_tool(2) + reply(done_r) + tele()
+          + reply(result_msg(dict(task(), resultType="task"))) + bytes([DEADLINE])
+          + reply(result_msg(dict(task(status="completed"), resultType="complete",
+                                  result={"content": []}))) + tele() + tele() + bytes([CLOSE]))
     # Tools list with an output schema, then a call checked against it.
     tl = {"resultType": "complete", "tools": [ex("Tool", 5)], "ttlMs": 0}
     s.add(modern + bytes([START, REQUEST, 0, 0]) + blob({}) + reply(result_msg(tl))
