@@ -12,8 +12,10 @@
 //   node bench/tools/node-cachegrind.mjs      CLIENTS=raw,fetch,lean,lean-core,ours,ts
 //   CLIENTS=ours,ours-b PKG_B=/tmp/pkg-old REPEAT=2 node bench/tools/node-cachegrind.mjs
 // Settings: WARMUP (default 400), N (800), MODE=seq|conc (one at a time, or batches of
-// 50), REPEAT (runs per client, default 1), FLAGS (Node's flags for the client; by default
-// those that make runs repeat, see DETERMINISTIC), JOBS (valgrind processes at once, default 2),
+// 50), ENDPOINT=json|sse (the bench server's answers: JSON, the default, or an SSE
+// stream), REPEAT (runs per client, default 1), FLAGS (Node's flags for the client; by
+// default those that make runs repeat, see DETERMINISTIC), JOBS (valgrind processes at
+// once, default 2),
 // LL (the simulated last level, default 2 MiB, 16 ways: this machine's L2 per core; the
 // first level is the host's, as cachegrind reads it).
 // Clients: raw, fetch, lean, lean-core, ours, ours-b (ours-c, …), ts (bench/lib/node-clients.mjs).
@@ -92,7 +94,7 @@ async function main() {
   const jobs = Number(process.env.JOBS || 2);
   if (clients.some((c) => c.startsWith('lean'))) buildBenchPkg();
   const server = await startServer();
-  const url = `${server.url}/json`;
+  const url = `${server.url}/${process.env.ENDPOINT || 'json'}`;
   // Every run to make: (client, repeat, n), two per measurement.
   const work = [];
   for (let k = 0; k < repeat; k++) for (const c of clients) for (const calls of [0, n]) work.push({ c, k, calls });
@@ -112,7 +114,7 @@ async function main() {
   }
   process.stderr.write('\n');
   const per = (c, k, key) => (got.get(`${c}/${k}/${n}`)[key] - got.get(`${c}/${k}/0`)[key]) / n;
-  console.log(`Node ${process.version}, cachegrind (LL ${process.env.LL || '2097152,16,64'}), ${process.env.MODE === 'conc' ? 'batches of 50' : 'one call at a time'}, ${n} calls after ${process.env.WARMUP || 400}; per call, median of ${repeat} run(s)`);
+  console.log(`Node ${process.version}, cachegrind (LL ${process.env.LL || '2097152,16,64'}), ${process.env.MODE === 'conc' ? 'batches of 50' : 'one call at a time'}, /${process.env.ENDPOINT || 'json'}, ${n} calls after ${process.env.WARMUP || 400}; per call, median of ${repeat} run(s)`);
   console.log(`| client | ${COUNTS.map(([, k]) => k).join(' | ')} |`);
   console.log(`|---|${COUNTS.map(() => '---:').join('|')}|`);
   const row = (c) => COUNTS.map(([, key]) => median(Array.from({ length: repeat }, (_, k) => per(c, k, key))));
