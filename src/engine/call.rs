@@ -366,8 +366,7 @@ impl Call {
         if let Some(id) = self.rpc_id.take() {
             sh.abandon(&id);
         }
-        let (xfer, id) = sh.send_request(
-            owner.clone(),
+        let framed = sh.request(
             &self.method,
             params,
             &self.extra_headers,
@@ -375,6 +374,7 @@ impl Call {
             self.progress_token.as_ref(),
             self.policy.log_level.as_deref(),
         );
+        let (xfer, id) = sh.send_request(owner.clone(), framed);
         if let Some(slot) = sh.xs.get_mut(xfer) {
             slot.exchange.host_result = self.host_result;
         }

@@ -103,8 +103,7 @@ impl ListenOp {
     fn connect(&mut self, cx: &mut Ctx, op: OpId) {
         let mut params = Map::new();
         params.insert("notifications".into(), Value::Object(self.filter.clone()));
-        let (xfer, id) = cx.sh.send_request(
-            Owner::Op(op),
+        let framed = cx.sh.request(
             "subscriptions/listen",
             Params::of(&params),
             &[],
@@ -112,6 +111,7 @@ impl ListenOp {
             None,
             None,
         );
+        let (xfer, id) = cx.sh.send_request(Owner::Op(op), framed);
         self.xfer = Some(xfer);
         self.sub_id = Some(id);
         self.state = State::Connecting;

@@ -230,27 +230,14 @@ impl Shared {
         }
     }
 
-    /// Sends a JSON-RPC request for `owner`, framed for the current era. Returns the
+    /// Books and sends a request framed by [`Shared::request`] for `owner`. Returns the
     /// exchange id and the JSON-RPC id.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn send_request(
         &mut self,
         owner: Owner,
-        method: &str,
-        params: Params,
-        extra_headers: &[(String, String)],
-        request_state: Option<&RawJson>,
-        progress_token: Option<&Value>,
-        log_level: Option<&str>,
+        framed: (RequestId, HttpRequest),
     ) -> (ExchangeId, RequestId) {
-        let (rpc_id, req) = self.request(
-            method,
-            params,
-            extra_headers,
-            request_state,
-            progress_token,
-            log_level,
-        );
+        let (rpc_id, req) = framed;
         let x = self.open(req.id, owner, Some(rpc_id.clone()), req);
         (x, rpc_id)
     }

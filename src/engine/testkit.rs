@@ -198,6 +198,18 @@ impl Harness {
         self.pump();
     }
 
+    /// Hands a whole answer over at once (`Core::on_answer`), as the shell does with a JSON
+    /// answer it read in one piece: its head, its body and its end.
+    pub(crate) fn whole(&mut self, xfer: u64, status: u16, ct: Option<&str>, body: &[u8]) {
+        let head = ResponseHead {
+            status,
+            content_type: ct,
+            ..Default::default()
+        };
+        self.core.on_answer(xfer, head, body.to_vec(), self.now);
+        self.pump();
+    }
+
     pub(crate) fn chunk(&mut self, xfer: u64, bytes: &[u8]) {
         self.core.on_chunk(xfer, bytes, self.now);
         self.pump();
@@ -316,6 +328,54 @@ pub(crate) fn tasks_config(url: bool) -> Config {
         .insert("io.modelcontextprotocol/tasks".into(), json!({}));
     c.elicitation = Some(crate::engine::config::ElicitationModes { form: true, url });
     c
+}
+
+/// A JSON-RPC response to `s` with `result`, as bytes.
+pub(crate) fn result_body(s: &Sent, result: Value) -> Vec<u8> {
+    json!({"jsonrpc":"2.0","id":s.id(),"result":result})
+        .to_string()
+        .into_bytes()
+}
+
+/// What a run leaves that the host or the server could see, as text to compare between
+/// two runs: outcomes, results, every request (id, URL, headers, body), cancellations,
+/// asks, warnings, logs, notifications, the next deadline, the operations in flight and
+/// what is still booked.
+pub(crate) fn snapshot(h: &mut Harness) -> String {
+    h.pump();
+    let mut done: Vec<String> = h.done.iter().map(|(k, v)| format!("{k:?} {v:?}")).collect();
+    done.sort();
+    let mut outputs: Vec<String> = h
+        .outputs
+        .iter()
+        .map(|(k, v)| format!("{k:?} {v}"))
+        .collect();
+    outputs.sort();
+    let sent: Vec<String> = h
+        .history
+        .iter()
+        .map(|s| format!("{} {} {:?} {}", s.xfer(), s.req.url, s.req.headers, s.body))
+        .collect();
+    format!(
+        "done {done:?}\noutputs {outputs:?}\nsent {sent:?}\ncancelled {:?}\nasks {:?}\ncancelled asks {:?}\nwarnings {:?}\nstatuses {}\nnotifications {:?}\nlogs {:?}\ndeadline {:?}\nin flight {}\nbusy {:?}",
+        h.cancelled,
+        h.asks.iter().map(|a| format!("{a:?}")).collect::<Vec<_>>(),
+        h.cancelled_asks,
+        h.warnings,
+        h.statuses.len(),
+        h.notifications,
+        h.logs,
+        h.core.next_deadline(),
+        h.core.ops_in_flight(),
+        h.core.busy(),
+    )
+}
+
+/// A task in flight as the spec's examples show it: created at 2025-11-25T10:30:00Z, kept
+/// an hour, polled every second.
+pub(crate) fn task(id: &str, status: &str) -> Value {
+    json!({"taskId":id,"status":status,"createdAt":"2025-11-25T10:30:00Z",
+           "lastUpdatedAt":"2025-11-25T10:30:00Z","ttlMs":3_600_000,"pollIntervalMs":1000})
 }
 
 /// A tool definition.

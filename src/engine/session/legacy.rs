@@ -121,15 +121,8 @@ impl Session {
             if logging {
                 let mut p = Map::new();
                 p.insert("level".into(), level.into());
-                sh.send_request(
-                    owner(SessionPart::Aux),
-                    "logging/setLevel",
-                    Params::of(&p),
-                    &[],
-                    None,
-                    None,
-                    None,
-                );
+                let framed = sh.request("logging/setLevel", Params::of(&p), &[], None, None, None);
+                sh.send_request(owner(SessionPart::Aux), framed);
             }
         }
         if sh.era == Era::Legacy && !self.get_disabled {

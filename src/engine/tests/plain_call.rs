@@ -6,7 +6,6 @@
 
 use crate::engine::actions::{OpId, OpOptions};
 use crate::engine::config::{Config, ValidateOutput};
-use crate::engine::core::ResponseHead;
 use crate::engine::testkit::*;
 use crate::error::{Error, ErrorKind};
 use serde_json::{json, Value};
@@ -53,56 +52,8 @@ fn on_short_path(h: &Harness) -> bool {
     h.core.busy().contains(&"plain tool calls")
 }
 
-/// Hands `body` over whole (`on_answer`), as the shell does with a small JSON answer.
-fn whole(h: &mut Harness, xfer: u64, status: u16, ct: Option<&str>, body: &[u8]) {
-    let head = ResponseHead {
-        status,
-        content_type: ct,
-        ..Default::default()
-    };
-    h.core.on_answer(xfer, head, body.to_vec(), h.now);
-    h.pump();
-}
-
-fn result_body(s: &Sent, result: Value) -> Vec<u8> {
-    json!({"jsonrpc":"2.0","id":s.id(),"result":result})
-        .to_string()
-        .into_bytes()
-}
-
 fn complete() -> Value {
     json!({"resultType":"complete","content":[{"type":"text","text":"hi"}]})
-}
-
-/// What a run leaves that the host or the server could see.
-fn snapshot(h: &mut Harness) -> String {
-    h.pump();
-    let mut done: Vec<String> = h.done.iter().map(|(k, v)| format!("{k:?} {v:?}")).collect();
-    done.sort();
-    let mut outputs: Vec<String> = h
-        .outputs
-        .iter()
-        .map(|(k, v)| format!("{k:?} {v}"))
-        .collect();
-    outputs.sort();
-    let sent: Vec<String> = h
-        .history
-        .iter()
-        .map(|s| format!("{} {} {:?} {}", s.xfer(), s.req.url, s.req.headers, s.body))
-        .collect();
-    format!(
-        "done {done:?}\noutputs {outputs:?}\nsent {sent:?}\ncancelled {:?}\nasks {:?}\ncancelled asks {:?}\nwarnings {:?}\nstatuses {}\nnotifications {:?}\nlogs {:?}\ndeadline {:?}\nin flight {}\nbusy {:?}",
-        h.cancelled,
-        h.asks.iter().map(|a| format!("{a:?}")).collect::<Vec<_>>(),
-        h.cancelled_asks,
-        h.warnings,
-        h.statuses.len(),
-        h.notifications,
-        h.logs,
-        h.core.next_deadline(),
-        h.core.ops_in_flight(),
-        h.core.busy(),
-    )
 }
 
 /// Runs `script` on a listed client of `config` taking the short path and on one that
@@ -138,7 +89,7 @@ fn a_complete_result_is_handed_over_at_once() {
         assert_eq!(s.params()["name"], "echo");
         assert_eq!(s.params()["arguments"], json!({"a":1}));
         assert_eq!(s.header("mcp-name"), Some("echo"));
-        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        h.whole(s.xfer(), 200, JSON, &result_body(&s, complete()));
         assert_eq!(h.ok(op)["content"][0]["text"], "hi");
         plain
     });
@@ -153,7 +104,7 @@ fn a_complete_result_is_handed_over_at_once() {
         let s = h.take();
         assert!(s.params().get("arguments").is_none());
         let ct = Some("application/json; charset=utf-8");
-        whole(h, s.xfer(), 200, ct, &result_body(&s, complete()));
+        h.whole(s.xfer(), 200, ct, &result_body(&s, complete()));
         assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
         plain
     });
@@ -239,7 +190,7 @@ fn other_answers_take_the_general_path() {
         let mut h = both(true, |h| {
             let (_, s) = call(h, "echo", &OpOptions::default());
             let plain = on_short_path(h);
-            whole(h, s.xfer(), status, ct, &body(&s));
+            h.whole(s.xfer(), status, ct, &body(&s));
             plain
         });
         if i == 6 {
@@ -269,7 +220,7 @@ fn a_body_over_the_limit_fails_as_on_the_general_path() {
             &s,
             json!({"resultType":"complete","content":[{"type":"text","text":long}]}),
         );
-        whole(h, s.xfer(), 200, JSON, &b);
+        h.whole(s.xfer(), 200, JSON, &b);
         assert!(h.err(op).message.contains("exceeds the limit"));
         plain
     });
@@ -285,7 +236,7 @@ fn an_input_round_keeps_the_arguments_and_goes_on() {
             &s,
             json!({"resultType":"input_required","inputRequests":{"k":ask},"requestState":"st"}),
         );
-        whole(h, s.xfer(), 200, JSON, &b);
+        h.whole(s.xfer(), 200, JSON, &b);
         assert_eq!(h.asks.len(), 1);
         let id = h.asks[0].id;
         h.answer(id, Ok(json!({"action":"accept","content":{"name":"Ada"}})));
@@ -293,7 +244,7 @@ fn an_input_round_keeps_the_arguments_and_goes_on() {
         assert_eq!(retry.params()["requestState"], "st");
         assert_eq!(retry.params()["arguments"], json!({"a":1}));
         assert_eq!(retry.params()["name"], "echo");
-        whole(h, retry.xfer(), 200, JSON, &result_body(&retry, complete()));
+        h.whole(retry.xfer(), 200, JSON, &result_body(&retry, complete()));
         assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
         plain
     });
@@ -301,20 +252,19 @@ fn an_input_round_keeps_the_arguments_and_goes_on() {
 
 #[test]
 fn a_task_is_driven_to_its_result() {
-    let t0 = "2025-11-25T10:30:00Z";
-    let task = |status: &str| json!({"taskId":"t1","status":status,"createdAt":t0,"lastUpdatedAt":t0,"ttlMs":3_600_000,"pollIntervalMs":1000});
+    let task = |status: &str| task("t1", status);
     let h = both(true, |h| {
         let (op, s) = call(h, "echo", &OpOptions::default());
         let plain = on_short_path(h);
         let mut created = task("working");
         created["resultType"] = json!("task");
-        whole(h, s.xfer(), 200, JSON, &result_body(&s, created));
+        h.whole(s.xfer(), 200, JSON, &result_body(&s, created));
         let poll = h.take();
         assert_eq!(poll.method(), "tasks/get");
         let mut done = task("completed");
         done["resultType"] = json!("complete");
         done["result"] = complete();
-        whole(h, poll.xfer(), 200, JSON, &result_body(&poll, done));
+        h.whole(poll.xfer(), 200, JSON, &result_body(&poll, done));
         assert_eq!(h.ok(op)["content"][0]["text"], "hi");
         plain
     });
@@ -327,14 +277,14 @@ fn a_header_mismatch_relists_and_retries_with_the_same_arguments() {
         let (op, s) = call(h, "echo", &OpOptions::default());
         let plain = on_short_path(h);
         let b = json!({"jsonrpc":"2.0","id":s.id(),"error":{"code":-32020,"message":"header mismatch"}});
-        whole(h, s.xfer(), 200, JSON, b.to_string().as_bytes());
+        h.whole(s.xfer(), 200, JSON, b.to_string().as_bytes());
         let relist = h.take();
         assert_eq!(relist.method(), "tools/list");
         h.result(&relist, tools_page(tools(), None));
         let retry = h.take();
         assert_eq!(retry.method(), "tools/call");
         assert_eq!(retry.params()["arguments"], json!({"a":1}));
-        whole(h, retry.xfer(), 200, JSON, &result_body(&retry, complete()));
+        h.whole(retry.xfer(), 200, JSON, &result_body(&retry, complete()));
         assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
         plain
     });
@@ -358,7 +308,7 @@ fn failures_and_dropped_streams_behave_as_on_the_general_path() {
         let again = h.take();
         assert_eq!(again.method(), "tools/call");
         assert_eq!(again.params()["arguments"], json!({"a":1}));
-        whole(h, again.xfer(), 200, JSON, &result_body(&again, complete()));
+        h.whole(again.xfer(), 200, JSON, &result_body(&again, complete()));
         assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
         plain
     });
@@ -378,7 +328,7 @@ fn the_deadline_is_the_general_paths() {
         assert_eq!(h.err(op).kind, ErrorKind::Timeout);
         assert!(h.cancelled.contains(&s.xfer()));
         // The answer after the deadline is nobody's.
-        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        h.whole(s.xfer(), 200, JSON, &result_body(&s, complete()));
         plain
     });
     // A call's own timeout and a hard deadline.
@@ -424,7 +374,7 @@ fn an_abort_or_close_ends_the_call_as_on_the_general_path() {
         assert_eq!(h.err(op).kind, ErrorKind::Abort);
         assert_eq!(h.cancelled, vec![s.xfer()]);
         // Its answer, late: nobody's.
-        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        h.whole(s.xfer(), 200, JSON, &result_body(&s, complete()));
         assert!(h.core.busy().is_empty());
         plain
     });
@@ -448,7 +398,7 @@ fn calls_that_are_not_plain_take_the_general_path() {
     both(false, |h| {
         let (op, s) = call(h, "typed", &OpOptions::default());
         let plain = on_short_path(h);
-        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        h.whole(s.xfer(), 200, JSON, &result_body(&s, complete()));
         assert_eq!(h.err(op).kind, ErrorKind::OutputValidation);
         plain
     });
@@ -463,7 +413,7 @@ fn calls_that_are_not_plain_take_the_general_path() {
         let plain = on_short_path(h);
         let s = h.take();
         assert_eq!(s.header("mcp-param-r"), Some("eu"));
-        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        h.whole(s.xfer(), 200, JSON, &result_body(&s, complete()));
         assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
         plain
     });
@@ -486,7 +436,7 @@ fn calls_that_are_not_plain_take_the_general_path() {
         both(false, |h| {
             let (op, s) = call(h, "echo", &opts);
             let plain = on_short_path(h);
-            whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+            h.whole(s.xfer(), 200, JSON, &result_body(&s, complete()));
             assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
             plain
         });
@@ -497,7 +447,7 @@ fn calls_that_are_not_plain_take_the_general_path() {
             .call_tool_json("echo", None, true, &OpOptions::default(), h.now);
         let plain = on_short_path(h);
         let s = h.take();
-        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        h.whole(s.xfer(), 200, JSON, &result_body(&s, complete()));
         assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
         plain
     });
@@ -519,7 +469,7 @@ fn an_unchecked_output_schema_still_takes_the_general_path() {
     both_with(&c, false, |h| {
         let (op, s) = call(h, "typed", &OpOptions::default());
         let plain = on_short_path(h);
-        whole(h, s.xfer(), 200, JSON, &result_body(&s, complete()));
+        h.whole(s.xfer(), 200, JSON, &result_body(&s, complete()));
         assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
         plain
     });
@@ -540,7 +490,7 @@ fn many_calls_at_once_overflow_to_the_general_path() {
         // Answered last first, every other one in steps.
         for (i, (_, s)) in calls.iter().enumerate().rev() {
             if i % 2 == 0 {
-                whole(h, s.xfer(), 200, JSON, &result_body(s, complete()));
+                h.whole(s.xfer(), 200, JSON, &result_body(s, complete()));
             } else {
                 h.result(s, complete());
             }

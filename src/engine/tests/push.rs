@@ -29,11 +29,6 @@ fn harness() -> Harness {
     Harness::new(cfg())
 }
 
-fn task(id: &str, status: &str) -> Value {
-    json!({"taskId":id,"status":status,"createdAt":T0,"lastUpdatedAt":T0,
-           "ttlMs":3_600_000,"pollIntervalMs":1000})
-}
-
 fn got(id: &str, status: &str) -> Value {
     let mut v = task(id, status);
     v["resultType"] = json!("complete");

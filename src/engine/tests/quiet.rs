@@ -319,11 +319,6 @@ fn tasks_cfg() -> Config {
     tasks_config(true)
 }
 
-fn task(id: &str, status: &str) -> Value {
-    json!({"taskId":id,"status":status,"createdAt":"2025-11-25T10:30:00Z",
-           "lastUpdatedAt":"2025-11-25T10:30:00Z","ttlMs":3_600_000,"pollIntervalMs":1000})
-}
-
 /// `callTool("t")` whose server creates task `id`: the op and its first poll.
 fn call_task(h: &mut Harness, id: &str) -> (OpId, Sent) {
     let op = h

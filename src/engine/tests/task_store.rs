@@ -13,15 +13,9 @@ use crate::error::ErrorKind;
 use serde_json::{json, Value};
 
 const URL: &str = "http://mcp.test/mcp";
-const T0: &str = "2025-11-25T10:30:00Z";
 
 fn cfg() -> Config {
     tasks_config(false)
-}
-
-fn task(id: &str, status: &str) -> Value {
-    json!({"taskId":id,"status":status,"createdAt":T0,"lastUpdatedAt":T0,
-           "ttlMs":3_600_000,"pollIntervalMs":1000})
 }
 
 fn with(mut v: Value, extra: Value) -> Value {

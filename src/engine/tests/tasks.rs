@@ -46,13 +46,7 @@ fn timeout(ms: u64) -> OpOptions {
     }
 }
 
-/// Task fields (1 h TTL, 1 s poll interval unless overridden with [`with`]).
-fn task(id: &str, status: &str) -> Value {
-    json!({"taskId":id,"status":status,"createdAt":T0,"lastUpdatedAt":T0,
-           "ttlMs":3_600_000,"pollIntervalMs":1000})
-}
-
-/// A `CreateTaskResult`.
+/// A `CreateTaskResult` (the testkit's `task` fields: 1 h TTL, 1 s poll interval).
 fn created(id: &str) -> Value {
     with(task(id, "working"), json!({"resultType":"task"}))
 }

@@ -34,15 +34,7 @@ fn answer(h: &mut Harness, feed: Feed, xfer: u64, status: u16, ct: Option<&str>,
             }
             h.end(xfer);
         }
-        Feed::Whole => {
-            let head = ResponseHead {
-                status,
-                content_type: ct,
-                ..Default::default()
-            };
-            h.core.on_answer(xfer, head, body.to_vec(), h.now);
-            h.pump();
-        }
+        Feed::Whole => h.whole(xfer, status, ct, body),
     }
 }
 
@@ -56,44 +48,10 @@ fn straight(h: &Harness, xfer: u64, status: u16, ct: Option<&str>, body: &[u8]) 
     h.core.own_answer(xfer, &head, body).is_some()
 }
 
-fn result_body(s: &Sent, result: Value) -> Vec<u8> {
-    json!({"jsonrpc":"2.0","id":s.id(),"result":result})
-        .to_string()
-        .into_bytes()
-}
-
 fn error_body(id: Value, code: i64) -> Vec<u8> {
     json!({"jsonrpc":"2.0","id":id,"error":{"code":code,"message":"no","data":{"x":1}}})
         .to_string()
         .into_bytes()
-}
-
-/// What a run leaves that the host or the server could see.
-fn snapshot(h: &mut Harness) -> String {
-    h.pump();
-    let mut done: Vec<String> = h.done.iter().map(|(k, v)| format!("{k:?} {v:?}")).collect();
-    done.sort();
-    let mut outputs: Vec<String> = h
-        .outputs
-        .iter()
-        .map(|(k, v)| format!("{k:?} {v}"))
-        .collect();
-    outputs.sort();
-    let sent: Vec<String> = h
-        .history
-        .iter()
-        .map(|s| format!("{} {:?} {}", s.xfer(), s.req.headers, s.body))
-        .collect();
-    format!(
-        "done {done:?}\noutputs {outputs:?}\nsent {sent:?}\ncancelled {:?}\nasks {:?}\nwarnings {:?}\nstatuses {}\nnotifications {:?}\ndeadline {:?}\nin flight {}",
-        h.cancelled,
-        h.asks.iter().map(|a| format!("{a:?}")).collect::<Vec<_>>(),
-        h.warnings,
-        h.statuses.len(),
-        h.notifications,
-        h.core.next_deadline(),
-        h.core.ops_in_flight(),
-    )
 }
 
 /// Runs `script` once with each feed, each on a client of `config`; both runs must leave
@@ -264,8 +222,7 @@ fn an_input_round_goes_straight_to_the_call_and_on() {
 
 #[test]
 fn a_task_and_its_polls_go_straight_to_their_owners() {
-    let t0 = "2025-11-25T10:30:00Z";
-    let task = |status: &str| json!({"taskId":"t1","status":status,"createdAt":t0,"lastUpdatedAt":t0,"ttlMs":3_600_000,"pollIntervalMs":1000});
+    let task = |status: &str| task("t1", status);
     let h = both(true, |h, feed| {
         let (op, s) = call(h, feed);
         let mut created = task("working");

@@ -474,8 +474,7 @@ impl TaskBook {
         params.insert("notifications".into(), Value::Object(filter));
         self.push.gens += 1;
         let gen = self.push.gens;
-        let (xfer, id) = sh.send_request(
-            Owner::Push(gen),
+        let framed = sh.request(
             "subscriptions/listen",
             Params::of(&params),
             &[],
@@ -483,6 +482,7 @@ impl TaskBook {
             None,
             None,
         );
+        let (xfer, id) = sh.send_request(Owner::Push(gen), framed);
         self.push.last_sent = Some(sh.now);
         let ack_deadline = sh.now.saturating_add(sh.cfg.limits.listen_ack_timeout_ms);
         let mut touched = Vec::new();
