@@ -311,3 +311,21 @@ pub struct OpOptions {
     /// Host-provided `_meta` entries for the request.
     pub meta: Option<Map<String, Value>>,
 }
+
+impl OpOptions {
+    /// A copy of options that have no log level and no `_meta` (a plain tool call's,
+    /// `engine::core::plain`): `Clone`'s code for the string and the map is not run.
+    pub(crate) fn copy_plain(&self) -> OpOptions {
+        debug_assert!(self.log_level.is_none() && self.meta.is_none());
+        OpOptions {
+            timeout_ms: self.timeout_ms,
+            reset_timeout_on_progress: self.reset_timeout_on_progress,
+            max_total_timeout_ms: self.max_total_timeout_ms,
+            task_timeout_ms: self.task_timeout_ms,
+            progress: self.progress,
+            no_cache: self.no_cache,
+            log_level: None,
+            meta: None,
+        }
+    }
+}

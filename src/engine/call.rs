@@ -359,7 +359,7 @@ impl Call {
             state = r.request_state.as_ref();
         }
         let params = Params {
-            map: answered.as_ref().unwrap_or(&self.params),
+            map: Some(answered.as_ref().unwrap_or(&self.params)),
             name: self.name_param.as_deref(),
             raw: self.raw_param.as_ref().map(|(k, t)| (*k, t.get())),
         };

@@ -105,8 +105,9 @@ pub(crate) fn add_modern_meta(params: &mut Map<String, Value>, meta: &RequestMet
 /// KB of code a call touches for one member (BENCHMARKS.md, the twenty-ninth session).
 #[derive(Clone, Copy)]
 pub struct Params<'a> {
-    /// The members in a map.
-    pub map: &'a Map<String, Value>,
+    /// The members in a map; `None`: none (a plain tool call's params have no map, so
+    /// none is made for it, which ran indexmap's code and `RandomState`'s on every call).
+    pub map: Option<&'a Map<String, Value>>,
     /// `name`, a string, when the map does not hold it.
     pub name: Option<&'a str>,
     /// A member's name and its value as JSON text.
@@ -117,9 +118,18 @@ impl<'a> Params<'a> {
     /// Params that are a map only.
     pub fn of(map: &'a Map<String, Value>) -> Params<'a> {
         Params {
-            map,
+            map: Some(map),
             name: None,
             raw: None,
+        }
+    }
+
+    /// A tool call's params: its `name` and its `arguments` as JSON text, no map.
+    pub fn tool(name: &'a str, args: Option<&'a [u8]>) -> Params<'a> {
+        Params {
+            map: None,
+            name: Some(name),
+            raw: args.map(|a| ("arguments", a)),
         }
     }
 
@@ -131,7 +141,7 @@ impl<'a> Params<'a> {
     /// it) becomes `null`.
     #[cfg(feature = "legacy")]
     pub(crate) fn to_map(self) -> Map<String, Value> {
-        let mut m = self.map.clone();
+        let mut m = self.map.cloned().unwrap_or_default();
         if let Some(n) = self.name {
             // `name` first, as it is written in the modern framing.
             let rest = std::mem::replace(&mut m, Map::new());
@@ -178,22 +188,23 @@ pub(crate) fn modern_params_text(params: &Map<String, Value>, meta: &RequestMeta
 /// buffer: `protocol::jsonrpc::request_head` before it); a raw member goes verbatim after
 /// the map's members, before `_meta`.
 pub(crate) fn write_modern_params(out: &mut Vec<u8>, p: Params, meta: &RequestMetaText) {
-    let params = p.map;
-    let at = params.keys().position(|k| k == "_meta");
-    let last = params.iter().next_back();
     out.push(b'{');
     if let Some(n) = p.name {
         member(out, "name", Member::Str(n));
     }
-    for (j, (k, v)) in params.iter().enumerate() {
-        match at {
-            // `_meta`'s place goes to the last member (unless `_meta` is the last one).
-            Some(i) if i == j => match last {
-                Some((lk, lv)) if j + 1 < params.len() => member(out, lk, Member::Value(lv)),
-                _ => {}
-            },
-            Some(_) if j + 1 == params.len() => {}
-            _ => member(out, k, Member::Value(v)),
+    if let Some(params) = p.map {
+        let at = params.keys().position(|k| k == "_meta");
+        let last = params.iter().next_back();
+        for (j, (k, v)) in params.iter().enumerate() {
+            match at {
+                // `_meta`'s place goes to the last member (unless `_meta` is the last one).
+                Some(i) if i == j => match last {
+                    Some((lk, lv)) if j + 1 < params.len() => member(out, lk, Member::Value(lv)),
+                    _ => {}
+                },
+                Some(_) if j + 1 == params.len() => {}
+                _ => member(out, k, Member::Value(v)),
+            }
         }
     }
     if let Some((k, r)) = p.raw {
@@ -218,7 +229,7 @@ pub(crate) fn write_modern_params(out: &mut Vec<u8>, p: Params, meta: &RequestMe
         (PROGRESS_TOKEN, meta.progress_token.map(Member::Value)),
     ];
     let mut used = [false; 5];
-    if let Some(Value::Object(host)) = params.get("_meta") {
+    if let Some(Value::Object(host)) = p.map.and_then(|m| m.get("_meta")) {
         for (k, v) in host {
             match reserved
                 .iter()
@@ -290,7 +301,7 @@ pub(crate) fn mcp_name<'a>(method: &str, params: Params<'a>) -> Option<&'a str> 
     };
     match params.name {
         Some(n) if field == "name" => Some(n),
-        _ => params.map.get(field).and_then(Value::as_str),
+        _ => params.map?.get(field).and_then(Value::as_str),
     }
 }
 
@@ -348,7 +359,7 @@ mod tests {
     fn params_as_one_map_parse_the_raw_member() {
         let map = obj(json!({"name":"t"}));
         let m = Params {
-            map: &map,
+            map: Some(&map),
             name: None,
             raw: Some(("arguments", br#"{"a":[1,"x"]}"#)),
         }
@@ -389,12 +400,12 @@ mod tests {
                 whole.extend(map.clone());
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 let outside = Params {
-                    map: &map,
+                    map: Some(&map),
                     name: Some(name),
                     raw: Some(("arguments", args)),
                 };
                 let inside = Params {
-                    map: &whole,
+                    map: Some(&whole),
                     name: None,
                     raw: Some(("arguments", args)),
                 };
@@ -443,6 +454,51 @@ mod tests {
 
     /// The text writer gives byte for byte what cloning the params, merging `_meta` into
     /// them and serializing gave.
+    #[test]
+    fn a_tool_calls_params_need_no_map() {
+        let meta = RequestMetaText {
+            protocol_version: "2026-07-28",
+            capabilities: "{}",
+            client_info: r#"{"name":"c","version":"1"}"#,
+            log_level: None,
+            progress_token: None,
+        };
+        let args = br#"{"a":[1,"x"]}"#;
+        let empty = Map::new();
+        let (mut without, mut with) = (Vec::new(), Vec::new());
+        write_modern_params(&mut without, Params::tool("echo", Some(args)), &meta);
+        write_modern_params(
+            &mut with,
+            Params {
+                map: Some(&empty),
+                name: Some("echo"),
+                raw: Some(("arguments", args)),
+            },
+            &meta,
+        );
+        assert_eq!(without, with);
+        assert_eq!(
+            serde_json::from_slice::<Value>(&without).unwrap(),
+            json!({"name":"echo","arguments":{"a":[1,"x"]},"_meta":{
+                "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities":{},
+                "io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}})
+        );
+        let mut bare = Vec::new();
+        write_modern_params(&mut bare, Params::tool("echo", None), &meta);
+        assert!(bare.starts_with(br#"{"name":"echo","_meta":{"#));
+        assert_eq!(
+            mcp_name("tools/call", Params::tool("echo", None)),
+            Some("echo")
+        );
+        assert_eq!(mcp_name("resources/read", Params::tool("echo", None)), None);
+        #[cfg(feature = "legacy")]
+        assert_eq!(
+            Value::Object(Params::tool("echo", Some(args)).to_map()),
+            json!({"name":"echo","arguments":{"a":[1,"x"]}})
+        );
+    }
+
     #[test]
     fn modern_params_text_is_add_modern_meta_serialized() {
         let caps = json!({"elicitation":{"form":{}},"extensions":{"a/b":{"x":[1,"\u{2028}"]}}});

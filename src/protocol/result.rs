@@ -34,7 +34,8 @@ fn parse_peek(text: &str) -> crate::json::JsonResult<Option<serde_json::Value>> 
 /// Reads `resultType` from a raw result without decoding the rest of it.
 /// A result that is not a JSON object, or whose `resultType` is not a string, is invalid.
 pub fn peek_result_type(raw: &RawJson) -> Result<ResultType> {
-    let text = raw.get().trim_start();
+    // (JSON's whitespace is ASCII: no Unicode `trim_start`, whose tables a call would run.)
+    let text = raw.get().trim_ascii_start();
     if !text.starts_with('{') {
         return Err(Error::invalid_result("result is not a JSON object"));
     }

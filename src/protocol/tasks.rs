@@ -255,7 +255,7 @@ fn task_from(r: &mut RawTask) -> Result<Task> {
 }
 
 fn parse_raw(raw: &RawJson, what: &str) -> Result<RawTask> {
-    if !raw.get().trim_start().starts_with('{') {
+    if !raw.get().trim_ascii_start().starts_with('{') {
         return Err(invalid(format!("{what} is not a JSON object")));
     }
     parse_raw_task(raw.get()).map_err(|e| {
@@ -326,7 +326,7 @@ pub fn decode_detailed_task(
             let raw = r
                 .result
                 .ok_or_else(|| invalid("task is completed but has no result"))?;
-            if !raw.get().trim_start().starts_with('{') {
+            if !raw.get().trim_ascii_start().starts_with('{') {
                 return Err(invalid("task result is not a JSON object"));
             }
             out.result = Some(raw);

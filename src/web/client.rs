@@ -104,17 +104,21 @@ impl McpClient {
         // Asked for before anything can end the operation (a signal aborted beforehand
         // ends it in `register`).
         let promise = f.wait(op.0 as f64);
-        let abort = copts.signal.map(|s| (s, abort_closure(h, op)));
-        register(
-            h,
-            op,
-            Pending {
-                kind: Kind::Value,
-                on_progress: copts.on_progress,
-                on_status: copts.on_status,
-                abort,
-            },
-        );
+        // A call without a signal or callbacks has nothing to keep here: `driver::done`
+        // settles an operation it has no `Pending` for as a `Kind::Value` one.
+        if copts.signal.is_some() || copts.on_progress.is_some() || copts.on_status.is_some() {
+            let abort = copts.signal.map(|s| (s, abort_closure(h, op)));
+            register(
+                h,
+                op,
+                Pending {
+                    kind: Kind::Value,
+                    on_progress: copts.on_progress,
+                    on_status: copts.on_status,
+                    abort,
+                },
+            );
+        }
         pump(h);
         promise
     }

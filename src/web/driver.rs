@@ -470,11 +470,13 @@ fn done(h: &Handle, op: OpId, outcome: crate::error::Result<crate::engine::actio
         let mut d = h.borrow_mut();
         (d.pending.remove(&op), d.fetcher.clone())
     };
-    let Some(p) = p else { return };
-    if let Some((sig, cb)) = &p.abort {
+    if let Some((sig, cb)) = p.as_ref().and_then(|p| p.abort.as_ref()) {
         let _ = sig.remove_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
     }
-    match p.kind {
+    // Every operation is a host's call: one without a `Pending` is a `Kind::Value` one
+    // that had no signal and no callbacks (`McpClient::run_boxed`); if the runner has no
+    // promise for it, `settle` does nothing.
+    match p.map_or(Kind::Value, |p| p.kind) {
         Kind::Value => {
             // (The runner is made with the driver, before any call.)
             let Some(f) = fetcher else { return };

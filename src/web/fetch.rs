@@ -124,9 +124,14 @@ pub(super) fn fetcher(h: &Handle, custom: Option<&js_sys::Function>) -> Fetcher 
                 let values = [ct, sid, ra, www, nonce];
                 let id = id as u64;
                 let t = now();
-                let head = ResponseHead::read(status, &values);
+                let mut head = ResponseHead::read(status, &values);
                 // A plain JSON answer (`Fetcher.plain`): its whole body and its end with it.
                 if let Some(bytes) = whole {
+                    // Its `Content-Type` is left out when it is `application/json` exactly
+                    // (most answers): one string less to cross.
+                    if head.content_type.is_none() {
+                        head.content_type = Some("application/json");
+                    }
                     over(d, id);
                     d.core.on_answer(id, head, bytes, t);
                 } else {
@@ -190,26 +195,23 @@ pub(super) fn fetcher(h: &Handle, custom: Option<&js_sys::Function>) -> Fetcher 
 /// Starts the request; events go to the engine as they arrive.
 pub(super) fn perform(h: &Handle, req: HttpRequest) {
     let id = req.id;
-    let mut headers = String::with_capacity(256);
-    for (n, v) in &req.headers {
-        headers.push_str(n);
-        headers.push('\0');
-        headers.push_str(v);
-        headers.push('\0');
-    }
-    let (f, host) = {
+    let (f, host, same_headers) = {
         let mut d = h.borrow_mut();
         let host = d.core.host_result(id);
         if d.keep_alive.is_none() {
             d.keep_alive = Some(h.clone());
         }
         d.exchanges.insert(id);
-        (d.fetcher.clone(), host)
+        (d.fetcher.clone(), host, d.sent.headers == req.headers)
     };
-    let nul = req
-        .headers
-        .iter()
-        .find(|(n, v)| n.contains('\0') || v.contains('\0'));
+    // Headers handed over before were checked then.
+    let nul = if same_headers {
+        None
+    } else {
+        req.headers
+            .iter()
+            .find(|(n, v)| n.contains('\0') || v.contains('\0'))
+    };
     if f.is_none() || nul.is_some() {
         let e = match nul {
             Some((n, _)) => Error::config(format!(
@@ -227,25 +229,50 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
     }
     if let Some(f) = f {
         // What the request before had is not handed over again (each text is decoded
-        // into a JS string on the way): the runner keeps it.
-        let (url, method, headers) = {
+        // into a JS string on the way): the runner keeps it. The headers are compared as
+        // the engine gave them, and written as text (`name\0value\0…`) only when they
+        // changed: the calls of one tool send the same.
+        let HttpRequest {
+            url,
+            method,
+            headers,
+            body,
+            ..
+        } = req;
+        let text = (!same_headers).then(|| {
+            let mut text = String::with_capacity(256);
+            for (n, v) in &headers {
+                text.push_str(n);
+                text.push('\0');
+                text.push_str(v);
+                text.push('\0');
+            }
+            text
+        });
+        let (url, method) = {
             let mut d = h.borrow_mut();
             let last = &mut d.sent;
-            let method = req.method.as_str();
+            if !same_headers {
+                last.headers = headers;
+            }
+            let method = method.as_str();
             (
-                changed(&mut last.url, &req.url).then_some(req.url.as_str()),
+                changed(&mut last.url, &url).then_some(url.as_str()),
                 (last.method != method).then(|| {
                     last.method = method;
                     method
                 }),
-                changed(&mut last.headers, &headers).then_some(headers.as_str()),
             )
         };
         f.send(
-            id as f64, url, method, headers,
+            id as f64,
+            url,
+            method,
+            text.as_deref(),
             // As bytes (a copy out of the wasm's memory): no UTF-16 string is made of a
             // large body here, and the platform's fetch need not encode it again.
-            req.body, host,
+            body,
+            host,
         );
         // The request has left (or failed) only now: the page may have done other work
         // since the engine started it (`Core::on_sent`).
@@ -259,7 +286,7 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
 pub(super) struct Sent {
     url: String,
     method: &'static str,
-    headers: String,
+    headers: Vec<(String, String)>,
 }
 
 /// Whether `now` differs from `last`; `last` becomes `now`.

@@ -76,12 +76,7 @@ impl Core {
         }
         let op = self.new_op(now);
         let policy = policy_for(&self.sh, &Purpose::CallTool, opts);
-        let map = Map::new();
-        let params = Params {
-            map: &map,
-            name: Some(name),
-            raw: args.as_ref().map(|a| ("arguments", a.get())),
-        };
+        let params = Params::tool(name, args.as_ref().map(|a| a.get()));
         let (rpc_id, req) = self.sh.request("tools/call", params, &[], None, None, None);
         let RequestId::Number(rpc_id) = rpc_id else {
             // `Shared::request` numbers its requests: never taken.
@@ -94,7 +89,7 @@ impl Core {
             rpc_id,
             name: name.to_string(),
             args,
-            opts: opts.clone(),
+            opts: opts.copy_plain(),
             deadline: Call::first_deadline(&policy, started),
             policy,
             started,

@@ -542,7 +542,8 @@ export class Fetcher {
         if (ac.signal.aborted) return this.live.delete(id);
         return this.failed(id, 'network', `the response stream broke: ${describe(e)}`);
       }
-      if (this.live.delete(id)) this.head(id, status, ct, sid, ra, null, null, bytes);
+      // (`application/json` exactly, the usual type, is not handed over: the wasm knows it.)
+      if (this.live.delete(id)) this.head(id, status, ct === 'application/json' ? null : ct, sid, ra, null, null, bytes);
       return;
     }
     // DPoP-Nonce only on refusals (RFC 9449 §8: 400 from the token endpoint; §9: 401, 403).
