@@ -17,7 +17,8 @@
 // default those that make runs repeat, see DETERMINISTIC), JOBS (valgrind processes at
 // once, default 2),
 // LL (the simulated last level, default 2 MiB, 16 ways: this machine's L2 per core; the
-// first level is the host's, as cachegrind reads it).
+// first level is the host's, as cachegrind reads it), KEEP (a directory: each run's
+// cachegrind.out.<client>.<run>.<calls> is kept there, for bench/tools/cachegrind-diff.mjs).
 // Clients: raw, fetch, lean, lean-core, ours, ours-b (ours-c, …), ts (bench/lib/node-clients.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -62,12 +63,13 @@ const COUNTS = [
  *  client; for ratios against the TS client, `FLAGS=''` runs Node as it is. */
 const DETERMINISTIC = '--single-threaded --predictable-gc-schedule --random-seed=1 --hash-seed=1';
 
-/** One valgrind run of `client` making `n` calls after the warm-up: its totals. */
-function measure(client, url, n) {
+/** One valgrind run of `client` making `n` calls after the warm-up (run `k` of it): its totals. */
+function measure(client, url, n, k) {
   const ll = process.env.LL || '2097152,16,64';
   return new Promise((ok, fail) => {
     const flags = (process.env.FLAGS ?? DETERMINISTIC).split(' ').filter(Boolean);
-    const args = ['--tool=cachegrind', '--cache-sim=yes', `--LL=${ll}`, '--cachegrind-out-file=/dev/null', process.execPath, ...flags, fileURLToPath(import.meta.url), '--child', client, url, String(n)];
+    const keep = process.env.KEEP ? path.resolve(process.env.KEEP, `cachegrind.out.${client}.${k}.${n}`) : '/dev/null';
+    const args = ['--tool=cachegrind', '--cache-sim=yes', `--LL=${ll}`, `--cachegrind-out-file=${keep}`, process.execPath, ...flags, fileURLToPath(import.meta.url), '--child', client, url, String(n)];
     const p = spawn('valgrind', args, { cwd: ROOT, env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     p.stderr.on('data', (d) => (err += d));
@@ -93,6 +95,7 @@ async function main() {
   const repeat = Number(process.env.REPEAT || 1);
   const jobs = Number(process.env.JOBS || 2);
   if (clients.some((c) => c.startsWith('lean'))) buildBenchPkg();
+  if (process.env.KEEP) (await import('node:fs')).mkdirSync(process.env.KEEP, { recursive: true });
   const server = await startServer();
   const url = `${server.url}/${process.env.ENDPOINT || 'json'}`;
   // Every run to make: (client, repeat, n), two per measurement.
@@ -104,7 +107,7 @@ async function main() {
     const worker = async () => {
       while (next < work.length) {
         const w = work[next++];
-        got.set(`${w.c}/${w.k}/${w.calls}`, await measure(w.c, url, w.calls));
+        got.set(`${w.c}/${w.k}/${w.calls}`, await measure(w.c, url, w.calls, w.k));
         process.stderr.write('.');
       }
     };
