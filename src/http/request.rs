@@ -381,13 +381,8 @@ mod tests {
     /// order, and give the same `Mcp-Name`.
     #[test]
     fn a_name_outside_the_map_is_written_as_its_first_member() {
-        let meta = RequestMetaText {
-            protocol_version: "2026-07-28",
-            capabilities: "{}",
-            client_info: r#"{"name":"c","version":"1"}"#,
-            log_level: Some("debug"),
-            progress_token: Some(&json!(3)),
-        };
+        let token = json!(3);
+        let meta = meta_text(Some("debug"), Some(&token));
         let args: &[u8] = br#"{"a":[1,"x"]}"#;
         for rest in [
             json!({}),
@@ -452,17 +447,24 @@ mod tests {
         assert_eq!(m[PROGRESS_TOKEN], "p-1");
     }
 
-    /// The text writer gives byte for byte what cloning the params, merging `_meta` into
-    /// them and serializing gave.
-    #[test]
-    fn a_tool_calls_params_need_no_map() {
-        let meta = RequestMetaText {
+    /// A request's `_meta` texts for client `c` 1, at 2026-07-28.
+    fn meta_text<'a>(
+        log_level: Option<&'a str>,
+        progress_token: Option<&'a Value>,
+    ) -> RequestMetaText<'a> {
+        RequestMetaText {
             protocol_version: "2026-07-28",
             capabilities: "{}",
             client_info: r#"{"name":"c","version":"1"}"#,
-            log_level: None,
-            progress_token: None,
-        };
+            log_level,
+            progress_token,
+        }
+    }
+
+    /// A tool call's params without a map (`Params::tool`) are written as with an empty one.
+    #[test]
+    fn a_tool_calls_params_need_no_map() {
+        let meta = meta_text(None, None);
         let args = br#"{"a":[1,"x"]}"#;
         let empty = Map::new();
         let (mut without, mut with) = (Vec::new(), Vec::new());
@@ -499,6 +501,8 @@ mod tests {
         );
     }
 
+    /// The text writer gives byte for byte what cloning the params, merging `_meta` into
+    /// them and serializing gave.
     #[test]
     fn modern_params_text_is_add_modern_meta_serialized() {
         let caps = json!({"elicitation":{"form":{}},"extensions":{"a/b":{"x":[1,"\u{2028}"]}}});
