@@ -7,9 +7,13 @@
 // generated (`--perf-basic-prof`: /tmp/perf-<pid>.map); each anonymous instruction's
 // counts go to the piece of code holding it (the latest one written for that address).
 // Runs of WARMUP calls then 0 and N more, as node-cachegrind.mjs; per call is their
-// difference ÷ N. A probe, not a benchmark.
+// difference ÷ N. Node's fetch parses HTTP in wasm too (undici's llhttp): its functions are
+// the unnamed `wasm-function[N]` ones (in a named build of ours, only a few of ours are
+// unnamed). A probe, not a benchmark.
 //   CLIENT=ours node bench/tools/node-jit-misses.mjs        (PKG=<dir> as there)
 //   CLIENT=ours MODE=conc EVENT=I1mr TOP=40 node bench/tools/node-jit-misses.mjs
+//   bash bench/profile-size.sh && NAMED=bench/out/size-profile node bench/tools/node-jit-misses.mjs
+//     (our wasm functions by name: the named build of what scripts/build.sh last built)
 // Settings: CLIENT, MODE, ENDPOINT, WARMUP, N, PKG (as node-cachegrind.mjs), EVENT
 // (default I1mr), TOP (default 40), KEEP (a directory to keep the outputs in), REUSE=1
 // (analyse the outputs kept in KEEP again, running nothing).
@@ -153,7 +157,22 @@ function kind(n) {
   return n.startsWith('(') ? n : 'stubs and handlers';
 }
 
+/** With NAMED=<dir> (what bench/profile-size.sh wrote: named.wasm, m.js, snippets), a
+ *  package of ours assembled from it, as wasm-calls.mjs assembles one, so that V8 names
+ *  our wasm functions; its directory. */
+function namedPackage(src) {
+  const dir = path.join(KEEP, 'pkg-named');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.copyFileSync(path.join(src, 'named.wasm'), path.join(dir, 'mcp_wasm_client_bg.wasm'));
+  fs.copyFileSync(path.join(src, 'm.js'), path.join(dir, 'mcp_wasm_client.js'));
+  fs.cpSync(path.join(src, 'snippets'), path.join(dir, 'snippets'), { recursive: true });
+  for (const f of ['index.js', 'load.js']) fs.copyFileSync(path.join(ROOT, 'src/web/package', f), path.join(dir, f));
+  return dir;
+}
+
 async function main() {
+  if (process.env.NAMED && !process.env.REUSE) process.env.PKG = namedPackage(path.resolve(ROOT, process.env.NAMED));
   if (process.env.REUSE) {
     // The outputs of an earlier run, kept in KEEP: analysed again, nothing run.
     const kept = (n) => ({ out: path.join(KEEP, `callgrind.out.${CLIENT}.${n}`), map: path.join(KEEP, `perf.${CLIENT}.${n}.map`) });
