@@ -474,8 +474,9 @@ fn done(h: &Handle, op: OpId, outcome: crate::error::Result<crate::engine::actio
         let _ = sig.remove_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
     }
     // Every operation is a host's call: one without a `Pending` is a `Kind::Value` one
-    // that had no signal and no callbacks (`McpClient::run_boxed`); if the runner has no
-    // promise for it, `settle` does nothing.
+    // that had no signal and no callbacks (`McpClient::run_boxed`), or a subscription its
+    // host closed (its entry removed first), whose end the runner has no promise for:
+    // `settle` then does nothing.
     match p.map_or(Kind::Value, |p| p.kind) {
         Kind::Value => {
             // (The runner is made with the driver, before any call.)
