@@ -24,7 +24,7 @@ use crate::engine::arguments::ToolArguments;
 use crate::engine::call::{Call, CallPolicy};
 use crate::engine::ops::{policy_for, Op, Purpose, ToolOp};
 use crate::engine::shared::{Era, Owner};
-use crate::http::request::Params;
+use crate::http::request::{HttpRequest, Params};
 use crate::json::RawJson;
 use crate::protocol::jsonrpc::{decode, Message, RequestId};
 use crate::protocol::result::{peek_result_type, ResultType};
@@ -139,6 +139,52 @@ impl Core {
                 self.take_over(i);
                 false
             }
+        }
+    }
+
+    /// The request of plain call `op`, taken out of the queue, when sending it is the
+    /// engine's only action: the shell's direct path then performs it and hands the
+    /// answer over itself (`web::client`, BENCHMARKS.md, the thirty-third session). With
+    /// anything else queued (a call started before the session is ready, a general-path
+    /// call), `None`, and the queue is untouched.
+    pub fn take_plain_send(&mut self, op: OpId) -> Option<HttpRequest> {
+        // (`start_plain` books a call last.)
+        let q = &self.sh.actions;
+        let ours = q.len() == 1
+            && matches!((q.front(), self.plain.last()), (Some(Action::Send(r)), Some(p))
+                if p.op == op && p.wire == r.id);
+        if !ours {
+            return None;
+        }
+        match self.sh.actions.pop_front() {
+            Some(Action::Send(req)) => Some(req),
+            _ => None, // not reached: the only action was that `Send`
+        }
+    }
+
+    /// The complete result of operation `op`, taken out of the queue, when handing it to
+    /// the host is the engine's only action (the direct path's other half: the shell
+    /// returns the result's text to the fetch runner, which settles the call's promise).
+    /// `keep` may refuse it; with anything else queued, or refused, `None`, and the queue
+    /// is untouched.
+    pub fn take_sole_result(
+        &mut self,
+        op: OpId,
+        keep: impl FnOnce(&RawJson) -> bool,
+    ) -> Option<RawJson> {
+        let q = &self.sh.actions;
+        let ours = q.len() == 1
+            && matches!(q.front(), Some(Action::Done { op: o, outcome: Ok(Output::Raw(r)) })
+                if *o == op && keep(r));
+        if !ours {
+            return None;
+        }
+        match self.sh.actions.pop_front() {
+            Some(Action::Done {
+                outcome: Ok(Output::Raw(r)),
+                ..
+            }) => Some(r),
+            _ => None, // not reached: the only action was that `Done`
         }
     }
 
