@@ -96,17 +96,30 @@ impl McpClient {
             return reject(&Error::abort("the client is closed"));
         };
         let h = &self.h;
-        let op = {
-            let mut d = h.borrow_mut();
-            let t = now();
-            start(&mut d.core, &copts.opts, t)
-        };
+        let t = now();
+        let op = start(&mut h.borrow_mut().core, &copts.opts, t);
+        let bare =
+            copts.signal.is_none() && copts.on_progress.is_none() && copts.on_status.is_none();
+        // The direct path (BENCHMARKS.md, the thirty-third session): a call with nothing to
+        // keep here whose only action is its plain request hands that to the runner, which
+        // makes the promise with it and hands a plain answer straight back (`fetch::call`):
+        // the driver's pump performs nothing, the promise needs no call of its own, and the
+        // result is returned to the runner rather than settled through another call.
+        // Anything else takes the pump.
+        let direct = bare
+            .then(|| h.borrow_mut().core.take_plain_send(op))
+            .flatten();
+        if let Some(req) = direct {
+            let promise = crate::web::fetch::call(h, &f, req, op, t);
+            pump(h);
+            return promise;
+        }
         // Asked for before anything can end the operation (a signal aborted beforehand
         // ends it in `register`).
         let promise = f.wait(op.0 as f64);
         // A call without a signal or callbacks has nothing to keep here: `driver::done`
         // settles an operation it has no `Pending` for as a `Kind::Value` one.
-        if copts.signal.is_some() || copts.on_progress.is_some() || copts.on_status.is_some() {
+        if !bare {
             let abort = copts.signal.map(|s| (s, abort_closure(h, op)));
             register(
                 h,

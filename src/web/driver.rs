@@ -82,6 +82,9 @@ pub(super) struct Driver {
     timer: Option<JsValue>,
     timer_at: Option<Millis>,
     timer_idle: bool,
+    /// Whether the timer is an object that can be unreferenced (`set_referenced`), asked once
+    /// per `setTimeout` rather than at every change.
+    timer_object: bool,
     /// The timer's callback, made once (not a closure per deadline).
     on_timer: Option<Function>,
     pub closed: bool,
@@ -115,6 +118,7 @@ impl Driver {
             timer: None,
             timer_at: None,
             timer_idle: false,
+            timer_object: false,
             on_timer: None,
             closed: false,
             event_sources: SmallMap::default(),
@@ -214,15 +218,13 @@ extern "C" {
 }
 
 /// Node, Deno and Bun timers are objects that keep the process alive until they fire,
-/// unless unreferenced; a browser's are numbers.
+/// unless unreferenced; a browser's are numbers (`Driver::timer_object`).
 fn set_referenced(handle: &JsValue, on: bool) {
-    if handle.is_object() {
-        let t: &TimerObject = handle.unchecked_ref();
-        if on {
-            t.ref_();
-        } else {
-            t.unref();
-        }
+    let t: &TimerObject = handle.unchecked_ref();
+    if on {
+        t.ref_();
+    } else {
+        t.unref();
     }
 }
 
@@ -235,7 +237,9 @@ fn reschedule(h: &Handle) {
     let next = d.core.next_deadline();
     let Some(at) = next else {
         if let (Some(t), false) = (&d.timer, d.timer_idle) {
-            set_referenced(t, false);
+            if d.timer_object {
+                set_referenced(t, false);
+            }
             d.timer_idle = true;
         }
         return;
@@ -243,7 +247,9 @@ fn reschedule(h: &Handle) {
     if let (Some(t), Some(armed)) = (&d.timer, d.timer_at) {
         if armed <= at {
             if d.timer_idle {
-                set_referenced(t, true);
+                if d.timer_object {
+                    set_referenced(t, true);
+                }
                 d.timer_idle = false;
             }
             return;
@@ -275,7 +281,9 @@ fn reschedule(h: &Handle) {
     };
     // setTimeout takes at most 2^31-1 ms; a later deadline is re-armed when this one fires.
     let delay = at.saturating_sub(now()).min(i32::MAX as u64) as f64;
-    d.timer = Some(set_timeout(&f, delay));
+    let timer = set_timeout(&f, delay);
+    d.timer_object = timer.is_object();
+    d.timer = Some(timer);
     d.timer_at = Some(at);
     d.timer_idle = false;
 }

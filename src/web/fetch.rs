@@ -1,11 +1,13 @@
 //! Performing the engine's HTTP requests with `fetch` (the global one, or the host's) and
 //! feeding head, body and end to the engine. The fetch itself runs in JS (`js/cors.js`,
-//! `Fetcher`): one async function per request, reporting back through four functions
+//! `Fetcher`): one async function per request, reporting back through five functions
 //! made once per client, instead of a wasm future with a closure and a promise reaction
 //! per await. A JSON body is read whole (one `arrayBuffer()` when its size is known and
 //! within the engine's limit, else its chunks gathered in JS up to that limit) and handed
 //! over in one piece; an SSE body goes chunk by chunk. Cancellation is an
-//! `AbortController` per exchange, kept in JS.
+//! `AbortController` per exchange, kept in JS. A plain tool call's request may be handed
+//! over on the direct path ([`call`]): its answer then comes back to the `answer` function,
+//! which gives the runner the call's result to settle its promise with.
 //!
 //! CORS diagnosis (a page talking to a server on another origin): a browser rejects a
 //! refused request with the same bare `TypeError` as a network failure, and hides response
@@ -16,9 +18,11 @@
 //! probes and the wording are in `js/cors.js` too. Transport facts only: no protocol
 //! decision.
 
+use crate::engine::actions::OpId;
 use crate::engine::core::ResponseHead;
 use crate::error::{sanitize, Error, ErrorKind};
 use crate::http::request::HttpRequest;
+use crate::json::RawJson;
 use crate::web::convert::from_js;
 use crate::web::driver::{now, pump, Driver, Handle};
 use std::cell::RefCell;
@@ -31,7 +35,13 @@ extern "C" {
     /// The fetch runner of one client.
     pub(super) type Fetcher;
     #[wasm_bindgen(constructor)]
-    fn new(fetch: &JsValue, head: &JsValue, body: &JsValue, fail: &JsValue) -> Fetcher;
+    fn new(
+        fetch: &JsValue,
+        head: &JsValue,
+        body: &JsValue,
+        fail: &JsValue,
+        answer: &JsValue,
+    ) -> Fetcher;
     /// Starts request `id`; `url`, `method` and `headers` are `None` when they are those
     /// of the request before (`Sent`).
     #[wasm_bindgen(method)]
@@ -44,6 +54,18 @@ extern "C" {
         body: Option<Vec<u8>>,
         host: bool,
     );
+    /// As `send`, for plain call `op`'s request (the direct path): also makes the call's
+    /// promise, returned, and hands a plain answer to it to the `answer` function.
+    #[wasm_bindgen(method)]
+    fn call(
+        this: &Fetcher,
+        op: f64,
+        id: f64,
+        url: Option<&str>,
+        method: Option<&str>,
+        headers: Option<&str>,
+        body: Option<Vec<u8>>,
+    ) -> js_sys::Promise;
     #[wasm_bindgen(method)]
     fn cancel(this: &Fetcher, id: f64);
     /// The promise of operation `op`'s call, settled by [`Fetcher::settle`].
@@ -183,101 +205,183 @@ pub(super) fn fetcher(h: &Handle, custom: Option<&js_sys::Function>) -> Fetcher 
             })
         },
     );
+    let w = Rc::downgrade(h);
+    // The direct path's answer (`Fetcher.call`): a 200 of `application/json` exactly, with
+    // no `Mcp-Session-Id` or `Retry-After`, and its whole body, to plain call `op`'s
+    // request. The call's result text when handing it over is all the engine does with it
+    // (the runner settles the promise); otherwise the engine's actions are performed as
+    // for any answer (`head`), and `None`.
+    let answer = Closure::<dyn FnMut(f64, f64, Vec<u8>) -> Option<String>>::new(
+        move |id: f64, op: f64, bytes: Vec<u8>| {
+            let h = w.upgrade()?;
+            let text = {
+                let mut d = h.borrow_mut();
+                let d = &mut *d;
+                let id = id as u64;
+                let t = now();
+                over(d, id);
+                let head = ResponseHead {
+                    status: 200,
+                    content_type: Some("application/json"),
+                    ..Default::default()
+                };
+                d.core.on_answer(id, head, bytes, t);
+                // A stand-in (`Fetcher.standIn`) is never made for a direct answer (it is
+                // a small body); one would be for `driver::done` to resolve.
+                let stand_in = d.stand_in.as_str();
+                d.core.take_sole_result(OpId(op as u64), |r| {
+                    stand_in.is_empty() || !r.get().starts_with(stand_in)
+                })
+            };
+            pump(&h);
+            text.map(RawJson::into_string)
+        },
+    );
     let custom = custom.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
     Fetcher::new(
         &custom,
         &head.into_js_value(),
         &body.into_js_value(),
         &fail.into_js_value(),
+        &answer.into_js_value(),
     )
 }
 
 /// Starts the request; events go to the engine as they arrive.
 pub(super) fn perform(h: &Handle, req: HttpRequest) {
     let id = req.id;
-    let (f, host, same_headers) = {
-        let mut d = h.borrow_mut();
-        let host = d.core.host_result(id);
-        if d.keep_alive.is_none() {
-            d.keep_alive = Some(h.clone());
+    let (f, same_headers) = match ready(h, &req) {
+        Ok(r) => r,
+        Err(e) => return failed(h, id, e),
+    };
+    let host = h.borrow().core.host_result(id);
+    let r = hand(h, req, same_headers);
+    let (url, headers) = (r.url.as_deref(), r.headers.as_deref());
+    f.send(r.id, url, r.method, headers, r.body, host);
+    // The request has left (or failed) only now: the page may have done other work since
+    // the engine started it (`Core::on_sent`).
+    let t = now();
+    h.borrow_mut().core.on_sent(id, t);
+}
+
+/// The direct path (`McpClient::run_boxed`): starts plain call `op`'s request, taken out
+/// of the engine's queue at `t`, and returns the call's promise, made by runner `f`; a
+/// plain answer to it comes back through the runner's `answer` function. A request that
+/// cannot go fails as [`perform`] fails it.
+pub(super) fn call(
+    h: &Handle,
+    f: &Fetcher,
+    req: HttpRequest,
+    op: OpId,
+    t: crate::time::Millis,
+) -> js_sys::Promise {
+    let id = req.id;
+    let same_headers = match ready(h, &req) {
+        Ok((_, same)) => same,
+        Err(e) => {
+            let promise = f.wait(op.0 as f64);
+            failed(h, id, e);
+            return promise;
         }
-        d.exchanges.insert(id);
-        (d.fetcher.clone(), host, d.sent.headers == req.headers)
     };
-    // Headers handed over before were checked then.
-    let nul = if same_headers {
-        None
-    } else {
-        req.headers
-            .iter()
-            .find(|(n, v)| n.contains('\0') || v.contains('\0'))
-    };
-    if f.is_none() || nul.is_some() {
-        let e = match nul {
-            Some((n, _)) => Error::config(format!(
-                "header {} could not be set: it contains a NUL character",
-                sanitize(n, 100)
-            )),
-            None => Error::network("no fetch runner (the client is closed)"),
-        };
-        let mut d = h.borrow_mut();
-        over(&mut d, id);
-        let t = now();
-        d.core.on_fail(id, e, t);
-        drop(d);
-        return pump(h);
+    let r = hand(h, req, same_headers);
+    let (url, headers) = (r.url.as_deref(), r.headers.as_deref());
+    let promise = f.call(op.0 as f64, r.id, url, r.method, headers, r.body);
+    // Sent in the same turn as it was started: no other work came between.
+    h.borrow_mut().core.on_sent(id, t);
+    promise
+}
+
+/// Exchange `id` failed before it was handed to the runner.
+fn failed(h: &Handle, id: u64, e: Error) {
+    let t = now();
+    h.borrow_mut().core.on_fail(id, e, t);
+    pump(h)
+}
+
+/// The fetch runner for `req`, and whether its headers are those handed over last; an
+/// error when it cannot go: no runner (the client is closed), or a header holding a NUL
+/// (which the runner's text of them cannot carry). Exchange `req.id` is booked in the
+/// driver either way.
+fn ready(h: &Handle, req: &HttpRequest) -> Result<(Rc<Fetcher>, bool), Error> {
+    let id = req.id;
+    let mut d = h.borrow_mut();
+    if d.keep_alive.is_none() {
+        d.keep_alive = Some(h.clone());
     }
-    if let Some(f) = f {
-        // What the request before had is not handed over again (each text is decoded
-        // into a JS string on the way): the runner keeps it. The headers are compared as
-        // the engine gave them, and written as text (`name\0value\0…`) only when they
-        // changed: the calls of one tool send the same.
-        let HttpRequest {
-            url,
-            method,
-            headers,
-            body,
-            ..
-        } = req;
-        let text = (!same_headers).then(|| {
-            let mut text = String::with_capacity(256);
-            for (n, v) in &headers {
-                text.push_str(n);
-                text.push('\0');
-                text.push_str(v);
-                text.push('\0');
-            }
-            text
-        });
-        let (url, method) = {
-            let mut d = h.borrow_mut();
-            let last = &mut d.sent;
-            if !same_headers {
-                last.headers = headers;
-            }
-            let method = method.as_str();
-            (
-                changed(&mut last.url, &url).then_some(url.as_str()),
-                (last.method != method).then(|| {
-                    last.method = method;
-                    method
-                }),
-            )
-        };
-        f.send(
-            id as f64,
-            url,
-            method,
-            text.as_deref(),
-            // As bytes (a copy out of the wasm's memory): no UTF-16 string is made of a
-            // large body here, and the platform's fetch need not encode it again.
-            body,
-            host,
-        );
-        // The request has left (or failed) only now: the page may have done other work
-        // since the engine started it (`Core::on_sent`).
-        let t = now();
-        h.borrow_mut().core.on_sent(id, t);
+    d.exchanges.insert(id);
+    let same_headers = d.sent.headers == req.headers;
+    // Headers handed over before were checked then.
+    let nul = (!same_headers)
+        .then(|| {
+            req.headers
+                .iter()
+                .find(|(n, v)| n.contains('\0') || v.contains('\0'))
+        })
+        .flatten();
+    let e = match (&d.fetcher, nul) {
+        (Some(f), None) => return Ok((f.clone(), same_headers)),
+        (_, Some((n, _))) => Error::config(format!(
+            "header {} could not be set: it contains a NUL character",
+            sanitize(n, 100)
+        )),
+        (None, None) => Error::network("no fetch runner (the client is closed)"),
+    };
+    over(&mut d, id);
+    Err(e)
+}
+
+/// What the runner is handed with a request (`Fetcher.send`, `Fetcher.call`): its URL,
+/// method and header text each `None` when it is the request before's, and its body.
+struct Handed {
+    id: f64,
+    url: Option<String>,
+    method: Option<&'static str>,
+    headers: Option<String>,
+    body: Option<Vec<u8>>,
+}
+
+/// What `req` is handed to the runner as; the driver keeps what the runner will keep.
+fn hand(h: &Handle, req: HttpRequest, same_headers: bool) -> Handed {
+    // What the request before had is not handed over again (each text is decoded into a
+    // JS string on the way): the runner keeps it. The headers are compared as the engine
+    // gave them, and written as text (`name\0value\0…`) only when they changed: the
+    // calls of one tool send the same.
+    let HttpRequest {
+        id,
+        url,
+        method,
+        headers,
+        body,
+        ..
+    } = req;
+    let text = (!same_headers).then(|| {
+        let mut text = String::with_capacity(256);
+        for (n, v) in &headers {
+            text.push_str(n);
+            text.push('\0');
+            text.push_str(v);
+            text.push('\0');
+        }
+        text
+    });
+    let mut d = h.borrow_mut();
+    let last = &mut d.sent;
+    if !same_headers {
+        last.headers = headers;
+    }
+    let method = method.as_str();
+    Handed {
+        id: id as f64,
+        url: changed(&mut last.url, &url).then_some(url),
+        method: (last.method != method).then(|| {
+            last.method = method;
+            method
+        }),
+        headers: text,
+        // As bytes (a copy out of the wasm's memory): no UTF-16 string is made of a large
+        // body here, and the platform's fetch need not encode it again.
+        body,
     }
 }
 

@@ -299,6 +299,27 @@ test('tool-raised protocol error → McpError with the code and data', async ({ 
   await stillWorks(c);
 });
 
+test('calls of listed tools, with no options (the direct path): results, errors, input requests and calls at once settle as on the general path', async ({ client }) => {
+  // With its tools listed, a call without options is plain and takes the shell's direct
+  // path (src/web/client.rs `run_boxed`, BENCHMARKS.md, the thirty-third session): its
+  // answer comes back straight to the runner, and anything but a complete result is handed
+  // back to the engine. Each outcome here is the one the general path gives (the cases above).
+  const seen = [];
+  const c = client({ onElicitation: formAnswers(seen) });
+  await c.listAllTools();
+  eq(text(await c.callTool('echo', { text: 'direct' })), 'direct', 'a complete result');
+  const e = await rejects(c.callTool('error_tool', { mode: 'protocol', code: -32001 }), McpError, { code: -32001 });
+  eq(e.data, { mode: 'protocol' }, 'a JSON-RPC error: its data');
+  const r = await c.callTool('error_tool', { mode: 'tool' });
+  eq(r.isError, true, 'a tool error is a result');
+  eq(text(await c.callTool('ask_name', {})), 'Hello, Ada!', 'input requests answered, then the result');
+  eq(seen.length, 1, 'the handler asked once');
+  const texts = Array.from({ length: 20 }, (_, i) => `at once ${i}`);
+  const got = await Promise.all(texts.map((t) => c.callTool('echo', { text: t })));
+  eq(got.map(text), texts, 'calls at once, each with its own result');
+  await stillWorks(c);
+});
+
 test('readResource test://hello', async ({ client }) => {
   const r = await client().readResource('test://hello');
   eq(r.contents?.[0]?.uri, 'test://hello', 'uri');

@@ -249,24 +249,27 @@ function join(parts, n) {
 
 /**
  * Performs the engine's HTTP requests with `fetch` (the host's, or the global one) and
- * feeds what comes back to the wasm shell through four functions made once per client:
+ * feeds what comes back to the wasm shell through five functions made once per client:
  * `head(id, status, contentType, sessionId, retryAfter, wwwAuthenticate, dpopNonce,
  * crossOrigin401)` returns how to read the body (-1: chunk by chunk, as an SSE stream is;
  * n >= 0: one JSON message of at most n bytes, handed over whole; -2: not delivered, a
  * DPoP nonce this origin cannot read was asked for, a CORS error), `body(id, bytes, last)`,
  * and `fail(id, kind, message, data, status)`. A plain JSON answer (see `plain`) goes to
- * `head` with its whole body in place of `crossOrigin401`: its head, body and end at once.
- * Transport facts only: no protocol decision.
+ * `head` with its whole body in place of `crossOrigin401`: its head, body and end at once;
+ * on the direct path (`call`), to `answer(id, op, bytes)` when it is as plain as answers
+ * come, which may return the call's result text. Transport facts only: no protocol
+ * decision.
  *
  * It also keeps the promises of the client's calls (`wait`, `settle`): made here, in JS,
  * they cost the wasm no closure and no call back into it per call.
  */
 export class Fetcher {
-  constructor(fetchFn, head, body, fail) {
+  constructor(fetchFn, head, body, fail, answer) {
     this.fetchFn = typeof fetchFn === 'function' ? fetchFn : null;
     this.head = head;
     this.body = body;
     this.fail = fail;
+    this.answer = answer;
     /** The most bytes the engine took as one JSON message (`head`'s answer), once seen:
      *  a plain answer within it is read whole before the engine hears its head. */
     this.jsonLimit = -1;
@@ -422,7 +425,7 @@ export class Fetcher {
    *  to the host unread (see `standIn`). `url`, `method` and `headers` are undefined when
    *  they are those of the request before: the calls of one tool send the same, and each
    *  text the wasm hands over is decoded anew (BENCHMARKS.md, the twenty-ninth session). */
-  send(id, url, method, headers, body, host) {
+  send(id, url, method, headers, body, host, op) {
     if (url === undefined) url = this.lastUrl;
     else this.lastUrl = url;
     if (method === undefined) method = this.lastMethod;
@@ -430,13 +433,27 @@ export class Fetcher {
     if (headers === undefined) headers = this.lastHeaderText;
     const ac = new AbortController();
     this.live.set(id, ac);
-    this.run(id, ac, url, method, headers, body, host).catch((e) => {
+    this.run(id, ac, url, method, headers, body, host, op).catch((e) => {
       try {
         this.failed(id, 'network', `fetch failed: ${describe(e)}`);
       } catch {
         // the client is gone
       }
     });
+  }
+
+  /**
+   * The direct path: `send` for plain call `op`'s request (its result goes to the host),
+   * and the call's promise, returned. A plain answer to it (`plain`, with no session id or
+   * `Retry-After`, and `application/json` exactly) goes to `answer(id, op, bytes)`, which
+   * returns the call's result text when handing it over is all the engine did with it; the
+   * promise is then settled here. Anything else takes the usual way, and the engine
+   * settles the promise (`settle`).
+   */
+  call(op, id, url, method, headers, body) {
+    const p = this.wait(op);
+    this.send(id, url, method, headers, body, true, op);
+    return p;
   }
 
   /** The engine gave up on exchange `id`. */
@@ -469,7 +486,7 @@ export class Fetcher {
     return pairs;
   }
 
-  async run(id, ac, url, method, headerText, body, host) {
+  async run(id, ac, url, method, headerText, body, host, op) {
     const pairs = this.pairsOf(headerText);
     const custom = this.fetchFn;
     const f = custom || globalThis.fetch;
@@ -542,8 +559,14 @@ export class Fetcher {
         if (ac.signal.aborted) return this.live.delete(id);
         return this.failed(id, 'network', `the response stream broke: ${describe(e)}`);
       }
+      if (!this.live.delete(id)) return;
+      if (op !== undefined && sid === null && ra === null && ct === 'application/json') {
+        const text = this.answer(id, op, bytes);
+        if (text !== undefined) this.settle(op, true, null, text);
+        return;
+      }
       // (`application/json` exactly, the usual type, is not handed over: the wasm knows it.)
-      if (this.live.delete(id)) this.head(id, status, ct === 'application/json' ? null : ct, sid, ra, null, null, bytes);
+      this.head(id, status, ct === 'application/json' ? null : ct, sid, ra, null, null, bytes);
       return;
     }
     // DPoP-Nonce only on refusals (RFC 9449 §8: 400 from the token endpoint; §9: 401, 403).
