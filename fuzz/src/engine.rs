@@ -176,6 +176,8 @@ struct Driver {
     core: Core,
     now: u64,
     open: Vec<Exchange>,
+    /// Requests sent on the direct path and not yet ended: exchange, operation.
+    direct: Vec<(u64, OpId)>,
     last_id: Value,
     asks: Vec<AskId>,
     started: HashSet<OpId>,
@@ -244,147 +246,150 @@ impl Driver {
                 n <= MAX_ACTIONS_PER_EVENT,
                 "unbounded actions for one event"
             );
-            if trace() {
-                match &a {
-                    Action::Send(req) => eprintln!(
-                        "  send #{} {} {} {}",
-                        req.id,
-                        req.method.as_str(),
-                        req.url,
-                        req.body_text().unwrap_or("")
-                    ),
-                    other => eprintln!("  {other:?}"),
-                }
-            }
-            match a {
-                Action::Send(req) => {
-                    for (name, value) in &req.headers {
-                        assert!(is_token(name), "bad header name {name:?}");
-                        assert!(header_value_ok(value), "bad header {name}: {value:?}");
-                    }
-                    assert!(!req.url.chars().any(|c| c.is_control() || c == ' '));
-                    // The OAuth flow's token and registration requests are forms or JSON
-                    // sent to other servers; every other body is JSON.
-                    let form = req.headers.iter().any(|(n, v)| {
-                        n.eq_ignore_ascii_case("content-type")
-                            && v.starts_with("application/x-www-form-urlencoded")
-                    });
-                    assert!(!form || self.cfg.auth.is_some(), "a form without OAuth");
-                    let body: Option<Value> = req.body.as_deref().filter(|_| !form).map(|b| {
-                        // UTF-8 (the body is bytes since the request stopped being checked
-                        // as a `String`), and valid JSON.
-                        let b = std::str::from_utf8(b)
-                            .unwrap_or_else(|e| panic!("body not UTF-8: {e}: {b:?}"));
-                        // A tool's arguments are sent as the host wrote them, so
-                        // a number beyond f64 (valid JSON a `Value` cannot hold) may be in
-                        // one: such a body is checked as JSON text only (it is a tools/call,
-                        // which the checks below do not concern).
-                        serde_json::from_str::<&serde_json::value::RawValue>(b)
-                            .unwrap_or_else(|e| panic!("body not JSON: {e}: {b}"));
-                        serde_value(b).unwrap_or(Value::Null)
-                    });
-                    let method = body
-                        .as_ref()
-                        .and_then(|b| b.get("method"))
-                        .and_then(Value::as_str);
-                    // Offline nothing is polled and no answer goes out (issue 13): only an
-                    // operation of the host's own may send these.
-                    if !self.online && matches!(method, Some("tasks/get" | "tasks/update")) {
-                        assert!(
-                            self.host_task_ops
-                                .iter()
-                                .any(|(op, _)| !self.done.contains(op)),
-                            "{method:?} sent while offline"
-                        );
-                    }
-                    // Coordinated: a follower sends neither; only the leader polls.
-                    if let (Some(p), Some(m @ ("tasks/get" | "tasks/update"))) =
-                        (&self.peers, method)
-                    {
-                        let task = body
-                            .as_ref()
-                            .and_then(|b| b.pointer("/params/taskId"))
-                            .and_then(Value::as_str)
-                            .unwrap_or("");
-                        let host = self
-                            .host_task_ops
-                            .iter()
-                            .any(|(op, t)| t == task && !self.done.contains(op));
-                        let modern = self.cfg.version == VersionChoice::Pinned("2026-07-28".into());
-                        p.check_send(m, task, host, modern);
-                    }
-                    if self.closed {
-                        let what = body
-                            .as_ref()
-                            .and_then(|b| b.get("method"))
-                            .and_then(Value::as_str)
-                            .unwrap_or(req.method.as_str());
-                        self.sent_after_close.push(what.to_string());
-                    }
-                    let id = body
-                        .as_ref()
-                        .and_then(|b| b.get("method").and(b.get("id")))
-                        .cloned();
-                    if let Some(i) = &id {
-                        self.last_id = i.clone();
-                    }
-                    let progress_token = body
-                        .as_ref()
-                        .and_then(|b| b.pointer("/params/_meta/progressToken"))
-                        .cloned();
-                    self.open.push(Exchange {
-                        xfer: req.id,
-                        id,
-                        progress_token,
-                    });
-                }
-                Action::Cancel(x) => self.open.retain(|e| e.xfer != x),
-                Action::Ask(Ask { id, key, .. }) => {
-                    if let Some(p) = self.peers.as_mut() {
-                        p.asked(&key);
-                    }
-                    self.asks.push(id);
-                }
-                Action::CancelAsk(_) => {}
-                Action::CancelAuth(id) => {
-                    // A lock still awaited is abandoned with `Unlock`, never withdrawn.
-                    assert_ne!(Some(id), self.lock, "CancelAuth of the lock {id}");
-                    self.auth_steps.retain(|(s, _)| *s != id);
-                }
-                Action::StoreTask { key, value } => self.stored(key, value),
-                Action::ForgetTask { key } => {
-                    assert!(key.starts_with(&self.prefix), "ForgetTask {key:?}");
-                }
-                Action::Auth(a) => self.auth_action(a),
-                Action::Peer(a) => match self.peers.as_mut() {
-                    Some(p) => p.action(a, self.closed),
-                    None => panic!("peer action without coordination: {a:?}"),
-                },
-                Action::Progress { .. } | Action::Log { .. } | Action::Notify { .. } => {}
-                Action::TaskStatus { task, .. } => check_view(&task),
-                Action::Subscription { .. } => {}
-                Action::Warn { message } => {
-                    assert!(!message.chars().any(is_unsafe_char), "warning {message:?}");
-                }
-                Action::Done { op, outcome } => {
-                    // Ops the engine starts itself (the `tasks/cancel` after aborting a
-                    // task-backed call) end too; the shell drops those. Any op ends once.
-                    assert!(self.done.insert(op), "op {op} ended twice");
-                    match outcome {
-                        Ok(Output::Raw(r)) => {
-                            assert!(is_json_text(r.get()));
-                        }
-                        Ok(Output::Task(t)) => check_view(&t),
-                        Ok(_) => {}
-                        Err(e) => check_error(&e),
-                    }
-                }
-            }
+            self.perform(a);
         }
         if let Some(p) = &self.peers {
             p.check_bounds();
         }
         self.peer_grants();
+    }
+
+    /// Performs (checks and records) one of the engine's actions.
+    fn perform(&mut self, a: Action) {
+        if trace() {
+            match &a {
+                Action::Send(req) => eprintln!(
+                    "  send #{} {} {} {}",
+                    req.id,
+                    req.method.as_str(),
+                    req.url,
+                    req.body_text().unwrap_or("")
+                ),
+                other => eprintln!("  {other:?}"),
+            }
+        }
+        match a {
+            Action::Send(req) => {
+                for (name, value) in &req.headers {
+                    assert!(is_token(name), "bad header name {name:?}");
+                    assert!(header_value_ok(value), "bad header {name}: {value:?}");
+                }
+                assert!(!req.url.chars().any(|c| c.is_control() || c == ' '));
+                // The OAuth flow's token and registration requests are forms or JSON
+                // sent to other servers; every other body is JSON.
+                let form = req.headers.iter().any(|(n, v)| {
+                    n.eq_ignore_ascii_case("content-type")
+                        && v.starts_with("application/x-www-form-urlencoded")
+                });
+                assert!(!form || self.cfg.auth.is_some(), "a form without OAuth");
+                let body: Option<Value> = req.body.as_deref().filter(|_| !form).map(|b| {
+                    // UTF-8 (the body is bytes since the request stopped being checked
+                    // as a `String`), and valid JSON.
+                    let b = std::str::from_utf8(b)
+                        .unwrap_or_else(|e| panic!("body not UTF-8: {e}: {b:?}"));
+                    // A tool's arguments are sent as the host wrote them, so
+                    // a number beyond f64 (valid JSON a `Value` cannot hold) may be in
+                    // one: such a body is checked as JSON text only (it is a tools/call,
+                    // which the checks below do not concern).
+                    serde_json::from_str::<&serde_json::value::RawValue>(b)
+                        .unwrap_or_else(|e| panic!("body not JSON: {e}: {b}"));
+                    serde_value(b).unwrap_or(Value::Null)
+                });
+                let method = body
+                    .as_ref()
+                    .and_then(|b| b.get("method"))
+                    .and_then(Value::as_str);
+                // Offline nothing is polled and no answer goes out (issue 13): only an
+                // operation of the host's own may send these.
+                if !self.online && matches!(method, Some("tasks/get" | "tasks/update")) {
+                    assert!(
+                        self.host_task_ops
+                            .iter()
+                            .any(|(op, _)| !self.done.contains(op)),
+                        "{method:?} sent while offline"
+                    );
+                }
+                // Coordinated: a follower sends neither; only the leader polls.
+                if let (Some(p), Some(m @ ("tasks/get" | "tasks/update"))) = (&self.peers, method) {
+                    let task = body
+                        .as_ref()
+                        .and_then(|b| b.pointer("/params/taskId"))
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
+                    let host = self
+                        .host_task_ops
+                        .iter()
+                        .any(|(op, t)| t == task && !self.done.contains(op));
+                    let modern = self.cfg.version == VersionChoice::Pinned("2026-07-28".into());
+                    p.check_send(m, task, host, modern);
+                }
+                if self.closed {
+                    let what = body
+                        .as_ref()
+                        .and_then(|b| b.get("method"))
+                        .and_then(Value::as_str)
+                        .unwrap_or(req.method.as_str());
+                    self.sent_after_close.push(what.to_string());
+                }
+                let id = body
+                    .as_ref()
+                    .and_then(|b| b.get("method").and(b.get("id")))
+                    .cloned();
+                if let Some(i) = &id {
+                    self.last_id = i.clone();
+                }
+                let progress_token = body
+                    .as_ref()
+                    .and_then(|b| b.pointer("/params/_meta/progressToken"))
+                    .cloned();
+                self.open.push(Exchange {
+                    xfer: req.id,
+                    id,
+                    progress_token,
+                });
+            }
+            Action::Cancel(x) => self.open.retain(|e| e.xfer != x),
+            Action::Ask(Ask { id, key, .. }) => {
+                if let Some(p) = self.peers.as_mut() {
+                    p.asked(&key);
+                }
+                self.asks.push(id);
+            }
+            Action::CancelAsk(_) => {}
+            Action::CancelAuth(id) => {
+                // A lock still awaited is abandoned with `Unlock`, never withdrawn.
+                assert_ne!(Some(id), self.lock, "CancelAuth of the lock {id}");
+                self.auth_steps.retain(|(s, _)| *s != id);
+            }
+            Action::StoreTask { key, value } => self.stored(key, value),
+            Action::ForgetTask { key } => {
+                assert!(key.starts_with(&self.prefix), "ForgetTask {key:?}");
+            }
+            Action::Auth(a) => self.auth_action(a),
+            Action::Peer(a) => match self.peers.as_mut() {
+                Some(p) => p.action(a, self.closed),
+                None => panic!("peer action without coordination: {a:?}"),
+            },
+            Action::Progress { .. } | Action::Log { .. } | Action::Notify { .. } => {}
+            Action::TaskStatus { task, .. } => check_view(&task),
+            Action::Subscription { .. } => {}
+            Action::Warn { message } => {
+                assert!(!message.chars().any(is_unsafe_char), "warning {message:?}");
+            }
+            Action::Done { op, outcome } => {
+                // Ops the engine starts itself (the `tasks/cancel` after aborting a
+                // task-backed call) end too; the shell drops those. Any op ends once.
+                assert!(self.done.insert(op), "op {op} ended twice");
+                match outcome {
+                    Ok(Output::Raw(r)) => {
+                        assert!(is_json_text(r.get()));
+                    }
+                    Ok(Output::Task(t)) => check_view(&t),
+                    Ok(_) => {}
+                    Err(e) => check_error(&e),
+                }
+            }
+        }
     }
 
     /// What the web driver does: when the deadline has come, `on_timer(now)`.
@@ -405,6 +410,12 @@ impl Driver {
     fn started(&mut self, op: OpId) {
         // Ids are fresh: an op id is never reused.
         assert!(self.started.insert(op), "op id {op} reused");
+        // The web shell's direct path (src/web/client.rs `run_boxed`): a plain call's
+        // request, when it is the only action, is taken out and sent by itself.
+        if let Some(req) = self.core.take_plain_send(op) {
+            self.direct.push((req.id, op));
+            self.perform(Action::Send(req));
+        }
         self.pump();
     }
 
@@ -506,7 +517,23 @@ impl Driver {
             ..Default::default()
         };
         self.core.on_answer(xfer, head, body, self.now);
+        // The direct path's answer (src/web/fetch.rs, the `answer` closure): the call's
+        // complete result, when it is the only action, is taken out and handed over.
+        if let Some(op) = self.undirect(xfer) {
+            if let Some(raw) = self.core.take_sole_result(op, |_| true) {
+                self.perform(Action::Done {
+                    op,
+                    outcome: Ok(Output::Raw(raw)),
+                });
+            }
+        }
         self.pump();
+    }
+
+    /// The operation whose request went out as exchange `xfer` on the direct path (once).
+    fn undirect(&mut self, xfer: u64) -> Option<OpId> {
+        let i = self.direct.iter().position(|(x, _)| *x == xfer)?;
+        Some(self.direct.swap_remove(i).1)
     }
 
     /// A body chunk for exchange `xfer` (still open or not: a late chunk is ignored).
@@ -523,6 +550,7 @@ impl Driver {
         if let Some(i) = self.position(xfer) {
             self.open.remove(i);
         }
+        self.undirect(xfer);
         self.core.on_end(xfer, self.now);
         self.pump();
     }
@@ -531,6 +559,7 @@ impl Driver {
         if let Some(i) = self.position(xfer) {
             self.open.remove(i);
         }
+        self.undirect(xfer);
         self.core.on_fail(xfer, e, self.now);
         self.pump();
     }
@@ -1178,6 +1207,7 @@ pub fn run(data: &[u8]) {
         core,
         now: START,
         open: Vec::new(),
+        direct: Vec::new(),
         last_id: Value::Null,
         asks: Vec::new(),
         started: HashSet::new(),
