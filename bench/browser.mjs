@@ -21,19 +21,23 @@ export const CHROMIUM_ARGS = [
   '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows',
 ];
 
+/** Whether the bundles are minified: `MINIFY=0` leaves them readable, one statement a line,
+ *  for a probe that needs line numbers (a CPU profile's position ticks). */
+const MINIFY = process.env.MINIFY !== '0';
+
 /** Browser bundles of the three clients and of eventsource-parser (esbuild, minified). */
 export async function buildBrowserBundles() {
   const outdir = join(BUNDLES, 'clients');
   mkdirSync(outdir, { recursive: true });
   await build({
     entryPoints: ['ours', 'ts', 'raw', 'raw-strict', 'raw-pipe', 'raw-chunks', 'raw-tee', 'raw-blob', 'raw-transfer', 'raw-clone', 'raw-slices'].map((n) => join(ROOT, 'bench/clients', `${n}.js`)),
-    bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true,
+    bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: MINIFY,
     outdir, logLevel: 'error', absWorkingDir: ROOT, splitting: false,
   });
   copyFileSync(join(ROOT, 'pkg/mcp_wasm_client_bg.wasm'), join(outdir, 'mcp_wasm_client_bg.wasm'));
   await build({
     entryPoints: [join(ROOT, 'bench/lib/esp.js')],
-    bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true,
+    bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: MINIFY,
     outfile: join(BUNDLES, 'esp.js'), logLevel: 'error', absWorkingDir: ROOT,
   });
 }
@@ -49,7 +53,7 @@ export async function buildBundleB(pkgDir) {
   const pkg = resolve(pkgDir);
   await build({
     entryPoints: { 'ours-b': join(ROOT, 'bench/clients/ours.js') },
-    bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true,
+    bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: MINIFY,
     outdir, logLevel: 'error', absWorkingDir: ROOT, splitting: false,
     plugins: [{
       name: 'pkg-b',
