@@ -543,7 +543,7 @@ fn the_direct_path_takes_only_a_sole_send_and_a_sole_result() {
     );
     assert!(h.core.poll_action().is_none());
     assert!(h.core.busy().is_empty(), "{:?}", h.core.busy());
-    // Refused above and then pumped, the same result reaches the host the usual way.
+    // A result `keep` refuses stays queued, and the pump hands it to the host as usual.
     let op = h.core.call_tool_json("echo", None, false, &opts, h.now);
     let req = h.core.take_plain_send(op).expect("the call's request");
     answer(&mut h, &req, complete());

@@ -424,7 +424,8 @@ export class Fetcher {
    *  `body`: UTF-8 bytes (a copy, the runner's own) or undefined; `host`: its result goes
    *  to the host unread (see `standIn`). `url`, `method` and `headers` are undefined when
    *  they are those of the request before: the calls of one tool send the same, and each
-   *  text the wasm hands over is decoded anew (BENCHMARKS.md, the twenty-ninth session). */
+   *  text the wasm hands over is decoded anew (BENCHMARKS.md, the twenty-ninth session).
+   *  `op`: the direct path's call (`call`), else undefined. */
   send(id, url, method, headers, body, host, op) {
     if (url === undefined) url = this.lastUrl;
     else this.lastUrl = url;
