@@ -188,6 +188,33 @@ impl Core {
         }
     }
 
+    /// The direct path's answer read by the runner itself (`readAnswer` in
+    /// `web/js/cors.js`): exchange `wire` was answered with a 200 of `application/json`
+    /// exactly, whose `len` bytes are the JSON-RPC response with id `rpc_id` and a result
+    /// that is a JSON object whose `resultType` is absent or `"complete"`, its members
+    /// `jsonrpc` (`"2.0"`), `id` and `result` each once. That is an answer
+    /// [`Core::plain_answer`] hands to the host as it is, so the runner hands the result
+    /// over without the engine reading it again: true, and the call is over, when the
+    /// answer is plain call `op`'s (its request's id, within the body limit) and the
+    /// engine has nothing queued, as [`Core::take_sole_result`] would find it. Otherwise
+    /// false, nothing has changed, and the runner hands the answer over whole
+    /// ([`Core::on_answer`]).
+    pub fn on_result_read(&mut self, wire: u64, op: OpId, rpc_id: i64, len: usize) -> bool {
+        let Some(i) = self.plain.iter().position(|p| p.wire == wire) else {
+            return false;
+        };
+        let p = &self.plain[i];
+        if p.op != op
+            || p.rpc_id != rpc_id
+            || len > self.sh.cfg.limits.max_body_bytes
+            || !self.sh.actions.is_empty()
+        {
+            return false;
+        }
+        self.plain.swap_remove(i);
+        true
+    }
+
     /// Hands exchange `wire`'s plain call, if it is one, to the general path.
     pub(super) fn unplain(&mut self, wire: u64) {
         if let Some(i) = self.plain.iter().position(|p| p.wire == wire) {

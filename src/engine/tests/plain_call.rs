@@ -589,3 +589,64 @@ fn the_direct_path_takes_only_a_sole_send_and_a_sole_result() {
     assert!(h.core.take_sole_result(op, |_| true).is_none());
     assert_eq!(h.err(op).status, Some(500));
 }
+
+#[test]
+fn a_result_read_by_the_runner_ends_only_its_own_plain_call() {
+    use crate::engine::core::ResponseHead;
+    let rpc_of = |req: &crate::http::request::HttpRequest| {
+        let body: Value = serde_json::from_slice(req.body.as_deref().unwrap_or(b"")).unwrap();
+        body["id"].as_i64().expect("a numbered request")
+    };
+    let mut h = listed(&cfg(), false);
+    let opts = OpOptions::default();
+    let op = h.core.call_tool_json("echo", None, false, &opts, h.now);
+    let req = h.core.take_plain_send(op).expect("the call's request");
+    let (wire, rpc) = (req.id, rpc_of(&req));
+    assert!(h.core.next_deadline().is_some(), "the call's deadline");
+    // Another exchange, operation or request id, or a body over the limit: not taken,
+    // and nothing changed.
+    let limit = cfg().limits.max_body_bytes;
+    assert!(!h.core.on_result_read(wire + 1, op, rpc, 10));
+    assert!(!h.core.on_result_read(wire, OpId(op.0 + 1), rpc, 10));
+    assert!(!h.core.on_result_read(wire, op, rpc + 1, 10));
+    assert!(!h.core.on_result_read(wire, op, rpc, limit + 1));
+    assert!(on_short_path(&h) && h.core.poll_action().is_none());
+    // Its own: the call is over, with nothing queued and no deadline left.
+    assert!(h.core.on_result_read(wire, op, rpc, limit));
+    assert!(h.core.poll_action().is_none());
+    assert!(h.core.busy().is_empty(), "{:?}", h.core.busy());
+    assert_eq!(h.core.next_deadline(), None);
+    assert!(!h.core.on_result_read(wire, op, rpc, 10), "once");
+
+    // With anything queued (a second call's request), not taken: the answer then goes
+    // the usual way, after what was queued.
+    let a = h.core.call_tool_json("echo", None, false, &opts, h.now);
+    let req = h.core.take_plain_send(a).expect("the call's request");
+    let b = h.core.call_tool_json("echo", None, false, &opts, h.now);
+    assert!(!h.core.on_result_read(req.id, a, rpc_of(&req), 10));
+    let sb = h.take();
+    let body = json!({"jsonrpc":"2.0","id":rpc_of(&req),"result":complete()}).to_string();
+    let head = ResponseHead {
+        status: 200,
+        content_type: JSON,
+        ..Default::default()
+    };
+    h.core.on_answer(req.id, head, body.into_bytes(), h.now);
+    assert_eq!(h.ok(a), complete());
+    h.whole(sb.xfer(), 200, JSON, &result_body(&sb, complete()));
+    assert_eq!(h.ok(b), complete());
+
+    // A call the general path holds (handed over by a chunk of its answer, or never
+    // plain): not taken.
+    let op = h.core.call_tool_json("echo", None, false, &opts, h.now);
+    let req = h.core.take_plain_send(op).expect("the call's request");
+    h.core.on_chunk(req.id, b"{", h.now);
+    assert!(!on_short_path(&h));
+    assert!(!h.core.on_result_read(req.id, op, rpc_of(&req), 10));
+    let op = h
+        .core
+        .call_tool_json("routed", Some(r#"{"r":"eu"}"#.into()), false, &opts, h.now);
+    let s = h.take();
+    let rpc = s.id().as_i64().expect("a numbered request");
+    assert!(!h.core.on_result_read(s.xfer(), op, rpc, 10));
+}
