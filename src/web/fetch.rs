@@ -41,6 +41,7 @@ extern "C" {
         body: &JsValue,
         fail: &JsValue,
         answer: &JsValue,
+        done: &JsValue,
     ) -> Fetcher;
     /// Starts request `id`; `url`, `method` and `headers` are `None` when they are those
     /// of the request before (`Sent`).
@@ -237,6 +238,35 @@ pub(super) fn fetcher(h: &Handle, custom: Option<&js_sys::Function>) -> Fetcher 
             text.map(RawJson::into_string)
         },
     );
+    let w = Rc::downgrade(h);
+    // The direct path's answer read by the runner (`readAnswer`): plain call `op`'s
+    // response with id `rpc` and a complete result, `len` bytes. True when the engine
+    // takes it as the call's end (`Core::on_result_read`): the runner then settles the
+    // call's promise with the result it parsed, and the engine reads none of it.
+    let done = Closure::<dyn FnMut(f64, f64, f64, f64) -> bool>::new(
+        move |id: f64, op: f64, rpc: f64, len: f64| {
+            let Some(h) = w.upgrade() else {
+                return false;
+            };
+            let taken = {
+                let mut d = h.borrow_mut();
+                let id = id as u64;
+                // (`rpc`: at most 15 digits, exact in an f64.)
+                let taken = d
+                    .core
+                    .on_result_read(id, OpId(op as u64), rpc as i64, len as usize);
+                if taken {
+                    over(&mut d, id);
+                }
+                taken
+            };
+            if taken {
+                // Nothing is queued; the one timer may go idle.
+                pump(&h);
+            }
+            taken
+        },
+    );
     let custom = custom.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
     Fetcher::new(
         &custom,
@@ -244,6 +274,7 @@ pub(super) fn fetcher(h: &Handle, custom: Option<&js_sys::Function>) -> Fetcher 
         &body.into_js_value(),
         &fail.into_js_value(),
         &answer.into_js_value(),
+        &done.into_js_value(),
     )
 }
 

@@ -254,6 +254,47 @@ const TRANSPORT = {
   'http-500-ansi': (r) => r.res.writeHead(500, { 'content-type': 'text/plain' }).end('\u001b[2J\u001b[31mboom\u001b[0m\r\nSet-Cookie: x=1\r\n'),
 };
 
+/**
+ * The `envelopes` scenario's answers: one response to request `id` (its JSON text) in the
+ * form named, as a 200 of `application/json`. A client reads some of these forms itself on
+ * its direct path (src/web/js/cors.js `readAnswer`) and hands the others to its engine; the
+ * case compares what each path makes of every form.
+ */
+const ENVELOPES = {
+  'jsonrpc-first': (id) => `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":"a"}]}}`,
+  'result-first': (id) => `{"result":{"resultType":"complete","content":[{"type":"text","text":"b"}]},"jsonrpc":"2.0","id":${id}}`,
+  'no-result-type': (id) => `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"c"}]}}`,
+  'id-first': (id) => `{"id":${id},"jsonrpc":"2.0","result":{"resultType":"complete","content":[{"type":"text","text":"d"}]}}`,
+  spaced: (id) => `{"jsonrpc": "2.0", "id": ${id}, "result": {"resultType": "complete", "content": [{"type": "text", "text": "e"}]}}`,
+  'padded-result': (id) => `{"jsonrpc":"2.0","id":${id},"result": \n{"resultType":"complete","content":[]}\t}`,
+  'nested-result-type': (id) => `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","structuredContent":{"resultType":"x"},"content":[]}}`,
+  'unicode-escape': (id) => `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":"caf\\u00e9"}]}}`,
+  'lone-surrogate': (id) => `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"\\ud800"}]}}`,
+  deep: (id) => `{"jsonrpc":"2.0","id":${id},"result":{"content":[],"deep":${'['.repeat(300)}${']'.repeat(300)}}}`,
+  'duplicate-result': (id) => `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"first"}]},"result":{"content":[{"type":"text","text":"second"}]}}`,
+  'duplicate-result-first': (id) => `{"result":{"content":[{"type":"text","text":"first"}]},"result":{"content":[{"type":"text","text":"second"}]},"jsonrpc":"2.0","id":${id}}`,
+  'duplicate-id': (id) => `{"jsonrpc":"2.0","id":${id},"id":${id},"result":{"content":[]}}`,
+  'duplicate-jsonrpc': (id) => `{"result":{"content":[]},"jsonrpc":"2.0","jsonrpc":"2.0","id":${id}}`,
+  'result-and-error': (id) => `{"jsonrpc":"2.0","id":${id},"result":{"content":[]},"error":{"code":-32000,"message":"both"}}`,
+  'duplicate-result-type': (id) => `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"input_required","resultType":"complete","content":[]}}`,
+  'escaped-result-type': (id) => `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"input_required","result\\u0054ype":"complete","content":[]}}`,
+  'null-result-type': (id) => `{"jsonrpc":"2.0","id":${id},"result":{"resultType":null,"content":[]}}`,
+  'other-result-type': (id) => `{"jsonrpc":"2.0","id":${id},"result":{"resultType":"elsewhere","content":[]}}`,
+  'array-result': (id) => `{"jsonrpc":"2.0","id":${id},"result":[{"content":[]}]}`,
+  'string-result': (id) => `{"jsonrpc":"2.0","id":${id},"result":"done"}`,
+  'null-result': (id) => `{"jsonrpc":"2.0","id":${id},"result":null}`,
+  'trailing-brace': (id) => `{"jsonrpc":"2.0","id":${id},"result":{"content":[]}}}`,
+  'two-values': (id) => `{"jsonrpc":"2.0","id":${id},"result":{"content":[]} {}}`,
+  'leading-zero-id': (id) => `{"jsonrpc":"2.0","id":0${id},"result":{"content":[]}}`,
+  'fraction-id': (id) => `{"jsonrpc":"2.0","id":${id}.0,"result":{"content":[]}}`,
+  'string-id': (id) => `{"jsonrpc":"2.0","id":"${id}","result":{"content":[]}}`,
+  'other-id': (id) => `{"jsonrpc":"2.0","id":${Number(id) + 1000},"result":{"content":[]}}`,
+  'long-id': (id) => `{"jsonrpc":"2.0","id":1${'0'.repeat(20)}${id},"result":{"content":[]}}`,
+  'jsonrpc-1': (id) => `{"jsonrpc":"1.0","id":${id},"result":{"content":[]}}`,
+  bom: (id) => `\ufeff{"jsonrpc":"2.0","id":${id},"result":{"content":[]}}`,
+  'not-utf8': (id) => Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"`), Buffer.from([0xc3, 0x28]), Buffer.from('"}]}}')]),
+};
+
 async function toolsCall(ctx, reply, p) {
   const { st, scenario } = ctx;
   const name = p.name;
@@ -263,6 +304,12 @@ async function toolsCall(ctx, reply, p) {
   ctx.nTool = st.calls[key];
   if (name === 'hit' && TRANSPORT[scenario]) {
     if (TRANSPORT[scenario](reply, ctx) !== false) return;
+  }
+  if (name === 'hit' && scenario === 'envelopes') {
+    const form = ENVELOPES[args.form];
+    if (!form) return reply.error(-32602, 'unknown form');
+    const body = form(JSON.stringify(reply.id));
+    return reply.res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }).end(body);
   }
   if (scenario === 'header-echo' && name !== 'echo' && name !== 'region_echo') {
     return reply.json(text(JSON.stringify({ name, mcpName: ctx.req.headers['mcp-name'], rawHeaders: ctx.req.rawHeaders })));

@@ -247,6 +247,89 @@ function join(parts, n) {
   return out;
 }
 
+// The direct path's answer read here (`readAnswer`): the forms of a plain response whose
+// envelope can be checked by comparing text. Servers write one of two: the Python SDK (and
+// most) `jsonrpc`, `id`, `result`; the TypeScript SDK `result`, `jsonrpc`, `id`.
+const FIRST = '{"jsonrpc":"2.0","id":';
+const THEN_RESULT = ',"result":';
+const RESULT_FIRST = '{"result":';
+const LAST = ',"jsonrpc":"2.0","id":';
+/** Strict UTF-8, as the engine reads a body; a BOM is kept (the engine refuses one). */
+const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The id written from `from` to `to` in `t` when it is an integer of 1 to 15 digits as
+ *  JSON writes it (no leading zero); else -1. */
+function idAt(t, from, to) {
+  const n = to - from;
+  if (n < 1 || n > 15 || (n > 1 && t.charCodeAt(from) === 48)) return -1;
+  for (let i = from; i < to; i++) {
+    const c = t.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+  }
+  return Number(t.slice(from, to));
+}
+
+/**
+ * A plain answer's JSON-RPC response read here, for the direct path: `{ id, result }` when
+ * `bytes` are UTF-8 text of one of the two forms above, with exactly the members `jsonrpc`,
+ * `id` (an integer) and `result`, and the result a JSON object whose `resultType` is
+ * absent or `"complete"` (written once, unescaped); else null. What such an answer holds
+ * is what the engine would hand the host for it (`Core::plain_answer`), so the engine is
+ * only told its id and size (`Core::on_result_read`), and reads nothing: the runner parses
+ * the result once, as it does anyway (BENCHMARKS.md, the thirty-fourth session).
+ * Anything else is handed to the engine whole, which decides as for any answer.
+ *
+ * Why text is compared: `JSON.parse` keeps the last of duplicate members, which the engine
+ * refuses. With the envelope's text fixed around it, the result's text parsing as one value
+ * is what proves the envelope has its three members once each.
+ */
+function readAnswer(bytes) {
+  let t;
+  try {
+    t = STRICT.decode(bytes);
+  } catch {
+    return null;
+  }
+  const end = t.length - 1;
+  if (t.charCodeAt(end) !== 125) return null; // `}`
+  let id;
+  let from;
+  let to;
+  if (t.startsWith(FIRST)) {
+    let i = FIRST.length;
+    while (i < end && t.charCodeAt(i) >= 48 && t.charCodeAt(i) <= 57) i++;
+    id = idAt(t, FIRST.length, i);
+    if (!t.startsWith(THEN_RESULT, i)) return null;
+    from = i + THEN_RESULT.length;
+    to = end;
+  } else if (t.startsWith(RESULT_FIRST)) {
+    let i = end;
+    while (i > 0 && t.charCodeAt(i - 1) >= 48 && t.charCodeAt(i - 1) <= 57) i--;
+    id = idAt(t, i, end);
+    from = RESULT_FIRST.length;
+    to = i - LAST.length;
+    if (to < from || !t.startsWith(LAST, to)) return null;
+  } else {
+    return null;
+  }
+  if (id < 0) return null;
+  const text = t.slice(from, to);
+  let result;
+  try {
+    result = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) return null;
+  const rt = result.resultType;
+  if (rt !== undefined) {
+    // Written once and unescaped: `JSON.parse` would keep the last of two (the engine
+    // refuses them), and an escaped name (`result\u0054ype`) is one this does not count.
+    if (rt !== 'complete' || text.indexOf('"resultType"') !== text.lastIndexOf('"resultType"') || text.indexOf('\\u') >= 0) return null;
+  }
+  return { id, result };
+}
+
 /**
  * Performs the engine's HTTP requests with `fetch` (the host's, or the global one) and
  * feeds what comes back to the wasm shell through five functions made once per client:
@@ -256,20 +339,22 @@ function join(parts, n) {
  * DPoP nonce this origin cannot read was asked for, a CORS error), `body(id, bytes, last)`,
  * and `fail(id, kind, message, data, status)`. A plain JSON answer (see `plain`) goes to
  * `head` with its whole body in place of `crossOrigin401`: its head, body and end at once;
- * on the direct path (`call`), to `answer(id, op, bytes)` when it is as plain as answers
- * come, which may return the call's result text. Transport facts only: no protocol
- * decision.
+ * on the direct path (`call`), when it is as plain as answers come, to
+ * `done(id, op, rpcId, size)` when read here (`readAnswer`), else to `answer(id, op,
+ * bytes)`, which may return the call's result text. Transport facts only, but for the
+ * direct path's reading of the three members of a response.
  *
  * It also keeps the promises of the client's calls (`wait`, `settle`): made here, in JS,
  * they cost the wasm no closure and no call back into it per call.
  */
 export class Fetcher {
-  constructor(fetchFn, head, body, fail, answer) {
+  constructor(fetchFn, head, body, fail, answer, done) {
     this.fetchFn = typeof fetchFn === 'function' ? fetchFn : null;
     this.head = head;
     this.body = body;
     this.fail = fail;
     this.answer = answer;
+    this.done = done;
     /** The most bytes the engine took as one JSON message (`head`'s answer), once seen:
      *  a plain answer within it is read whole before the engine hears its head. */
     this.jsonLimit = -1;
@@ -562,6 +647,8 @@ export class Fetcher {
       }
       if (!this.live.delete(id)) return;
       if (op !== undefined && sid === null && ra === null && ct === 'application/json') {
+        const m = readAnswer(bytes);
+        if (m !== null && this.done(id, op, m.id, bytes.byteLength)) return this.settle(op, true, m.result);
         const text = this.answer(id, op, bytes);
         if (text !== undefined) this.settle(op, true, null, text);
         return;

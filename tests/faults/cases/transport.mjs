@@ -1,6 +1,6 @@
 // Transport faults: cut streams, HTTP errors, stalls, endless and malformed bodies, MRTR drops.
 import { HttpError, TimeoutError, NetworkError, ProtocolError, InvalidResultError } from '../../../pkg/index.js';
-import { test, ok, eq, rejects, sleep, text, until, stillWorks, counting, exactlyOnce, TASKS } from '../harness.mjs';
+import { test, ok, eq, show, rejects, sleep, text, until, stillWorks, counting, exactlyOnce, TASKS, CONTROL } from '../harness.mjs';
 
 // ------------------------------------------------------------------ the correct server
 
@@ -135,6 +135,78 @@ test('200 text/plain with a valid JSON-RPC body → ProtocolError', { scenarios:
 test('a response naming another request id → InvalidResultError', { scenarios: ['other-id'] }, async ({ client }) => {
   const c = client('other-id');
   await rejects(c.callTool('hit', {}), InvalidResultError, { message: /names request/ });
+  await stillWorks(c);
+});
+
+// The forms of tests/faults/mcp.mjs `ENVELOPES`, and each one's result text, or null when
+// the call must reject. A call without options takes the direct path, whose runner reads the
+// forms it can check by comparing text (src/web/js/cors.js `readAnswer`) and hands the rest
+// to the engine; a call with a signal takes the shell's general path to the engine's short
+// path for a plain call; one with a progress callback takes the engine's general path. All
+// three must make the same of every form.
+const ENVELOPES = {
+  'jsonrpc-first': 'a',
+  'result-first': 'b',
+  'no-result-type': 'c',
+  'id-first': 'd',
+  spaced: 'e',
+  'padded-result': undefined,
+  'nested-result-type': undefined,
+  'unicode-escape': 'caf\u00e9',
+  'lone-surrogate': '\ud800',
+  deep: undefined,
+  'duplicate-result': null,
+  'duplicate-result-first': null,
+  'duplicate-id': null,
+  'duplicate-jsonrpc': null,
+  'result-and-error': null,
+  'duplicate-result-type': null,
+  'escaped-result-type': null,
+  'null-result-type': null,
+  'other-result-type': null,
+  'array-result': null,
+  'string-result': null,
+  'null-result': null,
+  'trailing-brace': null,
+  'two-values': null,
+  'leading-zero-id': null,
+  'fraction-id': null,
+  'string-id': null,
+  'other-id': null,
+  'long-id': null,
+  'jsonrpc-1': null,
+  bom: null,
+  'not-utf8': null,
+};
+
+/** What a call settled with: its value, or its error's class, code and message (with the
+ *  numbers in it, such as the call's request id, written as `#`). */
+async function outcome(promise) {
+  try {
+    return { value: await promise };
+  } catch (e) {
+    return { error: [e?.name, e?.code ?? null, String(e?.message).replace(/\d+/g, '#')] };
+  }
+}
+
+test('a response in any form: the direct path, the shell\'s general path and the engine\'s make the same of it', { scenarios: ['envelopes'] }, async ({ client }) => {
+  const c = client('envelopes');
+  await c.listAllTools(); // a listed tool's call without options takes the direct path
+  for (const [form, want] of Object.entries(ENVELOPES)) {
+    const args = { form };
+    const direct = await outcome(c.callTool('hit', args));
+    const shell = await outcome(c.callTool('hit', args, { signal: new AbortController().signal }));
+    const general = await outcome(c.callTool('hit', args, { onProgress: () => {} }));
+    eq(shell, direct, `${form}: the shell's general path against the direct path`);
+    eq(general, direct, `${form}: the engine's general path against the direct path`);
+    if (want === null) {
+      ok(direct.error, `${form}: rejected (got ${show(direct.value)?.slice(0, 200)})`);
+      ok(!CONTROL.test(direct.error[2] ?? ''), `${form}: the message carries control characters`);
+    } else {
+      ok(direct.value && typeof direct.value === 'object', `${form}: resolved (got ${show(direct.error)})`);
+      if (want !== undefined) eq(text(direct.value), want, `${form}: the result's text`);
+    }
+  }
   await stillWorks(c);
 });
 
