@@ -93,6 +93,7 @@ use mcp_wasm_client::engine::{
 };
 use mcp_wasm_client::error::Error;
 use mcp_wasm_client::http::encoding::is_token;
+use mcp_wasm_client::json::RawJson;
 use mcp_wasm_client::protocol::tasks::{Task, TaskStatus};
 use mcp_wasm_client::protocol::TASKS_EXTENSION;
 use serde_json::{json, Map, Value};
@@ -511,6 +512,23 @@ impl Driver {
             }
             None => bytes.to_vec(),
         };
+        let direct = self.undirect(xfer);
+        // The direct path's answer read by the runner (src/web/js/cors.js `readAnswer`,
+        // src/web/fetch.rs the `done` closure): the runner hands the result it read to
+        // the host when the engine takes the answer as the call's end.
+        if let Some(op) = direct {
+            if let Some((id, text)) = read_answer(&body) {
+                if self.core.on_result_read(xfer, op, id, body.len()) {
+                    let raw = RawJson::from_string(text).expect("read as JSON");
+                    self.perform(Action::Done {
+                        op,
+                        outcome: Ok(Output::Raw(raw)),
+                    });
+                    self.pump();
+                    return;
+                }
+            }
+        }
         let head = ResponseHead {
             status: 200,
             content_type: Some("application/json"),
@@ -519,7 +537,7 @@ impl Driver {
         self.core.on_answer(xfer, head, body, self.now);
         // The direct path's answer (src/web/fetch.rs, the `answer` closure): the call's
         // complete result, when it is the only action, is taken out and handed over.
-        if let Some(op) = self.undirect(xfer) {
+        if let Some(op) = direct {
             if let Some(raw) = self.core.take_sole_result(op, |_| true) {
                 self.perform(Action::Done {
                     op,
@@ -1381,4 +1399,44 @@ pub fn run(data: &[u8]) {
         d.timers();
     }
     d.close();
+}
+
+/// What the runner's `readAnswer` (src/web/js/cors.js) reads of a plain answer: the id and
+/// the result's text when `body` is UTF-8 of the form `{"jsonrpc":"2.0","id":N,"result":R}`
+/// or `{"result":R,"jsonrpc":"2.0","id":N}` (N 1 to 15 digits, no leading zero), R one
+/// JSON object whose `resultType` is absent or `"complete"`, written once and with no
+/// `\u` escape in R. (`JSON.parse` also takes R with a lone surrogate escape or nested
+/// deeper than serde_json does; here those are handed over whole, as other answers are.)
+fn read_answer(body: &[u8]) -> Option<(i64, String)> {
+    const FIRST: &str = "{\"jsonrpc\":\"2.0\",\"id\":";
+    const THEN_RESULT: &str = ",\"result\":";
+    const RESULT_FIRST: &str = "{\"result\":";
+    const LAST: &str = ",\"jsonrpc\":\"2.0\",\"id\":";
+    let t = std::str::from_utf8(body).ok()?;
+    let inner = t.strip_suffix('}')?;
+    let digits = |d: &str| {
+        (!d.is_empty() && d.len() <= 15 && !(d.len() > 1 && d.starts_with('0')))
+            .then(|| d.parse::<i64>().ok())
+            .flatten()
+    };
+    let (id, text) = if let Some(rest) = inner.strip_prefix(FIRST) {
+        let n = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let id = digits(&rest[..n])?;
+        (id, rest[n..].strip_prefix(THEN_RESULT)?)
+    } else if let Some(rest) = inner.strip_prefix(RESULT_FIRST) {
+        let n = rest.bytes().rev().take_while(u8::is_ascii_digit).count();
+        let (before, d) = rest.split_at(rest.len() - n);
+        (digits(d)?, before.strip_suffix(LAST)?)
+    } else {
+        return None;
+    };
+    let v: Value = serde_json::from_str(text).ok()?;
+    let rt = v.as_object()?.get("resultType");
+    let once = text.matches("\"resultType\"").count() == 1 && !text.contains("\\u");
+    match rt {
+        None => {}
+        Some(Value::String(s)) if s == "complete" && once => {}
+        Some(_) => return None,
+    }
+    Some((id, text.to_string()))
 }
