@@ -489,17 +489,17 @@ export class Fetcher {
   }
 
   /**
-   * Whether response `res` is a plain JSON answer, read whole before the engine hears its
-   * head (`head` with the body): a 200 of `application/json` whose size is known and within the
-   * engine's limit, not compressed and not filtered by CORS (as for the one read in `run`),
-   * and not a large result for the host (`standIn`); its `Content-Type`, or null. The
-   * engine then hears what it would have heard as a head and one whole body; anything
-   * else goes the usual way.
+   * Whether a response of `status` with headers `h` may be a plain JSON answer, read whole
+   * before the engine hears its head (`head` with the body): a 200 of `application/json`,
+   * once the engine's limit for one JSON message is known; its `Content-Type`, or null.
+   * `run` reads such a body in one piece when its size is known and within that limit (and
+   * it is not a large result for the host: `standIn`), and chunk by chunk while it stays
+   * within when its size is not known (another origin's, a compressed one, one of no
+   * stated size). The engine then hears what it would have heard as a head and one whole
+   * body; anything else goes the usual way.
    */
-  plain(status, h, res, host) {
-    if (status !== 200) return null;
-    const n = oneReadSize(h, res, this.jsonLimit);
-    if (n < 0 || (host && n >= STAND_IN_MIN)) return null;
+  plain(status, h) {
+    if (status !== 200 || this.jsonLimit < 0) return null;
     const ct = h.get('content-type');
     // (`application/json` exactly, what most servers send, needs no regular expression.)
     return ct === 'application/json' || (ct !== null && /^application\/json\s*(;|$)/i.test(ct)) ? ct : null;
@@ -633,29 +633,60 @@ export class Fetcher {
       }
     }
     if (!this.live.has(id)) return;
-    const ct = this.plain(status, h, res, host);
+    // A plain answer's body read chunk by chunk (`plain`) that turned out larger than one:
+    // its reader, and the chunks read, go on the usual way.
+    let reader = null;
+    const parts = [];
+    let n = 0;
+    const ct = this.plain(status, h);
     if (ct !== null) {
       // The engine hears the head with the body: one call into the wasm, not two.
       const sid = h.get('mcp-session-id');
       const ra = h.get('retry-after');
+      const most = host ? Math.min(this.jsonLimit, STAND_IN_MIN - 1) : this.jsonLimit;
+      const size = oneReadSize(h, res, Number.MAX_SAFE_INTEGER);
       let bytes;
       try {
-        bytes = new Uint8Array(await res.arrayBuffer());
+        if (size >= 0) {
+          if (size <= most) bytes = new Uint8Array(await res.arrayBuffer());
+        } else if (!res.body) {
+          bytes = EMPTY;
+        } else {
+          reader = res.body.getReader();
+          for (;;) {
+            if (!this.live.has(id)) {
+              await reader.cancel().catch(() => {});
+              return;
+            }
+            const r = await reader.read();
+            if (r.done) {
+              bytes = join(parts.splice(0), n);
+              break;
+            }
+            const u = bytesOf(r.value);
+            if (!u) continue;
+            parts.push(u);
+            n += u.byteLength;
+            if (n > most) break;
+          }
+        }
       } catch (e) {
         if (ac.signal.aborted) return this.live.delete(id);
         return this.failed(id, 'network', `the response stream broke: ${describe(e)}`);
       }
-      if (!this.live.delete(id)) return;
-      if (op !== undefined && sid === null && ra === null && ct === 'application/json') {
-        const m = readAnswer(bytes);
-        if (m !== null && this.done(id, op, m.id, bytes.byteLength)) return this.settle(op, true, m.result);
-        const text = this.answer(id, op, bytes);
-        if (text !== undefined) this.settle(op, true, null, text);
+      if (bytes !== undefined) {
+        if (!this.live.delete(id)) return;
+        if (op !== undefined && sid === null && ra === null && ct === 'application/json') {
+          const m = readAnswer(bytes);
+          if (m !== null && this.done(id, op, m.id, bytes.byteLength)) return this.settle(op, true, m.result);
+          const text = this.answer(id, op, bytes);
+          if (text !== undefined) this.settle(op, true, null, text);
+          return;
+        }
+        // (`application/json` exactly, the usual type, is not handed over: the wasm knows it.)
+        this.head(id, status, ct === 'application/json' ? null : ct, sid, ra, null, null, bytes);
         return;
       }
-      // (`application/json` exactly, the usual type, is not handed over: the wasm knows it.)
-      this.head(id, status, ct === 'application/json' ? null : ct, sid, ra, null, null, bytes);
-      return;
     }
     // DPoP-Nonce only on refusals (RFC 9449 §8: 400 from the token endpoint; §9: 401, 403).
     const nonce = status === 400 || status === 401 || status === 403 ? h.get('dpop-nonce') : null;
@@ -672,7 +703,7 @@ export class Fetcher {
     const stream = res.body;
     if (!this.live.has(id)) {
       // The engine is done with it: drop the body (an aborted stream rejects: caught).
-      stream?.cancel?.().catch(() => {});
+      (reader ?? stream)?.cancel?.().catch(() => {});
       return;
     }
     if (!stream) {
@@ -680,19 +711,23 @@ export class Fetcher {
       return this.body(id, EMPTY, true);
     }
     try {
-      // A JSON body that may be read in one piece (`oneReadSize`): one read.
-      const total = oneReadSize(h, res, limit);
-      if (total >= 0) {
-        if (!host || total < STAND_IN_MIN) return this.whole(id, new Uint8Array(await res.arrayBuffer()), host);
-        if (!JS_CHUNKED_BODIES) return this.whole(id, sizedAs(new Uint8Array(await res.arrayBuffer()), total), host);
-        // In Node, a large result for the host: its chunks copied as they come into one
-        // buffer of the announced size, so that one copy of the body is alive at a time,
-        // not the chunks and their concatenation and `arrayBuffer()`'s copy of that.
-        return this.whole(id, await this.sized(id, stream.getReader(), total), host);
+      if (reader === null) {
+        // A JSON body that may be read in one piece (`oneReadSize`): one read.
+        const total = oneReadSize(h, res, limit);
+        if (total >= 0) {
+          if (!host || total < STAND_IN_MIN) return this.whole(id, new Uint8Array(await res.arrayBuffer()), host);
+          if (!JS_CHUNKED_BODIES) return this.whole(id, sizedAs(new Uint8Array(await res.arrayBuffer()), total), host);
+          // In Node, a large result for the host: its chunks copied as they come into one
+          // buffer of the announced size, so that one copy of the body is alive at a time,
+          // not the chunks and their concatenation and `arrayBuffer()`'s copy of that.
+          return this.whole(id, await this.sized(id, stream.getReader(), total), host);
+        }
+        reader = stream.getReader();
+      } else if (limit < 0 || n > limit) {
+        // What was read as a plain answer's: the body's first bytes.
+        this.body(id, join(parts.splice(0), n), false);
+        limit = -1;
       }
-      const reader = stream.getReader();
-      const parts = [];
-      let n = 0;
       for (;;) {
         if (!this.live.has(id)) {
           // Cancelled by the engine: the abort has errored the stream, so cancel() rejects.
