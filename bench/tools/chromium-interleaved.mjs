@@ -7,6 +7,8 @@
 // back to back, in a rotating order, and the median over the blocks is reported with its
 // quartiles. Uses the bundles `bench/run.mjs` builds (built here too).
 //   node bench/tools/chromium-interleaved.mjs      WARMUP=5000 BLOCKS=15 N=200 BATCH=50 MODES=json,sse
+//   CROSS=1 ...   (the server's URL on another origin than the page's, `localhost` for
+//     `127.0.0.1`: every client's calls are cross-origin, as most pages' calls to an MCP server)
 //   PKG_B=/tmp/pkg-base ...   (an A/B: our client built from that copy of pkg/ runs as a fourth
 //     client, `ours-b`, and each block's ours − ours-b is reported: two builds in one page)
 import * as B from '../browser.mjs';
@@ -17,6 +19,7 @@ const N = Number(process.env.N ?? 200);
 const BATCH = Number(process.env.BATCH ?? 50);
 const MODES = (process.env.MODES ?? 'json,sse').split(',');
 const PKG_B = process.env.PKG_B;
+const CROSS = process.env.CROSS === '1';
 // EXTRA=lean,lean-core,fetch: more clients in the same blocks, each reported as its own ratio:
 // `lean` (bench/clients/lean.js: a probe of a leaner call path; the bench package is built first),
 // `lean-core` (bench/clients/lean-core.js: the same shell over the real engine)
@@ -33,7 +36,7 @@ await B.buildBrowserBundles();
 if (PKG_B) await B.buildBundleB(PKG_B);
 if (EXTRA.some((x) => x.startsWith('lean'))) B.buildBenchPkg();
 const browser = await B.launch();
-console.log(`Chromium ${browser.version()}, warm-up ${WARMUP} calls per client, ${BLOCKS} blocks of ${N} calls per client and pattern (concurrent: batches of ${BATCH})`);
+console.log(`Chromium ${browser.version()}${CROSS ? ', the server on another origin' : ''}, warm-up ${WARMUP} calls per client, ${BLOCKS} blocks of ${N} calls per client and pattern (concurrent: batches of ${BATCH})`);
 try {
   for (const mode of MODES) {
     const { context, page, task } = await B.measuredPage(browser, base);
@@ -60,7 +63,7 @@ try {
         // Warm-up interleaved too, in blocks of 100, so no client is warmed long before the others.
         for (let i = 0; i < warmup; i += 100) for (const name of clients) await w.warmup(window.__c[name], Math.min(100, warmup - i));
       },
-      { clients: CLIENTS, base, url: `${base}/${mode}`, template, warmup: WARMUP },
+      { clients: CLIENTS, base, url: `${CROSS ? base.replace('//127.0.0.1', '//localhost') : base}/${mode}`, template, warmup: WARMUP },
     );
     for (const pattern of ['seq', 'conc']) {
       const rounds = await B.interleavedBlocks(CLIENTS, BLOCKS, N, task, B.pageCalls(page, pattern, N, BATCH));

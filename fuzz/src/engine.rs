@@ -534,17 +534,8 @@ impl Driver {
             content_type: Some("application/json"),
             ..Default::default()
         };
+        // Any other answer is handed over whole, as for any call.
         self.core.on_answer(xfer, head, body, self.now);
-        // The direct path's answer (src/web/fetch.rs, the `answer` closure): the call's
-        // complete result, when it is the only action, is taken out and handed over.
-        if let Some(op) = direct {
-            if let Some(raw) = self.core.take_sole_result(op, |_| true) {
-                self.perform(Action::Done {
-                    op,
-                    outcome: Ok(Output::Raw(raw)),
-                });
-            }
-        }
         self.pump();
     }
 
@@ -1404,9 +1395,10 @@ pub fn run(data: &[u8]) {
 /// What the runner's `readAnswer` (src/web/js/cors.js) reads of a plain answer: the id and
 /// the result's text when `body` is UTF-8 of the form `{"jsonrpc":"2.0","id":N,"result":R}`
 /// or `{"result":R,"jsonrpc":"2.0","id":N}` (N 1 to 15 digits, no leading zero), R one
-/// JSON object whose `resultType` is absent or `"complete"`, written once and with no
-/// `\u` escape in R. (`JSON.parse` also takes R with a lone surrogate escape or nested
-/// deeper than serde_json does; here those are handed over whole, as other answers are.)
+/// JSON object whose `resultType` is absent or `"complete"`, its name written once and
+/// none of its letters escaped anywhere in R. (`JSON.parse` also takes R with a lone
+/// surrogate escape or nested deeper than serde_json does; here those are handed over
+/// whole, as other answers are.)
 fn read_answer(body: &[u8]) -> Option<(i64, String)> {
     const FIRST: &str = "{\"jsonrpc\":\"2.0\",\"id\":";
     const THEN_RESULT: &str = ",\"result\":";
@@ -1432,7 +1424,12 @@ fn read_answer(body: &[u8]) -> Option<(i64, String)> {
     };
     let v: Value = serde_json::from_str(text).ok()?;
     let rt = v.as_object()?.get("resultType");
-    let once = text.matches("\"resultType\"").count() == 1 && !text.contains("\\u");
+    // No escape of a letter of `resultType` (`SPELLS` in cors.js).
+    let spells = text.match_indices("\\u00").any(|(i, _)| {
+        let hex = text.get(i + 4..i + 6).unwrap_or("").to_ascii_lowercase();
+        ["70", "72", "73", "74", "75", "79", "65", "6c", "54"].contains(&hex.as_str())
+    });
+    let once = text.matches("\"resultType\"").count() == 1 && !spells;
     match rt {
         None => {}
         Some(Value::String(s)) if s == "complete" && once => {}

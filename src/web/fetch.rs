@@ -6,8 +6,9 @@
 //! within the engine's limit, else its chunks gathered in JS up to that limit) and handed
 //! over in one piece; an SSE body goes chunk by chunk. Cancellation is an
 //! `AbortController` per exchange, kept in JS. A plain tool call's request may be handed
-//! over on the direct path ([`call`]): its answer then comes back to the `answer` function,
-//! which gives the runner the call's result to settle its promise with.
+//! over on the direct path ([`call`]): the runner then reads a usual answer to it itself
+//! (`readAnswer`), settles the call's promise with the result, and tells the `done`
+//! function only the answer's id and size.
 //!
 //! CORS diagnosis (a page talking to a server on another origin): a browser rejects a
 //! refused request with the same bare `TypeError` as a network failure, and hides response
@@ -22,7 +23,6 @@ use crate::engine::actions::OpId;
 use crate::engine::core::ResponseHead;
 use crate::error::{sanitize, Error, ErrorKind};
 use crate::http::request::HttpRequest;
-use crate::json::RawJson;
 use crate::web::convert::from_js;
 use crate::web::driver::{now, pump, Driver, Handle};
 use std::cell::RefCell;
@@ -40,7 +40,6 @@ extern "C" {
         head: &JsValue,
         body: &JsValue,
         fail: &JsValue,
-        answer: &JsValue,
         done: &JsValue,
     ) -> Fetcher;
     /// Starts request `id`; `url`, `method` and `headers` are `None` when they are those
@@ -56,7 +55,7 @@ extern "C" {
         host: bool,
     );
     /// As `send`, for plain call `op`'s request (the direct path): also makes the call's
-    /// promise, returned, and hands a plain answer to it to the `answer` function.
+    /// promise, returned, and reads a usual answer to it itself (the `done` function).
     #[wasm_bindgen(method)]
     fn call(
         this: &Fetcher,
@@ -207,38 +206,6 @@ pub(super) fn fetcher(h: &Handle, custom: Option<&js_sys::Function>) -> Fetcher 
         },
     );
     let w = Rc::downgrade(h);
-    // The direct path's answer (`Fetcher.call`): a 200 of `application/json` exactly, with
-    // no `Mcp-Session-Id` or `Retry-After`, and its whole body, to plain call `op`'s
-    // request. The call's result text when handing it over is all the engine does with it
-    // (the runner settles the promise); otherwise the engine's actions are performed as
-    // for any answer (`head`), and `None`.
-    let answer = Closure::<dyn FnMut(f64, f64, Vec<u8>) -> Option<String>>::new(
-        move |id: f64, op: f64, bytes: Vec<u8>| {
-            let h = w.upgrade()?;
-            let text = {
-                let mut d = h.borrow_mut();
-                let d = &mut *d;
-                let id = id as u64;
-                let t = now();
-                over(d, id);
-                let head = ResponseHead {
-                    status: 200,
-                    content_type: Some("application/json"),
-                    ..Default::default()
-                };
-                d.core.on_answer(id, head, bytes, t);
-                // A stand-in (`Fetcher.standIn`) is never made for a direct answer (it is
-                // a small body); one would be for `driver::done` to resolve.
-                let stand_in = d.stand_in.as_str();
-                d.core.take_sole_result(OpId(op as u64), |r| {
-                    stand_in.is_empty() || !r.get().starts_with(stand_in)
-                })
-            };
-            pump(&h);
-            text.map(RawJson::into_string)
-        },
-    );
-    let w = Rc::downgrade(h);
     // The direct path's answer read by the runner (`readAnswer`): plain call `op`'s
     // response with id `rpc` and a complete result, `len` bytes. True when the engine
     // takes it as the call's end (`Core::on_result_read`): the runner then settles the
@@ -273,7 +240,6 @@ pub(super) fn fetcher(h: &Handle, custom: Option<&js_sys::Function>) -> Fetcher 
         &head.into_js_value(),
         &body.into_js_value(),
         &fail.into_js_value(),
-        &answer.into_js_value(),
         &done.into_js_value(),
     )
 }
@@ -297,8 +263,8 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
 
 /// The direct path (`McpClient::run_boxed`): starts plain call `op`'s request, taken out
 /// of the engine's queue at `t`, and returns the call's promise, made by runner `f`; a
-/// plain answer to it comes back through the runner's `answer` function. A request that
-/// cannot go fails as [`perform`] fails it.
+/// usual answer to it is read by the runner, which tells the `done` function (any other
+/// goes to `head` as usual). A request that cannot go fails as [`perform`] fails it.
 pub(super) fn call(
     h: &Handle,
     f: &Fetcher,

@@ -143,8 +143,9 @@ impl Core {
     }
 
     /// The request of plain call `op`, taken out of the queue, when sending it is the
-    /// engine's only action: the shell's direct path then performs it and hands the
-    /// answer over itself (`web::client`, BENCHMARKS.md, the thirty-third session). With
+    /// engine's only action: the shell's direct path then performs it and may read the
+    /// answer itself ([`Core::on_result_read`]; `web::client`, BENCHMARKS.md, the
+    /// thirty-third and thirty-fourth sessions). With
     /// anything else queued (a call started before the session is ready, a general-path
     /// call), `None`, and the queue is untouched.
     pub fn take_plain_send(&mut self, op: OpId) -> Option<HttpRequest> {
@@ -162,32 +163,6 @@ impl Core {
         }
     }
 
-    /// The complete result of operation `op`, taken out of the queue, when handing it to
-    /// the host is the engine's only action (the direct path's other half: the shell
-    /// returns the result's text to the fetch runner, which settles the call's promise).
-    /// `keep` may refuse it; with anything else queued, or refused, `None`, and the queue
-    /// is untouched.
-    pub fn take_sole_result(
-        &mut self,
-        op: OpId,
-        keep: impl FnOnce(&RawJson) -> bool,
-    ) -> Option<RawJson> {
-        let q = &self.sh.actions;
-        let ours = q.len() == 1
-            && matches!(q.front(), Some(Action::Done { op: o, outcome: Ok(Output::Raw(r)) })
-                if *o == op && keep(r));
-        if !ours {
-            return None;
-        }
-        match self.sh.actions.pop_front() {
-            Some(Action::Done {
-                outcome: Ok(Output::Raw(r)),
-                ..
-            }) => Some(r),
-            _ => None, // not reached: the only action was that `Done`
-        }
-    }
-
     /// The direct path's answer read by the runner itself (`readAnswer` in
     /// `web/js/cors.js`): exchange `wire` was answered with a 200 of `application/json`
     /// exactly, whose `len` bytes are the JSON-RPC response with id `rpc_id` and a result
@@ -196,7 +171,7 @@ impl Core {
     /// [`Core::plain_answer`] hands to the host as it is, so the runner hands the result
     /// over without the engine reading it again: true, and the call is over, when the
     /// answer is plain call `op`'s (its request's id, within the body limit) and the
-    /// engine has nothing queued, as [`Core::take_sole_result`] would find it. Otherwise
+    /// engine has nothing queued (the result would have been its only action). Otherwise
     /// false, nothing has changed, and the runner hands the answer over whole
     /// ([`Core::on_answer`]).
     pub fn on_result_read(&mut self, wire: u64, op: OpId, rpc_id: i64, len: usize) -> bool {

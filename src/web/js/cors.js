@@ -256,6 +256,9 @@ const RESULT_FIRST = '{"result":';
 const LAST = ',"jsonrpc":"2.0","id":';
 /** Strict UTF-8, as the engine reads a body; a BOM is kept (the engine refuses one). */
 const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** An escape of a letter of `resultType` (`\u0072`, `\u0065`, …): of all escapes, only these
+ *  can write that name (servers escape `<`, `>`, `&`, control characters, non-ASCII). */
+const SPELLS = /\\u00(?:7[023459]|6[5c]|54)/i;
 
 /** The id written from `from` to `to` in `t` when it is an integer of 1 to 15 digits as
  *  JSON writes it (no leading zero); else -1. */
@@ -273,10 +276,11 @@ function idAt(t, from, to) {
  * A plain answer's JSON-RPC response read here, for the direct path: `{ id, result }` when
  * `bytes` are UTF-8 text of one of the two forms above, with exactly the members `jsonrpc`,
  * `id` (an integer) and `result`, and the result a JSON object whose `resultType` is
- * absent or `"complete"` (written once, unescaped); else null. What such an answer holds
- * is what the engine would hand the host for it (`Core::plain_answer`), so the engine is
- * only told its id and size (`Core::on_result_read`), and reads nothing: the runner parses
- * the result once, as it does anyway (BENCHMARKS.md, the thirty-fourth session).
+ * absent or `"complete"` (its name written once, none of its letters escaped); else null.
+ * What such an answer holds is what the engine would hand the host for it
+ * (`Core::plain_answer`), so the engine is only told its id and size
+ * (`Core::on_result_read`), and reads nothing: the runner parses the result once, as it
+ * does anyway (BENCHMARKS.md, the thirty-fourth session).
  * Anything else is handed to the engine whole, which decides as for any answer.
  *
  * Why text is compared: `JSON.parse` keeps the last of duplicate members, which the engine
@@ -323,37 +327,37 @@ function readAnswer(bytes) {
   if (result === null || typeof result !== 'object' || Array.isArray(result)) return null;
   const rt = result.resultType;
   if (rt !== undefined) {
-    // Written once and unescaped: `JSON.parse` would keep the last of two (the engine
-    // refuses them), and an escaped name (`result\u0054ype`) is one this does not count.
-    if (rt !== 'complete' || text.indexOf('"resultType"') !== text.lastIndexOf('"resultType"') || text.indexOf('\\u') >= 0) return null;
+    // Written once: `JSON.parse` would keep the last of two (the engine refuses them).
+    // A name may also be written with escapes (`result\u0054ype`): text escaping one of
+    // its letters is not read here.
+    if (rt !== 'complete' || text.indexOf('"resultType"') !== text.lastIndexOf('"resultType"') || (text.indexOf('\\u') >= 0 && SPELLS.test(text))) return null;
   }
   return { id, result };
 }
 
 /**
  * Performs the engine's HTTP requests with `fetch` (the host's, or the global one) and
- * feeds what comes back to the wasm shell through five functions made once per client:
+ * feeds what comes back to the wasm shell through four functions made once per client:
  * `head(id, status, contentType, sessionId, retryAfter, wwwAuthenticate, dpopNonce,
  * crossOrigin401)` returns how to read the body (-1: chunk by chunk, as an SSE stream is;
  * n >= 0: one JSON message of at most n bytes, handed over whole; -2: not delivered, a
  * DPoP nonce this origin cannot read was asked for, a CORS error), `body(id, bytes, last)`,
  * and `fail(id, kind, message, data, status)`. A plain JSON answer (see `plain`) goes to
  * `head` with its whole body in place of `crossOrigin401`: its head, body and end at once;
- * on the direct path (`call`), when it is as plain as answers come, to
- * `done(id, op, rpcId, size)` when read here (`readAnswer`), else to `answer(id, op,
- * bytes)`, which may return the call's result text. Transport facts only, but for the
- * direct path's reading of the three members of a response.
+ * on the direct path (`call`), when it is as plain as answers come and read here
+ * (`readAnswer`), to `done(id, op, rpcId, size)`, which ends the call when it is the
+ * answer to it. Transport facts only, but for the direct path's reading of the three
+ * members of a response.
  *
  * It also keeps the promises of the client's calls (`wait`, `settle`): made here, in JS,
  * they cost the wasm no closure and no call back into it per call.
  */
 export class Fetcher {
-  constructor(fetchFn, head, body, fail, answer, done) {
+  constructor(fetchFn, head, body, fail, done) {
     this.fetchFn = typeof fetchFn === 'function' ? fetchFn : null;
     this.head = head;
     this.body = body;
     this.fail = fail;
-    this.answer = answer;
     this.done = done;
     /** The most bytes the engine took as one JSON message (`head`'s answer), once seen:
      *  a plain answer within it is read whole before the engine hears its head. */
@@ -531,9 +535,9 @@ export class Fetcher {
   /**
    * The direct path: `send` for plain call `op`'s request (its result goes to the host),
    * and the call's promise, returned. A plain answer to it (`plain`, with no session id or
-   * `Retry-After`, and `application/json` exactly) goes to `answer(id, op, bytes)`, which
-   * returns the call's result text when handing it over is all the engine did with it; the
-   * promise is then settled here. Anything else takes the usual way, and the engine
+   * `Retry-After`, and `application/json` exactly) that `readAnswer` reads is told to
+   * `done(id, op, rpcId, size)`; when the engine takes it as the call's end, the promise is
+   * settled here with the result read. Anything else takes the usual way, and the engine
    * settles the promise (`settle`).
    */
   call(op, id, url, method, headers, body) {
@@ -679,9 +683,6 @@ export class Fetcher {
         if (op !== undefined && sid === null && ra === null && ct === 'application/json') {
           const m = readAnswer(bytes);
           if (m !== null && this.done(id, op, m.id, bytes.byteLength)) return this.settle(op, true, m.result);
-          const text = this.answer(id, op, bytes);
-          if (text !== undefined) this.settle(op, true, null, text);
-          return;
         }
         // (`application/json` exactly, the usual type, is not handed over: the wasm knows it.)
         this.head(id, status, ct === 'application/json' ? null : ct, sid, ra, null, null, bytes);

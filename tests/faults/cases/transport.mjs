@@ -153,6 +153,8 @@ const ENVELOPES = {
   'padded-result': undefined,
   'nested-result-type': undefined,
   'unicode-escape': 'caf\u00e9',
+  'html-escapes': '<b> &',
+  'escaped-letter': 'r',
   'lone-surrogate': '\ud800',
   deep: undefined,
   'duplicate-result': null,
