@@ -308,9 +308,11 @@ async function toolsCall(ctx, reply, p) {
     if (TRANSPORT[scenario](reply, ctx) !== false) return;
   }
   if (name === 'hit' && scenario === 'envelopes') {
-    const form = ENVELOPES[args.form];
+    // `raw`: the answer's bytes in base64, `$ID` standing for the id (tests/faults/mutants.mjs).
+    const id = JSON.stringify(reply.id);
+    const form = typeof args.raw === 'string' ? () => Buffer.from(Buffer.from(args.raw, 'base64').toString('latin1').replaceAll('$ID', id), 'latin1') : ENVELOPES[args.form];
     if (!form) return reply.error(-32602, 'unknown form');
-    const body = form(JSON.stringify(reply.id));
+    const body = form(id);
     return reply.res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }).end(body);
   }
   if (scenario === 'header-echo' && name !== 'echo' && name !== 'region_echo') {

@@ -259,6 +259,8 @@ const STRICT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** An escape of a letter of `resultType` (`\u0072`, `\u0065`, …): of all escapes, only these
  *  can write that name (servers escape `<`, `>`, `&`, control characters, non-ASCII). */
 const SPELLS = /\\u00(?:7[023459]|6[5c]|54)/i;
+/** The escape of a UTF-16 surrogate (`\ud800`–`\udfff`), paired or not. */
+const SURROGATE = /\\ud[89a-f]/i;
 
 /** The id written from `from` to `to` in `t` when it is an integer of 1 to 15 digits as
  *  JSON writes it (no leading zero); else -1. */
@@ -276,7 +278,8 @@ function idAt(t, from, to) {
  * A plain answer's JSON-RPC response read here, for the direct path: `{ id, result }` when
  * `bytes` are UTF-8 text of one of the two forms above, with exactly the members `jsonrpc`,
  * `id` (an integer) and `result`, and the result a JSON object whose `resultType` is
- * absent or `"complete"` (its name written once, none of its letters escaped); else null.
+ * absent or `"complete"` (its name written once, none of its letters escaped), and no
+ * surrogate escaped in it; else null.
  * What such an answer holds is what the engine would hand the host for it
  * (`Core::plain_answer`), so the engine is only told its id and size
  * (`Core::on_result_read`), and reads nothing: the runner parses the result once, as it
@@ -287,7 +290,7 @@ function idAt(t, from, to) {
  * refuses. With the envelope's text fixed around it, the result's text parsing as one value
  * is what proves the envelope has its three members once each.
  */
-function readAnswer(bytes) {
+export function readAnswer(bytes) {
   let t;
   try {
     t = STRICT.decode(bytes);
@@ -325,6 +328,9 @@ function readAnswer(bytes) {
     return null;
   }
   if (result === null || typeof result !== 'object' || Array.isArray(result)) return null;
+  // A surrogate's escape (`\ud800`): the engine refuses a lone one in a name of the
+  // result's members, which it reads (`peek_result_type`); JSON.parse takes it.
+  if (text.indexOf('\\u') >= 0 && SURROGATE.test(text)) return null;
   const rt = result.resultType;
   if (rt !== undefined) {
     // Written once: `JSON.parse` would keep the last of two (the engine refuses them).

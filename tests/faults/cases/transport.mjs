@@ -1,6 +1,7 @@
 // Transport faults: cut streams, HTTP errors, stalls, endless and malformed bodies, MRTR drops.
 import { HttpError, TimeoutError, NetworkError, ProtocolError, InvalidResultError } from '../../../pkg/index.js';
 import { test, ok, eq, show, rejects, sleep, text, until, stillWorks, counting, exactlyOnce, TASKS, CONTROL } from '../harness.mjs';
+import { random, mutant, base64, threeWays, comparable } from '../mutants.mjs';
 
 // ------------------------------------------------------------------ the correct server
 
@@ -181,24 +182,11 @@ const ENVELOPES = {
   'not-utf8': null,
 };
 
-/** What a call settled with: its value, or its error's class, code and message (with the
- *  numbers in it, such as the call's request id, written as `#`). */
-async function outcome(promise) {
-  try {
-    return { value: await promise };
-  } catch (e) {
-    return { error: [e?.name, e?.code ?? null, String(e?.message).replace(/\d+/g, '#')] };
-  }
-}
-
 test('a response in any form: the direct path, the shell\'s general path and the engine\'s make the same of it', { scenarios: ['envelopes'] }, async ({ client }) => {
   const c = client('envelopes');
   await c.listAllTools(); // a listed tool's call without options takes the direct path
   for (const [form, want] of Object.entries(ENVELOPES)) {
-    const args = { form };
-    const direct = await outcome(c.callTool('hit', args));
-    const shell = await outcome(c.callTool('hit', args, { signal: new AbortController().signal }));
-    const general = await outcome(c.callTool('hit', args, { onProgress: () => {} }));
+    const { direct, shell, general } = await threeWays(c, { form });
     eq(shell, direct, `${form}: the shell's general path against the direct path`);
     eq(general, direct, `${form}: the engine's general path against the direct path`);
     if (want === null) {
@@ -208,6 +196,22 @@ test('a response in any form: the direct path, the shell\'s general path and the
       ok(direct.value && typeof direct.value === 'object', `${form}: resolved (got ${show(direct.error)})`);
       if (want !== undefined) eq(text(direct.value), want, `${form}: the result's text`);
     }
+  }
+  await stillWorks(c);
+});
+
+test('random mutants of well-formed responses (300, seeded): the direct path, the shell\'s general path and the engine\'s make the same of each', { scenarios: ['envelopes'] }, async ({ client }) => {
+  // The longer run of the same: fuzz/js/envelopes.mjs (RELIABILITY.md).
+  const c = client('envelopes');
+  await c.listAllTools();
+  const r = random(34);
+  for (let i = 0; i < 300; i++) {
+    const bytes = mutant(r);
+    const { direct, shell, general } = await threeWays(c, { raw: base64(bytes) });
+    const what = `mutant ${i} ${show(new TextDecoder().decode(bytes)).slice(0, 300)}`;
+    eq(comparable(shell), comparable(direct), `${what}: the shell's general path against the direct path`);
+    eq(comparable(general), comparable(direct), `${what}: the engine's general path against the direct path`);
+    ok(!direct.error || !CONTROL.test(direct.error[2]), `${what}: the message carries control characters`);
   }
   await stillWorks(c);
 });
