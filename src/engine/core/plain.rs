@@ -168,7 +168,7 @@ impl Core {
     /// exactly, whose `len` bytes are the JSON-RPC response with id `rpc_id` and a result
     /// that is a JSON object whose `resultType` is absent or `"complete"`, its members
     /// `jsonrpc` (`"2.0"`), `id` and `result` each once. That is an answer
-    /// [`Core::plain_answer`] hands to the host as it is, so the runner hands the result
+    /// `Core::plain_answer` hands to the host as it is, so the runner hands the result
     /// over without the engine reading it again: true, and the call is over, when the
     /// answer is plain call `op`'s (its request's id, within the body limit) and the
     /// engine has nothing queued (the result would have been its only action). Otherwise
