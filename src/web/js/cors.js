@@ -274,6 +274,17 @@ function idAt(t, from, to) {
   return Number(t.slice(from, to));
 }
 
+/** `text` parsed, when it is one JSON object (not an array); else null. */
+function objectOf(text) {
+  let v;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : null;
+}
+
 /**
  * A plain answer's JSON-RPC response read here, for the direct path: `{ id, result }` when
  * `bytes` are UTF-8 text of one of the two forms above, with exactly the members `jsonrpc`,
@@ -321,13 +332,8 @@ export function readAnswer(bytes) {
   }
   if (id < 0) return null;
   const text = t.slice(from, to);
-  let result;
-  try {
-    result = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (result === null || typeof result !== 'object' || Array.isArray(result)) return null;
+  const result = objectOf(text);
+  if (result === null) return null;
   // A surrogate's escape (`\ud800`): the engine refuses a lone one in a name of the
   // result's members, which it reads (`peek_result_type`); JSON.parse takes it.
   if (text.indexOf('\\u') >= 0 && SURROGATE.test(text)) return null;
@@ -428,13 +434,8 @@ export class Fetcher {
    * result, not JSON): null, and the engine reads the body as it is.
    */
   standIn(text) {
-    let msg;
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      return null;
-    }
-    if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return null;
+    const msg = objectOf(text);
+    if (msg === null) return null;
     const { jsonrpc, id, result } = msg;
     if (typeof jsonrpc !== 'string' || !(typeof id === 'string' || Number.isSafeInteger(id))) return null;
     if ('error' in msg || 'method' in msg || result === null || typeof result !== 'object' || Array.isArray(result)) return null;
