@@ -100,11 +100,11 @@ impl McpClient {
         let op = start(&mut h.borrow_mut().core, &copts.opts, t);
         let bare =
             copts.signal.is_none() && copts.on_progress.is_none() && copts.on_status.is_none();
-        // The direct path (BENCHMARKS.md, the thirty-third session): a call with nothing to
-        // keep here whose only action is its plain request hands that to the runner, which
-        // makes the promise with it and hands a plain answer straight back (`fetch::call`):
-        // the driver's pump performs nothing, the promise needs no call of its own, and the
-        // result is returned to the runner rather than settled through another call.
+        // The direct path (BENCHMARKS.md, the thirty-third and thirty-fourth sessions): a
+        // call with nothing to keep here whose only action is its plain request hands that
+        // to the runner, which makes the promise with it (`fetch::call`), reads a usual
+        // answer itself and settles the promise with its result (`Core::on_result_read`):
+        // the driver's pump performs nothing, and the promise needs no call of its own.
         // Anything else takes the pump.
         let direct = bare
             .then(|| h.borrow_mut().core.take_plain_send(op))

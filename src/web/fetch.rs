@@ -1,6 +1,6 @@
 //! Performing the engine's HTTP requests with `fetch` (the global one, or the host's) and
 //! feeding head, body and end to the engine. The fetch itself runs in JS (`js/cors.js`,
-//! `Fetcher`): one async function per request, reporting back through five functions
+//! `Fetcher`): one async function per request, reporting back through four functions
 //! made once per client, instead of a wasm future with a closure and a promise reaction
 //! per await. A JSON body is read whole (one `arrayBuffer()` when its size is known and
 //! within the engine's limit, else its chunks gathered in JS up to that limit) and handed

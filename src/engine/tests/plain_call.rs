@@ -508,7 +508,6 @@ fn many_calls_at_once_overflow_to_the_general_path() {
 /// otherwise. What it takes is what the general pump would have performed, in order.
 #[test]
 fn the_direct_path_takes_only_a_sole_send() {
-    use crate::engine::core::ResponseHead;
     let mut h = listed(&cfg(), false);
     let opts = OpOptions::default();
     let op = h
@@ -526,12 +525,7 @@ fn the_direct_path_takes_only_a_sole_send() {
     // result comes as for any call.
     let body: Value = serde_json::from_slice(req.body.as_deref().unwrap_or(b"")).unwrap();
     let text = json!({"jsonrpc":"2.0","id":body["id"],"result":complete()}).to_string();
-    let head = ResponseHead {
-        status: 200,
-        content_type: JSON,
-        ..Default::default()
-    };
-    h.core.on_answer(req.id, head, text.into_bytes(), h.now);
+    h.whole(req.id, 200, JSON, text.as_bytes());
     assert_eq!(h.ok(op), complete());
     assert!(h.core.busy().is_empty(), "{:?}", h.core.busy());
 
@@ -558,7 +552,6 @@ fn the_direct_path_takes_only_a_sole_send() {
 
 #[test]
 fn a_result_read_by_the_runner_ends_only_its_own_plain_call() {
-    use crate::engine::core::ResponseHead;
     let rpc_of = |req: &crate::http::request::HttpRequest| {
         let body: Value = serde_json::from_slice(req.body.as_deref().unwrap_or(b"")).unwrap();
         body["id"].as_i64().expect("a numbered request")
@@ -592,12 +585,7 @@ fn a_result_read_by_the_runner_ends_only_its_own_plain_call() {
     assert!(!h.core.on_result_read(req.id, a, rpc_of(&req), 10));
     let sb = h.take();
     let body = json!({"jsonrpc":"2.0","id":rpc_of(&req),"result":complete()}).to_string();
-    let head = ResponseHead {
-        status: 200,
-        content_type: JSON,
-        ..Default::default()
-    };
-    h.core.on_answer(req.id, head, body.into_bytes(), h.now);
+    h.whole(req.id, 200, JSON, body.as_bytes());
     assert_eq!(h.ok(a), complete());
     h.whole(sb.xfer(), 200, JSON, &result_body(&sb, complete()));
     assert_eq!(h.ok(b), complete());

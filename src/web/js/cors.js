@@ -299,7 +299,8 @@ function objectOf(text) {
  *
  * Why text is compared: `JSON.parse` keeps the last of duplicate members, which the engine
  * refuses. With the envelope's text fixed around it, the result's text parsing as one value
- * is what proves the envelope has its three members once each.
+ * is what proves the envelope has its three members once each. (Exported for the
+ * differential of fuzz/js/envelopes.mjs, which counts what it reads.)
  */
 export function readAnswer(bytes) {
   let t;
