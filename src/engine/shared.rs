@@ -11,6 +11,7 @@ use crate::engine::small_map::SmallMap;
 use crate::engine::timers::TimerTable;
 use crate::engine::tools::ToolRegistry;
 use crate::error::json_text;
+use crate::http::call_template::ToolCallTemplate;
 #[cfg(feature = "legacy")]
 use crate::http::request::{add_progress_token, legacy_post_headers};
 use crate::http::request::{
@@ -75,6 +76,10 @@ impl Era {
     }
 }
 
+/// Request templates kept at most: one per tool, for the tools called last (a page calls a
+/// few tools over and over; a template is about 0.5 KB).
+const TEMPLATES: usize = 8;
+
 /// Shared state.
 pub(crate) struct Shared {
     pub cfg: Config,
@@ -117,6 +122,11 @@ pub(crate) struct Shared {
     /// `_meta` (the configuration does not change them after construction).
     caps_text: String,
     client_info_text: String,
+    /// The request templates of the tools called plainly last ([`Shared::tool_call_request`]),
+    /// at most [`TEMPLATES`].
+    templates: Vec<ToolCallTemplate>,
+    /// Where the next template framed goes in `templates`.
+    next_template: usize,
     /// Visibility and network of the context, as the host reports them (issue 13;
     /// `engine::task::schedule`).
     pub presence: crate::engine::task::Presence,
@@ -136,6 +146,8 @@ impl Shared {
         Shared {
             caps_text,
             client_info_text,
+            templates: Vec::new(),
+            next_template: 0,
             cfg,
             now,
             era: Era::Modern,
@@ -313,6 +325,56 @@ impl Shared {
             url,
             headers,
             body: Some(body),
+            event_source: false,
+        };
+        (rpc_id, req)
+    }
+
+    /// A plain tool call's request (`engine::core::plain`): what [`Shared::request`] frames
+    /// for a modern `tools/call` of tool `name` with `args` and nothing else (no extra
+    /// headers, request state, progress token or log level of its own), with a fresh
+    /// JSON-RPC id and a fresh exchange id (in that order), written from the tool's
+    /// template (`http::call_template`), framed on its first call.
+    pub(crate) fn tool_call_request(
+        &mut self,
+        name: &str,
+        args: Option<&[u8]>,
+    ) -> (i64, HttpRequest) {
+        let rpc_id = self.next_id() as i64;
+        let level = self.cfg.log_level.as_deref();
+        let fits = |t: &ToolCallTemplate| t.fits(name, &self.version, level, &self.cfg.headers);
+        let i = match self.templates.iter().position(fits) {
+            Some(i) => i,
+            None => {
+                let t = ToolCallTemplate::new(
+                    name,
+                    &RequestMetaText {
+                        protocol_version: &self.version,
+                        capabilities: &self.caps_text,
+                        client_info: &self.client_info_text,
+                        log_level: level,
+                        progress_token: None,
+                    },
+                    &self.cfg.headers,
+                );
+                // Kept in turn: the ninth replaces the first, and so on.
+                let i = self.next_template;
+                self.next_template = (i + 1) % TEMPLATES;
+                match self.templates.get_mut(i) {
+                    Some(slot) => *slot = t,
+                    None => self.templates.push(t),
+                }
+                i
+            }
+        };
+        let id = self.next_id();
+        let t = &self.templates[i];
+        let req = HttpRequest {
+            id,
+            method: HttpMethod::Post,
+            url: self.cfg.url.clone(),
+            headers: t.headers(),
+            body: Some(t.body(rpc_id, args)),
             event_source: false,
         };
         (rpc_id, req)

@@ -252,7 +252,7 @@ pub(crate) fn write_modern_params(out: &mut Vec<u8>, p: Params, meta: &RequestMe
 }
 
 #[derive(Clone, Copy)]
-enum Member<'a> {
+pub(crate) enum Member<'a> {
     Value(&'a Value),
     /// A string, to be written as JSON.
     Str(&'a str),
@@ -261,7 +261,7 @@ enum Member<'a> {
 }
 
 /// Writes `,"key":value` (no comma right after an opening brace).
-fn member(out: &mut Vec<u8>, key: &str, v: Member) {
+pub(crate) fn member(out: &mut Vec<u8>, key: &str, v: Member) {
     if out.last() != Some(&b'{') {
         out.push(b',');
     }

@@ -24,7 +24,7 @@ use crate::engine::arguments::ToolArguments;
 use crate::engine::call::{Call, CallPolicy};
 use crate::engine::ops::{policy_for, Op, Purpose, ToolOp};
 use crate::engine::shared::{Era, Owner};
-use crate::http::request::{HttpRequest, Params};
+use crate::http::request::HttpRequest;
 use crate::json::RawJson;
 use crate::protocol::jsonrpc::{decode, Message, RequestId};
 use crate::protocol::result::{peek_result_type, ResultType};
@@ -76,12 +76,9 @@ impl Core {
         }
         let op = self.new_op(now);
         let policy = policy_for(&self.sh, &Purpose::CallTool, opts);
-        let params = Params::tool(name, args.as_ref().map(|a| a.get()));
-        let (rpc_id, req) = self.sh.request("tools/call", params, &[], None, None, None);
-        let RequestId::Number(rpc_id) = rpc_id else {
-            // `Shared::request` numbers its requests: never taken.
-            return Err(args);
-        };
+        let (rpc_id, req) = self
+            .sh
+            .tool_call_request(name, args.as_ref().map(|a| a.get()));
         let started = self.sh.now;
         self.plain.push(PlainCall {
             op,

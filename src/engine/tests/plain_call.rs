@@ -604,3 +604,48 @@ fn a_result_read_by_the_runner_ends_only_its_own_plain_call() {
     let rpc = s.id().as_i64().expect("a numbered request");
     assert!(!h.core.on_result_read(s.xfer(), op, rpc, 10));
 }
+
+/// Plain calls are written from a template per tool (`http::call_template`), of which the
+/// engine keeps eight: calls of twelve tools in turn, so that templates are dropped and
+/// framed again, with a log level and host headers configured, send what the general path
+/// sends, byte for byte.
+#[test]
+fn calls_of_many_tools_send_what_the_general_path_sends() {
+    let mut config = cfg();
+    config.log_level = Some("notice".into());
+    config.headers = vec![("X-Host".into(), "1".into())];
+    let names: Vec<String> = (0..12).map(|i| format!("tool-{i}\u{e9}")).collect();
+    let run = |off: bool| {
+        let mut h = Harness::new(config.clone());
+        h.core.plain_off = off;
+        let opts = OpOptions::default();
+        let op = h.core.list_all(Listing::Tools, &opts, h.now);
+        let s = h.take();
+        h.result(
+            &s,
+            tools_page(names.iter().map(|n| tool(n)).collect(), None),
+        );
+        assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
+        for (k, i) in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 5, 11, 3, 3, 9]
+            .into_iter()
+            .enumerate()
+        {
+            let args = (k % 3 != 0).then(|| format!(r#"{{"k":{k}}}"#));
+            let op = h.core.call_tool_json(&names[i], args, false, &opts, h.now);
+            assert_eq!(on_short_path(&h), !off, "call {k}");
+            let s = h.take();
+            let name = s.header("mcp-name").unwrap_or_default();
+            assert!(name.starts_with("=?base64?"), "encoded: {name}");
+            h.whole(s.xfer(), 200, JSON, &result_body(&s, complete()));
+            assert_eq!(h.ok(op), complete());
+        }
+        // (The snapshot reads each body as JSON: its bytes are compared too.)
+        let bytes: Vec<String> = h
+            .history
+            .iter()
+            .map(|s| s.req.body_text().unwrap_or_default().to_string())
+            .collect();
+        (snapshot(&mut h), bytes)
+    };
+    assert_eq!(run(true), run(false));
+}
