@@ -76,8 +76,10 @@ impl Era {
     }
 }
 
-/// Request templates kept at most: one per tool, for the tools called last (a page calls a
-/// few tools over and over; a template is about 0.5 KB).
+/// Request templates kept at most: one per tool, for the last tools whose templates were
+/// framed, each replacing the oldest in turn (a page calls a few tools over and over; a
+/// template is about 0.5 KB; with more tools than this, a call may frame one again, which
+/// costs about what the general framing costs every call).
 const TEMPLATES: usize = 8;
 
 /// Shared state.
@@ -122,8 +124,8 @@ pub(crate) struct Shared {
     /// `_meta` (the configuration does not change them after construction).
     caps_text: String,
     client_info_text: String,
-    /// The request templates of the tools called plainly last ([`Shared::tool_call_request`]),
-    /// at most [`TEMPLATES`].
+    /// The request templates of the tools called plainly ([`Shared::tool_call_request`]), at
+    /// most [`TEMPLATES`].
     templates: Vec<ToolCallTemplate>,
     /// Where the next template framed goes in `templates`.
     next_template: usize,
