@@ -76,10 +76,10 @@ impl Era {
     }
 }
 
-/// Request templates kept at most: one per tool, for the last tools whose templates were
-/// framed, each replacing the oldest in turn (a page calls a few tools over and over; a
-/// template is about 0.5 KB; with more tools than this, a call may frame one again, which
-/// costs about what the general framing costs every call).
+/// Request templates kept at most: one per tool, for the tools called plainly last (a page
+/// calls a few tools over and over; a template is about 0.5 KB). A call of a tool whose
+/// template was dropped frames it again, which costs about what the general framing costs
+/// every call.
 const TEMPLATES: usize = 8;
 
 /// Shared state.
@@ -125,10 +125,11 @@ pub(crate) struct Shared {
     caps_text: String,
     client_info_text: String,
     /// The request templates of the tools called plainly ([`Shared::tool_call_request`]), at
-    /// most [`TEMPLATES`].
+    /// most [`TEMPLATES`], the tool called last first.
     templates: Vec<ToolCallTemplate>,
-    /// Where the next template framed goes in `templates`.
-    next_template: usize,
+    /// Templates framed so far (a test's count of cache misses).
+    #[cfg(test)]
+    pub(crate) templates_framed: usize,
     /// Visibility and network of the context, as the host reports them (issue 13;
     /// `engine::task::schedule`).
     pub presence: crate::engine::task::Presence,
@@ -149,7 +150,8 @@ impl Shared {
             caps_text,
             client_info_text,
             templates: Vec::new(),
-            next_template: 0,
+            #[cfg(test)]
+            templates_framed: 0,
             cfg,
             now,
             era: Era::Modern,
@@ -345,8 +347,9 @@ impl Shared {
         let rpc_id = self.next_id() as i64;
         let level = self.cfg.log_level.as_deref();
         let fits = |t: &ToolCallTemplate| t.fits(name, &self.version, level, &self.cfg.headers);
-        let i = match self.templates.iter().position(fits) {
-            Some(i) => i,
+        match self.templates.iter().position(fits) {
+            // The tool called last goes first, so that those called least lately are dropped.
+            Some(i) => self.templates[..=i].rotate_right(1),
             None => {
                 let t = ToolCallTemplate::new(
                     name,
@@ -359,18 +362,17 @@ impl Shared {
                     },
                     &self.cfg.headers,
                 );
-                // Kept in turn: the ninth replaces the first, and so on.
-                let i = self.next_template;
-                self.next_template = (i + 1) % TEMPLATES;
-                match self.templates.get_mut(i) {
-                    Some(slot) => *slot = t,
-                    None => self.templates.push(t),
+                #[cfg(test)]
+                {
+                    self.templates_framed += 1;
                 }
-                i
+                self.templates.truncate(TEMPLATES - 1);
+                self.templates.insert(0, t);
             }
-        };
+        }
         let id = self.next_id();
-        let t = &self.templates[i];
+        // (The tool's template was just put first.)
+        let t = &self.templates[0];
         let req = HttpRequest {
             id,
             method: HttpMethod::Post,

@@ -171,6 +171,12 @@ impl Core {
         self.busy().is_empty()
     }
 
+    /// Plain calls' request templates framed so far (`Shared::tool_call_request`).
+    #[cfg(test)]
+    pub(crate) fn templates_framed(&self) -> usize {
+        self.sh.templates_framed
+    }
+
     /// The names of what `Core::is_quiet` finds still booked.
     pub fn busy(&self) -> Vec<&'static str> {
         let mut out = Vec::new();

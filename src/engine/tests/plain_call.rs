@@ -649,3 +649,41 @@ fn calls_of_many_tools_send_what_the_general_path_sends() {
     };
     assert_eq!(run(true), run(false));
 }
+
+/// A tool called between calls of eight others keeps its template: templates are dropped
+/// least lately used first (with eight kept, the ninth tool framed would otherwise replace
+/// the first tool's), and a dropped one is framed again on its tool's next call.
+#[test]
+fn templates_are_dropped_least_lately_used_first() {
+    let names: Vec<String> = (0..10).map(|i| format!("t{i}")).collect();
+    let mut h = Harness::new(cfg());
+    let opts = OpOptions::default();
+    let op = h.core.list_all(Listing::Tools, &opts, h.now);
+    let s = h.take();
+    h.result(
+        &s,
+        tools_page(names.iter().map(|n| tool(n)).collect(), None),
+    );
+    assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
+    let call = |h: &mut Harness, i: usize| {
+        let op = h.core.call_tool_json(&names[i], None, false, &opts, h.now);
+        assert!(on_short_path(h), "t{i}");
+        let s = h.take();
+        assert_eq!(s.header("mcp-name"), Some(names[i].as_str()));
+        h.whole(s.xfer(), 200, JSON, &result_body(&s, complete()));
+        assert_eq!(h.ok(op), complete());
+        h.core.templates_framed()
+    };
+    // t0 between each of t1..t9: nine tools framed once each, t0 never dropped.
+    assert_eq!(call(&mut h, 0), 1);
+    for i in 1..=9 {
+        assert_eq!(call(&mut h, i), i + 1, "t{i} framed");
+        assert_eq!(call(&mut h, 0), i + 1, "t0 kept after t{i}");
+    }
+    // Kept now: t0, t9, t8, ..., t3 (eight); t2 was dropped when t9 came, t1 when t8 came.
+    assert_eq!(call(&mut h, 3), 10, "t3 kept");
+    assert_eq!(call(&mut h, 2), 11, "t2 framed again");
+    // t2 came in for the least lately used, t4 (t3 was just used).
+    assert_eq!(call(&mut h, 3), 11, "t3 still kept");
+    assert_eq!(call(&mut h, 4), 12, "t4 framed again");
+}
