@@ -64,6 +64,8 @@
 //   locator.filter({hasText}), locator.and(other), isHidden: resolved in the page as above
 //   actions on an element "not interactable" scroll it into view and retry (Playwright scrolls
 //                          before acting; WebKitWebDriver does not scroll a nested scroller)
+//   a click answered `unknown error` with no message (WebKitWebDriver, once): done if the
+//                          element is gone a moment later, else sent once more (see `act`)
 //   context.waitForEvent('page')  a new window handle (a popup), as a Page; waitForLoadState
 //                          polls document.readyState. Other events: EngineUnsupported
 import { writeFile } from 'node:fs/promises';
@@ -751,11 +753,31 @@ class Locator {
   /** Runs a WebDriver element command, retried while the element is not yet interactable. */
   async act(what, fn, { timeout = TIMEOUT } = {}) {
     const end = Date.now() + timeout;
+    let unknownRetried = false;
     for (;;) {
       const id = await this.elementId({ visible: true, timeout });
       try {
         return await this.page.do((s) => fn(s, id));
       } catch (e) {
+        // WebKitWebDriver has once answered a click on the elicitation dialog's Submit in a
+        // two-window session with `unknown error` and no message (the thirty-fifth session's
+        // run). Whether the click landed is unknown, so it is not simply retried: when the
+        // element is gone or hidden a moment later, its action took effect (a Submit closes
+        // its dialog) and the act is done; when it is still shown, the click is sent once
+        // more, once only. Any other command or answer, or a second one, is an error as before.
+        if (what === 'click' && /unknown error:\s*$/.test(e.message)) {
+          if (!unknownRetried) {
+            unknownRetried = true;
+            await sleep(250);
+            const shown = await this.query('visible');
+            if (!shown.some(Boolean)) {
+              process.stderr.write(`[shim] ${what} ${this}: unknown error, and the element is gone after it: taken as done\n`);
+              return undefined;
+            }
+            process.stderr.write(`[shim] ${what} ${this}: unknown error, the element still shown: sent once more\n`);
+            continue;
+          }
+        }
         const retry = /stale element|not interactable|click intercepted|invalid element state/.test(e.message);
         if (!retry || Date.now() > end) throw new Error(`${what} ${this}: ${e.message}`);
         // Playwright scrolls an element into view before acting on it; WebKitWebDriver's
