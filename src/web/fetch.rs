@@ -43,7 +43,8 @@ extern "C" {
         done: &JsValue,
     ) -> Fetcher;
     /// Starts request `id`; `url`, `method` and `headers` are `None` when they are those
-    /// of the request before (`Sent`).
+    /// of the request before (`Sent`). The body is `text` when it is small, else `body`
+    /// (see `hand`).
     #[wasm_bindgen(method)]
     fn send(
         this: &Fetcher,
@@ -52,6 +53,7 @@ extern "C" {
         method: Option<&str>,
         headers: Option<&str>,
         body: Option<Vec<u8>>,
+        text: Option<&str>,
         host: bool,
     );
     /// As `send`, for plain call `op`'s request (the direct path): also makes the call's
@@ -65,6 +67,7 @@ extern "C" {
         method: Option<&str>,
         headers: Option<&str>,
         body: Option<Vec<u8>>,
+        text: Option<&str>,
     ) -> js_sys::Promise;
     #[wasm_bindgen(method)]
     fn cancel(this: &Fetcher, id: f64);
@@ -254,7 +257,15 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
     let host = h.borrow().core.host_result(id);
     let r = hand(h, req, same_headers);
     let (url, headers) = (r.url.as_deref(), r.headers.as_deref());
-    f.send(r.id, url, r.method, headers, r.body, host);
+    f.send(
+        r.id,
+        url,
+        r.method,
+        headers,
+        r.body,
+        r.text.as_deref(),
+        host,
+    );
     // The request has left (or failed) only now: the page may have done other work since
     // the engine started it (`Core::on_sent`).
     let t = now();
@@ -283,7 +294,15 @@ pub(super) fn call(
     };
     let r = hand(h, req, same_headers);
     let (url, headers) = (r.url.as_deref(), r.headers.as_deref());
-    let promise = f.call(op.0 as f64, r.id, url, r.method, headers, r.body);
+    let promise = f.call(
+        op.0 as f64,
+        r.id,
+        url,
+        r.method,
+        headers,
+        r.body,
+        r.text.as_deref(),
+    );
     // Sent in the same turn as it was started: no other work came between.
     h.borrow_mut().core.on_sent(id, t);
     promise
@@ -336,7 +355,11 @@ struct Handed {
     method: Option<&'static str>,
     headers: Option<String>,
     body: Option<Vec<u8>>,
+    text: Option<String>,
 }
+
+/// The largest request body handed to the runner as text (see `hand`).
+const TEXT_BODY_MAX: usize = 16 * 1024;
 
 /// What `req` is handed to the runner as; the driver keeps what the runner will keep.
 fn hand(h: &Handle, req: HttpRequest, same_headers: bool) -> Handed {
@@ -362,6 +385,18 @@ fn hand(h: &Handle, req: HttpRequest, same_headers: bool) -> Handed {
         }
         text
     });
+    // A small body goes as text: decoded out of the wasm's memory into a JS string, which
+    // costs less than a copy of it into a new ArrayBuffer (a buffer of its own for each
+    // request, and work for the collector). A large one goes as bytes (a copy out of the
+    // wasm's memory): no UTF-16 string is made of it, and the platform's fetch need not
+    // encode it again.
+    let (body, body_text) = match body {
+        Some(b) if b.len() <= TEXT_BODY_MAX => match String::from_utf8(b) {
+            Ok(t) => (None, Some(t)),
+            Err(e) => (Some(e.into_bytes()), None),
+        },
+        b => (b, None),
+    };
     let mut d = h.borrow_mut();
     let last = &mut d.sent;
     if !same_headers {
@@ -376,9 +411,8 @@ fn hand(h: &Handle, req: HttpRequest, same_headers: bool) -> Handed {
             method
         }),
         headers: text,
-        // As bytes (a copy out of the wasm's memory): no UTF-16 string is made of a large
-        // body here, and the platform's fetch need not encode it again.
         body,
+        text: body_text,
     }
 }
 

@@ -200,7 +200,12 @@ test('callTool echo', async ({ client }) => {
   eq(r.isError, false, 'isError');
 });
 
-test('the platform fetch gets the request body as UTF-8 bytes, a host fetch as a string; large arguments arrive verbatim', async ({ url }) => {
+/** A request body as the text it carries: a string as it is, bytes decoded as UTF-8. */
+const bodyText = (b) => (typeof b === 'string' ? b : new TextDecoder('utf-8', { fatal: true }).decode(b));
+/** The UTF-8 size of a request body. */
+const bodySize = (b) => (typeof b === 'string' ? new TextEncoder().encode(b).length : b.byteLength);
+
+test('the platform fetch gets a request body of up to 16 KiB as a string and a larger one as UTF-8 bytes, a host fetch always a string; large arguments arrive verbatim', async ({ url }) => {
   const content = 'é "quoted" \\ \n🎉 '.repeat(20_000);
   const platform = globalThis.fetch;
   const seen = [];
@@ -208,18 +213,40 @@ test('the platform fetch gets the request body as UTF-8 bytes, a host fetch as a
     seen.push(init?.body);
     return platform(input, init);
   };
+  const c = new McpClient(url, { clientInfo: { name: 'bodies', version: '1' } });
+  const echo = async (t) => {
+    eq(text(await c.callTool('echo', { text: t })), t, `the echo of ${t.length} characters`);
+    const b = seen.at(-1);
+    eq(JSON.parse(bodyText(b)).params.arguments, { text: t }, `arguments of ${t.length} characters`);
+    return b;
+  };
   try {
-    const c = new McpClient(url, { clientInfo: { name: 'bodies', version: '1' } });
-    const r = await c.callTool('echo', { text: content });
-    eq(text(r), content, 'the echo of 200,000 characters');
+    // A body of `size` bytes: the text grows the body one byte a character (ASCII); the
+    // request's id may take a digit more meanwhile, so the size is read back and the text
+    // set again until it is met.
+    let n = 16 * 1024 - bodySize(await echo('x')) + 1;
+    const sized = async (size) => {
+      for (let k = 0; k < 4; k++) {
+        const b = await echo('x'.repeat(n));
+        if (bodySize(b) === size) return b;
+        n += size - bodySize(b);
+      }
+      throw new AssertionError(`no body of ${size} bytes made`);
+    };
+    const edge = await sized(16 * 1024);
+    eq(typeof edge, 'string', 'a body of exactly 16 KiB goes as a string');
+    const over = await sized(16 * 1024 + 1);
+    ok(over instanceof Uint8Array, `a body of 16 KiB + 1 goes as bytes: ${Object.prototype.toString.call(over)}`);
+    ok(await echo(content) instanceof Uint8Array, 'the body of 200,000 characters goes as bytes');
   } finally {
     globalThis.fetch = platform;
   }
-  ok(seen.length >= 1, 'the global fetch was used');
-  for (const b of seen) ok(b instanceof Uint8Array, `body type: ${Object.prototype.toString.call(b)}`);
-  const last = JSON.parse(new TextDecoder().decode(seen.at(-1)));
-  eq(last.method, 'tools/call', 'method');
-  eq(last.params.arguments, { text: content }, 'arguments');
+  const bodies = seen.filter((b) => b !== undefined);
+  ok(bodies.some((b) => typeof b === 'string') && bodies.some((b) => b instanceof Uint8Array), 'both kinds seen');
+  for (const b of bodies) {
+    if (typeof b === 'string') ok(bodySize(b) <= 16 * 1024, `a string body of ${bodySize(b)} bytes`);
+    else ok(b instanceof Uint8Array && b.byteLength > 16 * 1024, `a bytes body: ${Object.prototype.toString.call(b)}, ${b.byteLength} bytes`);
+  }
   const hostSeen = [];
   const host = new McpClient(url, {
     clientInfo: { name: 'bodies', version: '1' },
@@ -229,15 +256,16 @@ test('the platform fetch gets the request body as UTF-8 bytes, a host fetch as a
     },
   });
   eq(text(await host.callTool('echo', { text: 'é 🎉' })), 'é 🎉', 'echo through the host fetch');
-  ok(hostSeen.length >= 1 && hostSeen.every((b) => typeof b === 'string'), 'the host fetch got strings');
-  eq(JSON.parse(hostSeen.at(-1)).params.arguments, { text: 'é 🎉' }, 'arguments (host fetch)');
+  eq(text(await host.callTool('echo', { text: content })), content, 'a large echo through the host fetch');
+  ok(hostSeen.length >= 2 && hostSeen.every((b) => b === undefined || typeof b === 'string'), 'the host fetch got strings');
+  eq(JSON.parse(hostSeen.at(-1)).params.arguments, { text: content }, 'arguments (host fetch)');
 });
 
 test('callTool arguments: any object as JSON.stringify writes it; none for null or undefined; other kinds and lone surrogates → ConfigError', async ({ url }) => {
   const platform = globalThis.fetch;
   const sent = [];
   globalThis.fetch = (input, init) => {
-    if (init?.body) sent.push(JSON.parse(new TextDecoder().decode(init.body)));
+    if (init?.body) sent.push(JSON.parse(bodyText(init.body)));
     return platform(input, init);
   };
   try {

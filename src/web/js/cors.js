@@ -518,12 +518,13 @@ export class Fetcher {
   }
 
   /** Starts request `id`; `headers` is `name\0value\0…` (names and values hold no NUL);
-   *  `body`: UTF-8 bytes (a copy, the runner's own) or undefined; `host`: its result goes
+   *  `body`: UTF-8 bytes (a copy, the runner's own) or undefined; `text`: the body as a
+   *  string instead (a small one: see `hand` in fetch.rs), or undefined; `host`: its result goes
    *  to the host unread (see `standIn`). `url`, `method` and `headers` are undefined when
    *  they are those of the request before: the calls of one tool send the same, and each
    *  text the wasm hands over is decoded anew (BENCHMARKS.md, the twenty-ninth session).
    *  `op`: the direct path's call (`call`), else undefined. */
-  send(id, url, method, headers, body, host, op) {
+  send(id, url, method, headers, body, text, host, op) {
     if (url === undefined) url = this.lastUrl;
     else this.lastUrl = url;
     if (method === undefined) method = this.lastMethod;
@@ -531,7 +532,7 @@ export class Fetcher {
     if (headers === undefined) headers = this.lastHeaderText;
     const ac = new AbortController();
     this.live.set(id, ac);
-    this.run(id, ac, url, method, headers, body, host, op).catch((e) => {
+    this.run(id, ac, url, method, headers, text ?? body, host, op).catch((e) => {
       try {
         this.failed(id, 'network', `fetch failed: ${describe(e)}`);
       } catch {
@@ -548,9 +549,9 @@ export class Fetcher {
    * settled here with the result read. Anything else takes the usual way, and the engine
    * settles the promise (`settle`).
    */
-  call(op, id, url, method, headers, body) {
+  call(op, id, url, method, headers, body, text) {
     const p = this.wait(op);
-    this.send(id, url, method, headers, body, true, op);
+    this.send(id, url, method, headers, body, text, true, op);
     return p;
   }
 
@@ -598,8 +599,8 @@ export class Fetcher {
       if (bad) return this.failed(id, 'config', bad);
       headers = new Headers(pairs);
       // A host's fetch gets the body as text, as it always has (it may read it); the
-      // platform's takes the bytes as they are.
-      if (body !== undefined) body = new TextDecoder().decode(body);
+      // platform's takes the body as it comes (text or bytes).
+      if (body !== undefined && typeof body !== 'string') body = new TextDecoder().decode(body);
     }
     const init = { method, headers, signal: ac.signal };
     if (body !== undefined) init.body = body;
