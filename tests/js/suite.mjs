@@ -205,7 +205,7 @@ const bodyText = (b) => (typeof b === 'string' ? b : new TextDecoder('utf-8', { 
 /** The UTF-8 size of a request body. */
 const bodySize = (b) => (typeof b === 'string' ? new TextEncoder().encode(b).length : b.byteLength);
 
-test('the platform fetch gets a request body of up to 16 KiB as a string and a larger one as UTF-8 bytes, a host fetch always a string; large arguments arrive verbatim', async ({ url }) => {
+test('the platform fetch gets a request body of up to 2 KiB as a string and a larger one as UTF-8 bytes, a host fetch always a string; large arguments arrive verbatim', async ({ url }) => {
   const content = 'é "quoted" \\ \n🎉 '.repeat(20_000);
   const platform = globalThis.fetch;
   const seen = [];
@@ -224,7 +224,7 @@ test('the platform fetch gets a request body of up to 16 KiB as a string and a l
     // A body of `size` bytes: the text grows the body one byte a character (ASCII); the
     // request's id may take a digit more meanwhile, so the size is read back and the text
     // set again until it is met.
-    let n = 16 * 1024 - bodySize(await echo('x')) + 1;
+    let n = 2 * 1024 - bodySize(await echo('x')) + 1;
     const sized = async (size) => {
       for (let k = 0; k < 4; k++) {
         const b = await echo('x'.repeat(n));
@@ -233,10 +233,10 @@ test('the platform fetch gets a request body of up to 16 KiB as a string and a l
       }
       throw new AssertionError(`no body of ${size} bytes made`);
     };
-    const edge = await sized(16 * 1024);
-    eq(typeof edge, 'string', 'a body of exactly 16 KiB goes as a string');
-    const over = await sized(16 * 1024 + 1);
-    ok(over instanceof Uint8Array, `a body of 16 KiB + 1 goes as bytes: ${Object.prototype.toString.call(over)}`);
+    const edge = await sized(2 * 1024);
+    eq(typeof edge, 'string', 'a body of exactly 2 KiB goes as a string');
+    const over = await sized(2 * 1024 + 1);
+    ok(over instanceof Uint8Array, `a body of 2 KiB + 1 goes as bytes: ${Object.prototype.toString.call(over)}`);
     ok(await echo(content) instanceof Uint8Array, 'the body of 200,000 characters goes as bytes');
   } finally {
     globalThis.fetch = platform;
@@ -244,8 +244,8 @@ test('the platform fetch gets a request body of up to 16 KiB as a string and a l
   const bodies = seen.filter((b) => b !== undefined);
   ok(bodies.some((b) => typeof b === 'string') && bodies.some((b) => b instanceof Uint8Array), 'both kinds seen');
   for (const b of bodies) {
-    if (typeof b === 'string') ok(bodySize(b) <= 16 * 1024, `a string body of ${bodySize(b)} bytes`);
-    else ok(b instanceof Uint8Array && b.byteLength > 16 * 1024, `a bytes body: ${Object.prototype.toString.call(b)}, ${b.byteLength} bytes`);
+    if (typeof b === 'string') ok(bodySize(b) <= 2 * 1024, `a string body of ${bodySize(b)} bytes`);
+    else ok(b instanceof Uint8Array && b.byteLength > 2 * 1024, `a bytes body: ${Object.prototype.toString.call(b)}, ${b.byteLength} bytes`);
   }
   const hostSeen = [];
   const host = new McpClient(url, {
