@@ -28,13 +28,18 @@ fn tools() -> Vec<Value> {
 
 /// A client of `config` that has listed the tools (the short path needs to know them).
 fn listed(config: &Config, off: bool) -> Harness {
+    listed_tools(config, off, tools())
+}
+
+/// A client of `config` that has listed `tools`.
+fn listed_tools(config: &Config, off: bool, tools: Vec<Value>) -> Harness {
     let mut h = Harness::new(config.clone());
     h.core.plain_off = off;
     let op = h
         .core
         .list_all(Listing::Tools, &OpOptions::default(), h.now);
     let s = h.take();
-    h.result(&s, tools_page(tools(), None));
+    h.result(&s, tools_page(tools, None));
     assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
     h
 }
@@ -616,16 +621,8 @@ fn calls_of_many_tools_send_what_the_general_path_sends() {
     config.headers = vec![("X-Host".into(), "1".into())];
     let names: Vec<String> = (0..12).map(|i| format!("tool-{i}\u{e9}")).collect();
     let run = |off: bool| {
-        let mut h = Harness::new(config.clone());
-        h.core.plain_off = off;
+        let mut h = listed_tools(&config, off, names.iter().map(|n| tool(n)).collect());
         let opts = OpOptions::default();
-        let op = h.core.list_all(Listing::Tools, &opts, h.now);
-        let s = h.take();
-        h.result(
-            &s,
-            tools_page(names.iter().map(|n| tool(n)).collect(), None),
-        );
-        assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
         for (k, i) in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 5, 11, 3, 3, 9]
             .into_iter()
             .enumerate()
@@ -656,15 +653,8 @@ fn calls_of_many_tools_send_what_the_general_path_sends() {
 #[test]
 fn templates_are_dropped_least_lately_used_first() {
     let names: Vec<String> = (0..10).map(|i| format!("t{i}")).collect();
-    let mut h = Harness::new(cfg());
+    let mut h = listed_tools(&cfg(), false, names.iter().map(|n| tool(n)).collect());
     let opts = OpOptions::default();
-    let op = h.core.list_all(Listing::Tools, &opts, h.now);
-    let s = h.take();
-    h.result(
-        &s,
-        tools_page(names.iter().map(|n| tool(n)).collect(), None),
-    );
-    assert!(h.outcome(op).is_some_and(|o| o.is_ok()));
     let call = |h: &mut Harness, i: usize| {
         let op = h.core.call_tool_json(&names[i], None, false, &opts, h.now);
         assert!(on_short_path(h), "t{i}");
