@@ -256,16 +256,8 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
     };
     let host = h.borrow().core.host_result(id);
     let r = hand(h, req, same_headers);
-    let (url, headers) = (r.url.as_deref(), r.headers.as_deref());
-    f.send(
-        r.id,
-        url,
-        r.method,
-        headers,
-        r.body,
-        r.text.as_deref(),
-        host,
-    );
+    let (url, headers, text) = (r.url.as_deref(), r.headers.as_deref(), r.text.as_deref());
+    f.send(r.id, url, r.method, headers, r.body, text, host);
     // The request has left (or failed) only now: the page may have done other work since
     // the engine started it (`Core::on_sent`).
     let t = now();
@@ -293,16 +285,8 @@ pub(super) fn call(
         }
     };
     let r = hand(h, req, same_headers);
-    let (url, headers) = (r.url.as_deref(), r.headers.as_deref());
-    let promise = f.call(
-        op.0 as f64,
-        r.id,
-        url,
-        r.method,
-        headers,
-        r.body,
-        r.text.as_deref(),
-    );
+    let (url, headers, text) = (r.url.as_deref(), r.headers.as_deref(), r.text.as_deref());
+    let promise = f.call(op.0 as f64, r.id, url, r.method, headers, r.body, text);
     // Sent in the same turn as it was started: no other work came between.
     h.borrow_mut().core.on_sent(id, t);
     promise
