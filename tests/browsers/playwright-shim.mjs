@@ -765,18 +765,15 @@ class Locator {
         // element is gone or hidden a moment later, its action took effect (a Submit closes
         // its dialog) and the act is done; when it is still shown, the click is sent once
         // more, once only. Any other command or answer, or a second one, is an error as before.
-        if (what === 'click' && /unknown error:\s*$/.test(e.message)) {
-          if (!unknownRetried) {
-            unknownRetried = true;
-            await sleep(250);
-            const shown = await this.query('visible');
-            if (!shown.some(Boolean)) {
-              process.stderr.write(`[shim] ${what} ${this}: unknown error, and the element is gone after it: taken as done\n`);
-              return undefined;
-            }
-            process.stderr.write(`[shim] ${what} ${this}: unknown error, the element still shown: sent once more\n`);
-            continue;
+        if (what === 'click' && !unknownRetried && /unknown error:\s*$/.test(e.message)) {
+          unknownRetried = true;
+          await sleep(250);
+          if (!(await this.query('visible')).some(Boolean)) {
+            process.stderr.write(`[shim] ${what} ${this}: unknown error, and the element is gone after it: taken as done\n`);
+            return undefined;
           }
+          process.stderr.write(`[shim] ${what} ${this}: unknown error, the element still shown: sent once more\n`);
+          continue;
         }
         const retry = /stale element|not interactable|click intercepted|invalid element state/.test(e.message);
         if (!retry || Date.now() > end) throw new Error(`${what} ${this}: ${e.message}`);
