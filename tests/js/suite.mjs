@@ -301,6 +301,34 @@ test('callTool arguments: any object as JSON.stringify writes it; none for null 
   }
 });
 
+test('callTool arguments of every length around the runner\'s own ASCII copy (256 UTF-16 units of JSON), with other characters anywhere, arrive whole, also after the memory grew', async ({ client }) => {
+  const c = client();
+  // JSON.stringify({ text: t }) is t and 11 more units here (no character of t is escaped).
+  const texts = [];
+  for (const units of [12, 13, 200, 254, 255, 256, 257, 258, 300]) {
+    const n = units - 11;
+    const ascii = 'a'.repeat(n);
+    texts.push(ascii);
+    texts.push(`é${ascii.slice(1)}`); // the first unit of the text not ASCII
+    texts.push(`${ascii.slice(1)}é`); // the last
+    if (n >= 2) {
+      texts.push(`${ascii.slice(2)}🎉`); // a surrogate pair at the end
+      texts.push(`${ascii.slice(0, n >> 1)}中${ascii.slice((n >> 1) + 1)}`); // three bytes, then ASCII again
+      texts.push(`${ascii.slice(0, (n >> 1) - 1)}🎉x${ascii.slice((n >> 1) + 2)}`);
+    }
+  }
+  for (const t of texts) {
+    eq(JSON.stringify({ text: t }).length, t.length + 11, `no escapes in ${show(t.slice(0, 20))}`);
+    eq(text(await c.callTool('echo', { text: t })), t, `echo of ${t.length} units: ${show(t.slice(0, 12))}…${show(t.slice(-12))}`);
+  }
+  // A call large enough to grow the wasm's memory, and short ones after it: the copy's view
+  // of the memory is of the grown memory.
+  const large = 'ü'.repeat(300_000);
+  eq(text(await c.callTool('echo', { text: large })), large, 'the large echo');
+  const edge = texts.find((t) => t.length === 256 - 11 && t.includes('🎉x'));
+  for (const t of ['after', 'é after 🎉', edge]) eq(text(await c.callTool('echo', { text: t })), t, `echo after the large one: ${show(t.slice(0, 20))}`);
+});
+
 test('callTool add: structuredContent', async ({ client }) => {
   const r = await client().callTool('add', { a: 2, b: 40 });
   eq(r.structuredContent, { sum: 42 }, 'structuredContent');

@@ -171,12 +171,39 @@ export function argsKept() {
   return t;
 }
 
+/** Up to this many UTF-16 units, `argsInto` copies the ASCII of the text itself. */
+const ASCII_COPY_MAX = 256;
+/** A view of the wasm's memory for `argsInto`, and the memory it views. */
+let argsMemory = null;
+let argsView = EMPTY;
+
 /** Writes the text `argsText` kept as UTF-8 into the wasm's `memory` at `ptr` (room for
- *  `cap` bytes), where the shell has a buffer waiting; returns the bytes written. What a
- *  `String` argument's glue does, without its loop that copies ASCII one character at a
- *  time in JS (large arguments: BENCHMARKS.md, the fifteenth session). */
+ *  `cap` bytes), where the shell has a buffer waiting; returns the bytes written.
+ *  Long text is written by `encodeInto` (a `String` argument's glue copies ASCII one
+ *  character at a time in JS: large arguments, BENCHMARKS.md, the fifteenth session).
+ *  Short text, what most calls send, has its ASCII copied here, into a view of the memory
+ *  made once: a call into `encodeInto` costs about 1 µs in Chromium however short the text
+ *  is, and a new view each time more (BENCHMARKS.md, the thirty-seventh session); from the
+ *  first other character on, `encodeInto` writes the rest. */
 export function argsInto(memory, ptr, cap) {
-  return UTF8.encodeInto(argsKept(), new Uint8Array(memory.buffer, ptr, cap)).written;
+  const t = argsKept();
+  const n = t.length;
+  if (n > ASCII_COPY_MAX) return UTF8.encodeInto(t, new Uint8Array(memory.buffer, ptr, cap)).written;
+  // A grown memory has a new buffer, and the old one's views are empty: view it again.
+  // (Compared by memory too: two builds of this package in one page share this module.)
+  if (memory !== argsMemory || argsView.byteLength === 0) {
+    argsMemory = memory;
+    argsView = new Uint8Array(memory.buffer);
+  }
+  const v = argsView;
+  let i = 0;
+  for (; i < n; i++) {
+    const c = t.charCodeAt(i);
+    if (c > 127) break;
+    v[ptr + i] = c;
+  }
+  // (A cut before a unit that is not ASCII never parts a surrogate pair.)
+  return i === n ? n : i + UTF8.encodeInto(t.slice(i), v.subarray(ptr + i, ptr + cap)).written;
 }
 
 /** Bodies from this size on may be parsed here for the host (`Fetcher.standIn`). */
