@@ -301,7 +301,7 @@ test('callTool arguments: any object as JSON.stringify writes it; none for null 
   }
 });
 
-test('callTool arguments of every length around the runner\'s own ASCII copy (256 UTF-16 units of JSON), with other characters anywhere, arrive whole, also after the memory grew', async ({ client }) => {
+test('callTool arguments of every length around the runner\'s own ASCII copy (256 UTF-16 units of JSON), with other characters anywhere, arrive whole, also after the memory grew and from a toJSON that calls a tool', async ({ client }) => {
   const c = client();
   // JSON.stringify({ text: t }) is t and 11 more units here (no character of t is escaped).
   const texts = [];
@@ -327,6 +327,17 @@ test('callTool arguments of every length around the runner\'s own ASCII copy (25
   eq(text(await c.callTool('echo', { text: large })), large, 'the large echo');
   const edge = texts.find((t) => t.length === 256 - 11 && t.includes('🎉x'));
   for (const t of ['after', 'é after 🎉', edge]) eq(text(await c.callTool('echo', { text: t })), t, `echo after the large one: ${show(t.slice(0, 20))}`);
+  // JSON.stringify runs toJSON while the outer call's text is being made: the inner call
+  // (short arguments too) must not take the outer one's text, nor the outer one lose its own.
+  let inner;
+  const outer = await c.callTool('echo', {
+    toJSON: () => {
+      inner = c.callTool('echo', { text: 'inner é' });
+      return { text: 'outer ü' };
+    },
+  });
+  eq(text(outer), 'outer ü', 'the outer call of a toJSON that calls a tool');
+  eq(text(await inner), 'inner é', 'the call made from toJSON');
 });
 
 test('callTool add: structuredContent', async ({ client }) => {
