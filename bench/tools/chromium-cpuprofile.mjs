@@ -4,6 +4,9 @@
 // goes (issue 14 target 1); sampling slows the calls, so the figures are shares, not costs.
 //   node bench/tools/chromium-cpuprofile.mjs     CLIENTS=raw,ours,ts WARMUP=3000 N=2000 MODE=json
 //   BATCH=50 ...   (concurrent calls in batches of 50 instead of sequential ones)
+//   RUN=2 ...   (the files named with `-run2`, so that repeated runs are all kept)
+// The window `bench/run.sh` measures for its concurrent calls at 200 warm-up calls is
+// `WARMUP=1200 N=1000 BATCH=50` (warm-up here ends with 50 concurrent calls too).
 import { writeFileSync } from 'node:fs';
 import * as B from '../browser.mjs';
 const WARMUP = Number(process.env.WARMUP ?? 3000);
@@ -36,7 +39,7 @@ try {
       else await window.__w.sequential(window.__c, n);
     }, { n: N, batch: BATCH });
     const { profile } = await cdp.send('Profiler.stop');
-    const file = `bench/out/chromium-${name}-${MODE}${BATCH > 0 ? `-batch${BATCH}` : ''}.cpuprofile`;
+    const file = `bench/out/chromium-${name}-${MODE}${BATCH > 0 ? `-batch${BATCH}` : ''}${process.env.RUN ? `-run${process.env.RUN}` : ''}.cpuprofile`;
     writeFileSync(file, JSON.stringify(profile));
     console.log(`${name}: ${file}`);
     await context.close();

@@ -1,4 +1,5 @@
-// Summarises a V8 .cpuprofile (node --cpu-prof): self time by area and the top functions.
+// Summarises a V8 .cpuprofile (node --cpu-prof, or Chromium's from chromium-cpuprofile.mjs):
+// self time by area and the top functions.
 //   node bench/tools/cpuprof-summary.mjs <file.cpuprofile> [top]
 import { readFileSync } from 'node:fs';
 
@@ -17,6 +18,10 @@ const area = (cf) => {
   if (cf.functionName === '(garbage collector)') return 'GC';
   if (cf.functionName === '(program)') return 'program (native, unattributed)';
   if (u.startsWith('wasm://')) return ourWasm.has(u) ? 'wasm (our Rust code)' : "wasm (undici's llhttp)";
+  // Chromium names a module by its URL (bench/tools/chromium-cpuprofile.mjs), and the
+  // clients there are bundles (bench/out/bundles/): ours' includes the glue.
+  if (u.endsWith('mcp_wasm_client_bg.wasm')) return 'wasm (our Rust code)';
+  if (u.includes('bench/out/bundles/')) return "the client's bundle (JS)";
   if (u.includes('mcp_wasm_client.js')) return 'wasm-bindgen glue (JS)';
   if (u.includes('/pkg/') || u.includes('bench/clients')) return 'our package JS';
   if (u.includes('@modelcontextprotocol') || u.includes('/zod/')) return 'TS client + zod';
