@@ -5,6 +5,8 @@
 //   node bench/tools/chromium-cpuprofile.mjs     CLIENTS=raw,ours,ts WARMUP=3000 N=2000 MODE=json
 //   BATCH=50 ...   (concurrent calls in batches of 50 instead of sequential ones)
 //   RUN=2 ...   (the files named with `-run2`, so that repeated runs are all kept)
+//   CLIENTS=lean,ours ...   (`lean`, bench/clients/lean.js: the probe of a lean call path, its
+//     module unbundled as chromium-interleaved.mjs loads it; the bench package is built first)
 // The window `bench/run.sh` measures for its concurrent calls at 200 warm-up calls is
 // `WARMUP=1200 N=1000 BATCH=50` (warm-up here ends with 50 concurrent calls too).
 import { writeFileSync } from 'node:fs';
@@ -17,6 +19,7 @@ const CLIENTS = (process.env.CLIENTS ?? 'raw,ours,ts').split(',');
 const { child: server, url: base } = await B.startServer();
 const template = await B.captureTemplate(base);
 await B.buildBrowserBundles();
+if (CLIENTS.some((x) => x.startsWith('lean'))) B.buildBenchPkg();
 const browser = await B.launch();
 try {
   for (const name of CLIENTS) {
@@ -26,7 +29,9 @@ try {
     await page.goto(`${base}/static/bench/pages/blank.html`);
     await page.evaluate(async ({ name, base, url, template, warmup }) => {
       const w = await import('/static/bench/lib/workload.js');
-      const m = await import(`${base}/static/bench/out/bundles/clients/${name}.js`);
+      const m = await import(
+        name.startsWith('lean') ? `${base}/static/bench/clients/${name}.js` : `${base}/static/bench/out/bundles/clients/${name}.js`,
+      );
       window.__w = w;
       window.__c = await m.open(url, { template });
       await w.warmup(window.__c, warmup);
