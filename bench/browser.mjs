@@ -125,14 +125,8 @@ export function pageCalls(page, pattern, n, batch) {
     );
 }
 
-/** The `q` quantile of the numbers `xs` (any order), interpolated between the two nearest
- *  ranks: the per-block figures of the interleaved Chromium probes. */
-export function interpolatedQuantile(xs, q) {
-  const s = [...xs].sort((a, b) => a - b);
-  const i = (s.length - 1) * q;
-  const lo = Math.floor(i);
-  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
-}
+// (The per-block figures' quantile, where the probes have always found it.)
+export { interpolatedQuantile } from './lib/blocks.mjs';
 
 /** `blocks` rounds of `run(name)` for every client, in an order that rotates round by
  *  round, each run timed by `task()` (see `measuredPage`): each round's µs per call by
@@ -150,6 +144,54 @@ export async function interleavedBlocks(clients, blocks, n, task, run) {
     rounds.push(block);
   }
   return rounds;
+}
+
+/**
+ * Per-call cost of several clients in ONE page, interleaved (issue 14 target 1): the
+ * clients (`clients`, raw fetch, ours and the TS client at least) are opened in a fresh
+ * measured page against the server's `mode` endpoint ('json' or 'sse'), each checked by
+ * one echo call, warmed up by `warmup` calls each in turns of 100, then timed in `blocks`
+ * blocks of `n` calls per client and pattern (sequential, then concurrent in batches of
+ * `batch`), the clients' order rotating block by block (`interleavedBlocks`). Returns
+ * `{ seq, conc }`: each block's main-thread task µs per call by client.
+ * `cross`: the server's URL on another origin than the page's. Clients named `lean…` are
+ * the probes in bench/clients/ (unbundled: the bench package must be built), `fetch` is
+ * bench/lib/workload.js `fetchAsOurs`, `ours-b` another build (`buildBundleB`).
+ */
+export async function interleavedPerCall(browser, base, { clients, mode, warmup, blocks, n, batch, template, cross = false }) {
+  const { context, page, task } = await measuredPage(browser, base);
+  try {
+    await page.evaluate(
+      async ({ clients, base, url, template, warmup }) => {
+        const w = await import('/static/bench/lib/workload.js');
+        window.__w = w;
+        window.__c = {};
+        for (const name of clients) {
+          const c =
+            name === 'fetch'
+              ? w.fetchAsOurs(url)
+              : await (
+                  await import(
+                    name.startsWith('lean')
+                      ? `${base}/static/bench/clients/${name}.js`
+                      : `${base}/static/bench/out/bundles/${name === 'ours-b' ? 'clients-b' : 'clients'}/${name}.js`
+                  )
+                ).open(url, { template });
+          const first = await c.call('echo', w.ARGS);
+          if (first?.content?.[0]?.text !== JSON.stringify(w.ARGS)) throw new Error(`${name}: wrong echo result ${JSON.stringify(first)}`);
+          window.__c[name] = c;
+        }
+        // Warm-up interleaved too, in turns of 100, so no client is warmed long before the others.
+        for (let i = 0; i < warmup; i += 100) for (const name of clients) await w.warmup(window.__c[name], Math.min(100, warmup - i));
+      },
+      { clients, base, url: `${cross ? base.replace('//127.0.0.1', '//localhost') : base}/${mode}`, template, warmup },
+    );
+    const out = {};
+    for (const pattern of ['seq', 'conc']) out[pattern] = await interleavedBlocks(clients, blocks, n, task, pageCalls(page, pattern, n, batch));
+    return out;
+  } finally {
+    await context.close();
+  }
 }
 
 /** Headless Chromium for the measures: over a bare DevTools pipe (`lib/cdp-pipe.mjs` says

@@ -6,6 +6,8 @@
 //                                       and the warm-up regimes (warm-up calls before the
 //                                       measured ones: steady state first; issue 14 target 1
 //                                       is judged at both)
+//   IBLOCKS=40 IN=200 Chromium's per-call cost again with the three clients in one page:
+//                    blocks of IN calls per client and pattern, after each warm-up regime
 //   STARTUP_RUNS=5   fresh processes / cold browser contexts per round (median taken)
 //   LARGE_REPS=5     large-result calls per round (median taken)
 //   TASK_MS=75000 TASK_COUNTS=100,1000  many-tasks run (one run per count and round); the
@@ -16,7 +18,7 @@
 //   SSE_MB=50 SSE_CHUNK=65536           SSE parsing
 //   ONLY=size,node,browser,tasks,sse    parts to run (default: all); `startup` alone: only
 //                                       the start-up runs of node and browser
-//   QUICK=1          a short smoke run: ROUNDS=1 N=200 STARTUP_RUNS=2 LARGE_REPS=2
+//   QUICK=1          a short smoke run: ROUNDS=1 N=200 IBLOCKS=4 IN=50 STARTUP_RUNS=2 LARGE_REPS=2
 //                    TASK_MS=5000 SSE_MB=10 (figures not for BENCHMARKS.md: it is not written)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ import * as B from './browser.mjs';
 import { writeReport } from './report.mjs';
 import { bundle } from './size.mjs';
 import { median } from './lib/workload.js';
+import { describeRatio, ratioSummary } from './lib/blocks.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const env = process.env;
@@ -36,6 +39,9 @@ const cfg = {
   rounds: num('ROUNDS', 3, 1),
   n: num('N', 1000, 200),
   batch: num('BATCH', 50),
+  // The interleaved blocks (target 1 in Chromium, the three clients in one page).
+  iblocks: num('IBLOCKS', 40, 4),
+  iN: num('IN', 200, 50),
   warmups: (env.WARMUPS ?? env.WARMUP ?? (QUICK ? '50' : '5000,200')).split(',').map(Number),
   startupRuns: num('STARTUP_RUNS', 5, 2),
   largeReps: num('LARGE_REPS', 5, 2),
@@ -208,6 +214,24 @@ try {
             log(`  round ${r + 1} large ${client.padEnd(4)} ${lg[client].totalMs.toFixed(1)} ms (from head ${lg[client].fromHeadMs.toFixed(1)} ms)${peaks.length ? `, renderer peak RSS +${(lg[client].peakRssGrowth / 2 ** 20).toFixed(1)} MiB` : ''}`);
           }
           if (full('browser')) results.browser.large.push(lg);
+        }
+        // Target 1 again, the three clients in one page (`B.interleavedPerCall`): each block
+        // runs them back to back, so a block's ratio does not mix moments of the machine
+        // minutes apart, as the rounds above do (each client in a page of its own).
+        if (full('browser')) {
+          log(`\n== 2. Chromium: per call, the three clients in one page (${cfg.iblocks} blocks of ${cfg.iN} calls per client and pattern) ==`);
+          results.browser.interleaved = {};
+          for (const warmup of cfg.warmups) {
+            results.browser.interleaved[warmup] = {};
+            for (const mode of MODES) {
+              const x = await B.interleavedPerCall(browser, base, { clients: CLIENTS, mode, warmup, blocks: cfg.iblocks, n: cfg.iN, batch: cfg.batch, template });
+              results.browser.interleaved[warmup][mode] = x;
+              for (const pattern of ['seq', 'conc']) {
+                const s = ratioSummary(x[pattern], 'ours');
+                log(`  warm-up ${warmup} ${mode} ${pattern}: raw ${s.us.raw.toFixed(0)}, ours ${s.us.ours.toFixed(0)}, TS ${s.us.ts.toFixed(0)} µs; (ours − raw) ÷ (TS − raw) ${describeRatio(s)}`);
+              }
+            }
+          }
         }
       }
       if (cfg.only.has('tasks')) {
