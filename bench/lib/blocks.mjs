@@ -4,6 +4,10 @@
 // (x − raw) ÷ (TS − raw). A block is a round in the issue's sense ("side by side in one
 // run, ratios within a round"): its three clients run back to back, not minutes apart.
 
+// (The fault suite's seeded generator, mulberry32: a rerun over the same blocks gives the
+// same interval.)
+import { random } from '../../tests/faults/mutants.mjs';
+
 /** The `q` quantile of the numbers `xs` (any order), interpolated between the two nearest
  *  ranks. */
 export function interpolatedQuantile(xs, q) {
@@ -11,19 +15,6 @@ export function interpolatedQuantile(xs, q) {
   const i = (s.length - 1) * q;
   const lo = Math.floor(i);
   return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
-}
-
-/** A small seeded generator (mulberry32) for the bootstrap's resampling: a rerun over the
- *  same blocks gives the same interval. */
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Bootstrap resamples of the blocks for `interval`. */
@@ -34,7 +25,7 @@ const RESAMPLES = 2000;
  *  blocks are taken as independent, which neighbouring blocks of one page are not quite,
  *  so the interval is a floor on the spread, not a bound. */
 export function interval(blocks, stat) {
-  const next = seeded(0x5eed);
+  const next = random(0x5eed);
   const out = [];
   for (let k = 0; k < RESAMPLES; k++) out.push(stat(blocks.map(() => blocks[Math.floor(next() * blocks.length)])));
   return [interpolatedQuantile(out, 0.05), interpolatedQuantile(out, 0.95)];
