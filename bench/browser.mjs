@@ -162,21 +162,12 @@ export async function interleavedPerCall(browser, base, { clients, mode, warmup,
   const { context, page, task } = await measuredPage(browser, base);
   try {
     await page.evaluate(
-      async ({ clients, base, url, template, warmup }) => {
+      async ({ clients, urls, url, template, warmup }) => {
         const w = await import('/static/bench/lib/workload.js');
         window.__w = w;
         window.__c = {};
         for (const name of clients) {
-          const c =
-            name === 'fetch'
-              ? w.fetchAsOurs(url)
-              : await (
-                  await import(
-                    name.startsWith('lean')
-                      ? `${base}/static/bench/clients/${name}.js`
-                      : `${base}/static/bench/out/bundles/${name === 'ours-b' ? 'clients-b' : 'clients'}/${name}.js`
-                  )
-                ).open(url, { template });
+          const c = name === 'fetch' ? w.fetchAsOurs(url) : await (await import(urls[name])).open(url, { template });
           const first = await c.call('echo', w.ARGS);
           if (first?.content?.[0]?.text !== JSON.stringify(w.ARGS)) throw new Error(`${name}: wrong echo result ${JSON.stringify(first)}`);
           window.__c[name] = c;
@@ -184,7 +175,13 @@ export async function interleavedPerCall(browser, base, { clients, mode, warmup,
         // Warm-up interleaved too, in turns of 100, so no client is warmed long before the others.
         for (let i = 0; i < warmup; i += 100) for (const name of clients) await w.warmup(window.__c[name], Math.min(100, warmup - i));
       },
-      { clients, base, url: `${cross ? base.replace('//127.0.0.1', '//localhost') : base}/${mode}`, template, warmup },
+      {
+        clients,
+        urls: Object.fromEntries(clients.map((name) => [name, clientModuleUrl(base, name)])),
+        url: `${cross ? base.replace('//127.0.0.1', '//localhost') : base}/${mode}`,
+        template,
+        warmup,
+      },
     );
     const out = {};
     for (const pattern of ['seq', 'conc']) out[pattern] = await interleavedBlocks(clients, blocks, n, task, pageCalls(page, pattern, n, batch));
@@ -206,6 +203,15 @@ export async function launch({ playwright = process.env.PLAYWRIGHT === '1' } = {
 }
 
 const clientUrl = (base, name) => `${base}/static/bench/out/bundles/clients/${name}.js`;
+
+/** The module of client `name` for a page of the bench server: the probes `lean…` are
+ *  bench/clients/ as they are (the bench package must be built), `ours-b` another build's
+ *  bundle (`buildBundleB`), any other the bundle `buildBrowserBundles` made. */
+export function clientModuleUrl(base, name) {
+  if (name.startsWith('lean')) return `${base}/static/bench/clients/${name}.js`;
+  if (name === 'ours-b') return `${base}/static/bench/out/bundles/clients-b/${name}.js`;
+  return clientUrl(base, name);
+}
 
 async function newPage(context, base) {
   const page = await context.newPage();

@@ -31,24 +31,24 @@ export function interval(blocks, stat) {
   return [interpolatedQuantile(out, 0.05), interpolatedQuantile(out, 0.95)];
 }
 
+/** Client `c`'s median µs per call over `blocks`. */
+const medianOf = (blocks, c) => interpolatedQuantile(blocks.map((r) => r[c]), 0.5);
+
 /** The median over `blocks` of (x − raw) ÷ (TS − raw). */
 export const medianRatio = (x) => (blocks) => interpolatedQuantile(blocks.map((r) => (r[x] - r.raw) / (r.ts - r.raw)), 0.5);
 
 /** (x − raw) ÷ (TS − raw) of the blocks' medians. */
-export const ofMedians = (x) => (blocks) => {
-  const m = (c) => interpolatedQuantile(blocks.map((r) => r[c]), 0.5);
-  return (m(x) - m('raw')) / (m('ts') - m('raw'));
-};
+export const ofMedians = (x) => (blocks) =>
+  (medianOf(blocks, x) - medianOf(blocks, 'raw')) / (medianOf(blocks, 'ts') - medianOf(blocks, 'raw'));
 
 /** Client `x`'s figures over `blocks` (each `{ raw, ts, x, … }` in µs per call): the
  *  median µs of each, the median of the blocks' ratios with its quartiles, the ratio of
  *  the medians, and a bootstrap 90 % interval of both ratios. */
 export function ratioSummary(blocks, x) {
   const ratios = blocks.map((r) => (r[x] - r.raw) / (r.ts - r.raw));
-  const med = (c) => interpolatedQuantile(blocks.map((r) => r[c]), 0.5);
   return {
     blocks: blocks.length,
-    us: { raw: med('raw'), [x]: med(x), ts: med('ts') },
+    us: { raw: medianOf(blocks, 'raw'), [x]: medianOf(blocks, x), ts: medianOf(blocks, 'ts') },
     median: interpolatedQuantile(ratios, 0.5),
     quartiles: [interpolatedQuantile(ratios, 0.25), interpolatedQuantile(ratios, 0.75)],
     ofMedians: ofMedians(x)(blocks),

@@ -27,15 +27,13 @@ try {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await page.goto(`${base}/static/bench/pages/blank.html`);
-    await page.evaluate(async ({ name, base, url, template, warmup }) => {
+    await page.evaluate(async ({ module, url, template, warmup }) => {
       const w = await import('/static/bench/lib/workload.js');
-      const m = await import(
-        name.startsWith('lean') ? `${base}/static/bench/clients/${name}.js` : `${base}/static/bench/out/bundles/clients/${name}.js`,
-      );
+      const m = await import(module);
       window.__w = w;
       window.__c = await m.open(url, { template });
       await w.warmup(window.__c, warmup);
-    }, { name, base, url: `${base}/${MODE}`, template, warmup: WARMUP });
+    }, { module: B.clientModuleUrl(base, name), url: `${base}/${MODE}`, template, warmup: WARMUP });
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
     await cdp.send('Profiler.start');
