@@ -48,11 +48,12 @@ build_wasm() {
     # -3,134 B for the modern one (BENCHMARKS.md, the eighteenth session; orders by content
     # likeness were measured too, and not kept).
     # --flatten --rereloop, then -Oz twice more: every function's control flow taken apart
-    # into basic blocks and rebuilt by Binaryen's relooper (a pass Binaryen fuzzes; it needs
-    # the flat form), after which the size passes find more to fold than in LLVM's shapes:
-    # -1,733 B gzip for the default entry, -1,347 B for the modern one, +6 s of build. Per
-    # call: Node's instruction counts level (cachegrind), Chromium's A/B within noise
-    # (BENCHMARKS.md, the thirty-ninth session). Twice over gave -210 B more; not kept.
+    # into basic blocks and rebuilt by Binaryen's relooper (--rereloop needs the flat form;
+    # Binaryen's own fuzzer, fuzz_opt.py, runs the pair), after which the size passes find
+    # more to fold than in LLVM's shapes: -1,733 B gzip for the default entry, -1,347 B for
+    # the modern one, +6 s per entry. Per call: Node's instruction counts level (cachegrind),
+    # Chromium's A/B within noise at 200 and 5,000 warm-up calls (BENCHMARKS.md, the
+    # thirty-ninth session). The pair twice over gave -210 B more; not kept.
     node_modules/.bin/wasm-opt --low-memory-unused -Oz -Oz -ocimfs=20 -aimfs=4 --flatten --rereloop -Oz -Oz --reorder-functions-by-name --strip-producers --strip-target-features "$out/mcp_wasm_client_bg.wasm" -o "$out/mcp_wasm_client_bg.opt.wasm"
     mv "$out/mcp_wasm_client_bg.opt.wasm" "$out/mcp_wasm_client_bg.wasm"
   fi
