@@ -24,7 +24,8 @@ build_wasm() {
   wasm-bindgen --target web --out-dir "$out" --out-name mcp_wasm_client "$wasm"
 
   if [ "$PROFILE" = release ]; then
-    log "wasm-opt --low-memory-unused -Oz -Oz -ocimfs=20 -aimfs=4 --flatten --rereloop -Oz -Oz --reorder-functions-by-name"
+    local passes=(--low-memory-unused -Oz -Oz -ocimfs=20 -aimfs=4 --flatten --rereloop -Oz -Oz --reorder-functions-by-name)
+    log "wasm-opt ${passes[*]}"
     # The producers and target-features sections are only for tools: dropped after optimizing.
     # Two -Oz passes: the second finds what the first left (measured: -750 B gzip for the
     # default entry, -553 B for the modern one; --converge and a third pass gave less).
@@ -54,7 +55,7 @@ build_wasm() {
     # the modern one, +6 s per entry. Per call: Node's instruction counts level (cachegrind),
     # Chromium's A/B within noise at 200 and 5,000 warm-up calls (BENCHMARKS.md, the
     # thirty-ninth session). The pair twice over gave -210 B more; not kept.
-    node_modules/.bin/wasm-opt --low-memory-unused -Oz -Oz -ocimfs=20 -aimfs=4 --flatten --rereloop -Oz -Oz --reorder-functions-by-name --strip-producers --strip-target-features "$out/mcp_wasm_client_bg.wasm" -o "$out/mcp_wasm_client_bg.opt.wasm"
+    node_modules/.bin/wasm-opt "${passes[@]}" --strip-producers --strip-target-features "$out/mcp_wasm_client_bg.wasm" -o "$out/mcp_wasm_client_bg.opt.wasm"
     mv "$out/mcp_wasm_client_bg.opt.wasm" "$out/mcp_wasm_client_bg.wasm"
   fi
 
