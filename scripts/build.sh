@@ -24,7 +24,7 @@ build_wasm() {
   wasm-bindgen --target web --out-dir "$out" --out-name mcp_wasm_client "$wasm"
 
   if [ "$PROFILE" = release ]; then
-    local passes=(--low-memory-unused -Oz -Oz -ocimfs=20 -aimfs=4 --flatten --rereloop -Oz -Oz --reorder-functions-by-name)
+    local passes=(--low-memory-unused -Oz -Oz -ocimfs=20 -aimfs=4 --reorder-functions-by-name)
     log "wasm-opt ${passes[*]}"
     # The producers and target-features sections are only for tools: dropped after optimizing.
     # Two -Oz passes: the second finds what the first left (measured: -750 B gzip for the
@@ -48,13 +48,11 @@ build_wasm() {
     # order has no meaning at run time. The two flags: -3,694 B gzip for the default entry,
     # -3,134 B for the modern one (BENCHMARKS.md, the eighteenth session; orders by content
     # likeness were measured too, and not kept).
-    # --flatten --rereloop, then -Oz twice more: every function's control flow taken apart
-    # into basic blocks and rebuilt by Binaryen's relooper (--rereloop needs the flat form;
-    # Binaryen's own fuzzer, fuzz_opt.py, runs the pair), after which the size passes find
-    # more to fold than in LLVM's shapes: -1,733 B gzip for the default entry, -1,347 B for
-    # the modern one, +6 s per entry. Per call: Node's instruction counts level (cachegrind),
-    # Chromium's A/B within noise at 200 and 5,000 warm-up calls (BENCHMARKS.md, the
-    # thirty-ninth session). The pair twice over gave -210 B more; not kept.
+    # Measured and not kept: --flatten --rereloop and -Oz twice more after the two -Oz passes
+    # (Binaryen's relooper rebuilding every function's control flow) took 1,733 B gzip off the
+    # default entry with per-call cost level, but the SSE parser ran 4-8 % slower on small
+    # events and 5-35 % on a stream of large ones in Chromium (BENCHMARKS.md, the thirty-
+    # ninth session). A new pass is measured on the SSE parse bench too, not only per call.
     node_modules/.bin/wasm-opt "${passes[@]}" --strip-producers --strip-target-features "$out/mcp_wasm_client_bg.wasm" -o "$out/mcp_wasm_client_bg.opt.wasm"
     mv "$out/mcp_wasm_client_bg.opt.wasm" "$out/mcp_wasm_client_bg.wasm"
   fi
