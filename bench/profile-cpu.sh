@@ -2,7 +2,7 @@
 # Where per-call CPU goes in Node: runs bench/node/percall.mjs under `node --cpu-prof`
 # for ours, the TS client and raw fetch (JSON answers, N calls per pattern) against the
 # bench server, with our wasm's function names kept (wasm-bindgen --keep-debug,
-# wasm-opt -Oz -g: the same code as pkg/), and prints each profile's self time by area
+# Binaryen's passes of scripts/wasm-opt.sh with -g: the same code as pkg/), and prints each profile's self time by area
 # and its top functions. Uses the release build scripts/build.sh left in target/.
 #   bench/profile-cpu.sh [N]        (default 3000)
 #   CLIENTS="ours" WARMUP=5000 bench/profile-cpu.sh   (some clients; steady state after 5,000 calls)
@@ -15,7 +15,8 @@ W=${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm_client.was
 P=bench/out/prof
 rm -rf "$P" && mkdir -p "$P/pkg"
 wasm-bindgen --target web --keep-debug --out-dir "$P/pkg" --out-name mcp_wasm_client "$W"
-node_modules/.bin/wasm-opt -Oz -g "$P/pkg/mcp_wasm_client_bg.wasm" -o "$P/pkg/mcp_wasm_client_bg.wasm"
+. scripts/wasm-opt.sh
+node_modules/.bin/wasm-opt "${WASM_OPT_PASSES[@]}" -g "$P/pkg/mcp_wasm_client_bg.wasm" -o "$P/pkg/mcp_wasm_client_bg.wasm"
 cp src/web/package/index.js src/web/package/load.js "$P/pkg/"
 cp -r bench/node bench/lib bench/clients "$P/"
 sed -i "s#'../../pkg/#'../pkg/#g" "$P/clients/ours.js"

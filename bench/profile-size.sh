@@ -17,8 +17,9 @@ W=${WASM:-${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/mcp_wasm_cl
 D=${OUT:-bench/out/size-profile}
 rm -rf "$D" && mkdir -p "$D"
 wasm-bindgen --target web --keep-debug --out-dir "$D" --out-name m "$W"
-# The flags of scripts/build.sh (its inlining limit shapes the functions), names kept.
-node_modules/.bin/wasm-opt --low-memory-unused -Oz -Oz -ocimfs=20 -aimfs=4 -g "$D/m_bg.wasm" -o "$D/named.wasm"
+# The passes of scripts/build.sh (its inlining limit shapes the functions), names kept.
+. scripts/wasm-opt.sh
+node_modules/.bin/wasm-opt "${WASM_OPT_PASSES[@]}" -g "$D/m_bg.wasm" -o "$D/named.wasm"
 twiggy top -n 1000000 --format json "$D/named.wasm" > "$D/top.json"
 twiggy top -n 40 "$D/named.wasm" > "$D/top.txt"
 node bench/tools/wasm-size-groups.mjs "$D/top.json" | tee "$D.txt"
