@@ -896,6 +896,45 @@ test('calls settle by their own answers: three at once, a JSON body that breaks 
   c.close();
 });
 
+test("another origin's usual answer of stated size is taken once that many bytes are read, not at the stream's end; bytes up to a size they exceed (a compressed body's) are read on", async () => {
+  // A cross-origin response (type 'cors') is read chunk by chunk: CORS hides its
+  // Content-Encoding, so its Content-Length may count compressed bytes (src/web/js/cors.js,
+  // the plain answer of the direct path). The stream of the second call never ends: it
+  // settles only if the bytes are taken at their stated size.
+  let mode = 'closed';
+  const fetch = async (input, init = {}) => {
+    const m = JSON.parse(init.body);
+    const result = m.method === 'tools/call'
+      ? { resultType: 'complete', content: [{ type: 'text', text: `hi ${m.params.arguments.n}` }] }
+      : { resultType: 'complete', tools: [{ name: 't', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'private' };
+    const bytes = new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }));
+    const headers = { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) };
+    // 'encoded': fewer bytes stated than sent, as for a compressed body; the bytes up to
+    // the stated size are no whole answer.
+    if (m.method === 'tools/call' && mode === 'encoded') headers['content-length'] = '10';
+    const body = new ReadableStream({
+      start(c) {
+        c.enqueue(bytes.subarray(0, 10));
+        c.enqueue(bytes.subarray(10));
+        if (m.method !== 'tools/call' || mode !== 'open') c.close();
+      },
+    });
+    const res = new Response(body, { status: 200, headers });
+    Object.defineProperty(res, 'type', { value: 'cors' });
+    return res;
+  };
+  const c = new McpClient('https://cors.mcp.test/mcp', { protocolVersion: '2026-07-28', fetch });
+  eq(text(await c.callTool('t', { n: 1 })), 'hi 1', 'the first call, its stream closed');
+  mode = 'open';
+  const second = await Promise.race([c.callTool('t', { n: 2 }).then(text), sleep(3000).then(() => 'not settled in 3 s')]);
+  eq(second, 'hi 2', 'the second call, its stream left open');
+  mode = 'encoded';
+  eq(text(await c.callTool('t', { n: 3 })), 'hi 3', 'the third call, its stated size smaller than its body');
+  mode = 'closed';
+  eq(text(await c.callTool('t', { n: 4 })), 'hi 4', 'the client still works');
+  c.close();
+});
+
 // ------------------------------------------------------------------ a server of an older era
 // A 2025-11-25 server in memory behind the `fetch` option: a request with another
 // `MCP-Protocol-Version` is a bare 400 (not a modern JSON-RPC error; 2025-11-25
