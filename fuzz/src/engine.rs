@@ -802,7 +802,7 @@ impl Driver {
                 )),
                 _ => Some((String::from_utf8_lossy(r.blob()).into_owned(), r.bytes(16).to_vec())),
             }),
-            AuthStep::Sign => AuthInput::Signed((!r.u8().is_multiple_of(4)).then(|| r.bytes(64).to_vec())),
+            AuthStep::Sign => AuthInput::Signed((r.u8() & 3 != 0).then(|| r.bytes(64).to_vec())),
             AuthStep::Random(len) => {
                 let mut b = r.bytes(len).to_vec();
                 b.resize(len, 7);
