@@ -861,6 +861,15 @@ test('a large JSON result of known size is read whole; a body longer or shorter 
   c.close();
 });
 
+/** The answer, as UTF-8 bytes, of a server with one tool `t` (no arguments but `n`; its
+ *  text `hi <n>`) to request `m`: `tools/call` or `tools/list`. */
+function answerOfT(m) {
+  const result = m.method === 'tools/call'
+    ? { resultType: 'complete', content: [{ type: 'text', text: `hi ${m.params.arguments.n}` }] }
+    : { resultType: 'complete', tools: [{ name: 't', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'private' };
+  return new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }));
+}
+
 test('calls settle by their own answers: three at once, a JSON body that breaks → NetworkError, one that never ends → TimeoutError while it is read, client still works', async () => {
   // A call's promise is made by the fetch runner (src/web/js/cors.js `Fetcher.wait`) and
   // settled by the engine's outcome for that call (`settle`), whatever the exchange is doing
@@ -868,10 +877,7 @@ test('calls settle by their own answers: three at once, a JSON body that breaks 
   let mode = 'ok';
   const fetch = async (input, init = {}) => {
     const m = JSON.parse(init.body);
-    const result = m.method === 'tools/call'
-      ? { resultType: 'complete', content: [{ type: 'text', text: `hi ${m.params.arguments.n}` }] }
-      : { resultType: 'complete', tools: [{ name: 't', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'private' };
-    const bytes = new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }));
+    const bytes = answerOfT(m);
     const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.byteLength) };
     if (m.method !== 'tools/call' || mode === 'ok') return new Response(bytes, { status: 200, headers });
     const body = new ReadableStream({
@@ -904,10 +910,7 @@ test("another origin's usual answer of stated size is taken once that many bytes
   let mode = 'closed';
   const fetch = async (input, init = {}) => {
     const m = JSON.parse(init.body);
-    const result = m.method === 'tools/call'
-      ? { resultType: 'complete', content: [{ type: 'text', text: `hi ${m.params.arguments.n}` }] }
-      : { resultType: 'complete', tools: [{ name: 't', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'private' };
-    const bytes = new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }));
+    const bytes = answerOfT(m);
     const headers = { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) };
     // 'encoded': fewer bytes stated than sent, as for a compressed body; the bytes up to
     // the stated size are no whole answer.
