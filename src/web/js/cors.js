@@ -693,7 +693,8 @@ export class Fetcher {
       const ra = h.get('retry-after');
       const most = host ? Math.min(this.jsonLimit, STAND_IN_MIN - 1) : this.jsonLimit;
       const size = oneReadSize(h, res, Number.MAX_SAFE_INTEGER);
-      // The direct path's call answered in the usual form (`readAnswer`).
+      // The direct path's call, under a head that lets the runner read its answer itself
+      // (`readAnswer`, when the body is in one of the usual forms).
       const usual = op !== undefined && sid === null && ra === null && ct === 'application/json';
       let answer = null;
       let bytes;
