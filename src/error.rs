@@ -91,7 +91,7 @@ impl ErrorKind {
         }
     }
 
-    /// Every kind. The JS error classes (`src/web/js/errors.js`, and the exports of
+    /// Every kind. The JS error classes (`src/web/js/objects.js`, and the exports of
     /// `src/web/package/index.js` and `index.d.ts`) are written by hand in this order; a
     /// test below checks that they agree with it.
     pub const ALL: [ErrorKind; 22] = [
@@ -344,9 +344,9 @@ mod tests {
     }
 
     /// The JS error classes are the kinds of [`ErrorKind::ALL`], with the same names, in
-    /// the same order, everywhere they are listed: the classes `errors.js` makes (McpError
+    /// the same order, everywhere they are listed: the classes `objects.js` makes (McpError
     /// by hand, the others from `NAMES`), the package entry's exports and its types. The
-    /// classes `errors.js` derives from McpError (`FROM_SERVER`) are the ones `index.d.ts`
+    /// classes `objects.js` derives from McpError (`FROM_SERVER`) are the ones `index.d.ts`
     /// declares so; every other kind extends McpClientError.
     #[test]
     fn the_js_error_classes_are_the_kinds() {
@@ -357,11 +357,11 @@ mod tests {
 
         let mut made = vec!["McpError".to_string()];
         made.extend(quoted(&js_between(
-            "src/web/js/errors.js",
+            "src/web/js/objects.js",
             "const NAMES = [",
             "];",
         )));
-        assert_eq!(made, kinds, "src/web/js/errors.js");
+        assert_eq!(made, kinds, "src/web/js/objects.js");
 
         let exported: Vec<String> = js_between("src/web/package/index.js", "export const {", "}")
             .split(',')
@@ -395,7 +395,7 @@ mod tests {
         }
         assert_eq!(declared, kinds, "src/web/package/index.d.ts classes");
         let mut from_server = quoted(&js_between(
-            "src/web/js/errors.js",
+            "src/web/js/objects.js",
             "const FROM_SERVER = new Set([",
             "]);",
         ));
@@ -403,7 +403,7 @@ mod tests {
         from_mcp_error.sort();
         assert_eq!(
             from_server, from_mcp_error,
-            "errors.js FROM_SERVER vs index.d.ts"
+            "objects.js FROM_SERVER vs index.d.ts"
         );
     }
 

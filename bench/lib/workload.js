@@ -16,7 +16,7 @@ export function postAsOurs(headers, body) {
   return { method: 'POST', headers, body, signal: new AbortController().signal };
 }
 
-/** The response headers our fetch runner reads (src/web/js/cors.js `run`); returns the
+/** The response headers our fetch runner reads (src/web/js/fetch.js `run`); returns the
  *  `Content-Type`. */
 export function readHeadersAsOurs(res) {
   const h = res.headers;
@@ -29,7 +29,7 @@ export function readHeadersAsOurs(res) {
 
 /**
  * A client that calls the global `fetch` for the echo tools/call exactly as our fetch runner
- * calls it (src/web/js/cors.js: header pairs, the body as bytes, a fresh AbortController's
+ * calls it (src/web/js/fetch.js: header pairs, the body as bytes, a fresh AbortController's
  * signal, five response headers read, `arrayBuffer()`, TextDecoder, JSON.parse): the floor
  * of bench/tools/shell-cost.mjs and chromium-shell-cost.mjs, which differ from it only by
  * our client.

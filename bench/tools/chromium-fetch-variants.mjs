@@ -1,6 +1,6 @@
 // How our fetch runner's way of calling `fetch` costs in Chromium, one difference at a time
 // (issue 14 target 1; the seventeenth session measured the same in Node: nothing measurable).
-// Our runner (src/web/js/cors.js `run`) calls fetch differently from the raw loop: header
+// Our runner (src/web/js/fetch.js `run`) calls fetch differently from the raw loop: header
 // pairs instead of an object, the body as bytes, a fresh AbortController's signal per
 // request, `arrayBuffer()` instead of `text()` (the bytes go to the wasm), and it reads a few
 // response headers and `res.type`. Every variant below is the raw loop's POST of our echo

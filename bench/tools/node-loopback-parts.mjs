@@ -35,7 +35,7 @@ const PKG = process.env.PKG ? path.resolve(process.env.PKG) : path.join(ROOT, 'p
 /** Ours with a `fetch` option that answers the echo call at once. */
 async function oursOnStandIn() {
   const { McpClient } = await import(pathToFileURL(path.join(PKG, 'index.js')).href);
-  // A host's fetch gets the body as text (src/web/js/cors.js).
+  // A host's fetch gets the body as text (src/web/js/fetch.js).
   const standIn = async (_url, init) => jsonResponse(echoAnswer(init.body));
   const c = new McpClient('http://127.0.0.1:9/mcp', { clientInfo: { name: 'bench', version: '1.0.0' }, fetch: standIn });
   return () => c.callTool('echo', ARGS);

@@ -2,7 +2,7 @@
 // cold CPU caches (BENCHMARKS.md "per call, warm and cold caches, and the optimisation level"). Two clients, each in a
 // fresh process per measurement, rounds interleaved with the order rotating:
 // - `fetch`: a plain loop that calls fetch exactly as our fetch runner does (src/web/js/
-//   cors.js: the header pairs, the body as bytes, a fresh AbortController's signal, the
+//   fetch.js: the header pairs, the body as bytes, a fresh AbortController's signal, the
 //   five response headers read, `arrayBuffer()`, TextDecoder, JSON.parse) for the same
 //   tools/call;
 // - `ours`: `McpClient.callTool` from the package.

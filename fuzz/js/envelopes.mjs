@@ -2,7 +2,7 @@
 // well-formed JSON-RPC responses (tests/faults/mutants.mjs), each answered by the fault
 // server (tests/faults/server.mjs, scenario `envelopes`) to three calls of one client in
 // Node: without options (the direct path, whose runner reads the usual forms itself:
-// `readAnswer` in src/web/js/cors.js), with a signal (the shell's general path) and with a
+// `readAnswer` in src/web/js/bodies.js), with a signal (the shell's general path) and with a
 // progress callback (the engine's general path). Every mutant must settle the same three
 // ways; the first that does not stops the run and is printed (its bytes in base64). The
 // fault suite runs 300 of these on every test run, in Node and Chromium.
@@ -20,7 +20,7 @@ const runs = Number(process.argv[2] ?? 100000);
 const seed = Number(process.argv[3] ?? 1);
 // The runner's reader itself, to count the mutants it reads.
 const snippets = join(ROOT, 'pkg/snippets');
-const cors = join(snippets, readdirSync(snippets)[0], 'src/web/js/cors.js');
+const cors = join(snippets, readdirSync(snippets)[0], 'src/web/js/bodies.js');
 const { readAnswer } = await import(pathToFileURL(cors).href);
 
 const server = spawn(process.execPath, [join(ROOT, 'tests/faults/server.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });

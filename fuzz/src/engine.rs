@@ -513,7 +513,7 @@ impl Driver {
             None => bytes.to_vec(),
         };
         let direct = self.undirect(xfer);
-        // The direct path's answer read by the runner (src/web/js/cors.js `readAnswer`,
+        // The direct path's answer read by the runner (src/web/js/bodies.js `readAnswer`,
         // src/web/fetch.rs the `done` closure): the runner hands the result it read to
         // the host when the engine takes the answer as the call's end.
         if let Some(op) = direct {
@@ -1392,7 +1392,7 @@ pub fn run(data: &[u8]) {
     d.close();
 }
 
-/// What the runner's `readAnswer` (src/web/js/cors.js) reads of a plain answer: the id and
+/// What the runner's `readAnswer` (src/web/js/bodies.js) reads of a plain answer: the id and
 /// the result's text when `body` is UTF-8 of the form `{"jsonrpc":"2.0","id":N,"result":R}`
 /// or `{"result":R,"jsonrpc":"2.0","id":N}` (N 1 to 15 digits, no leading zero), R one
 /// JSON object whose `resultType` is absent or `"complete"`, its name written once and
@@ -1424,13 +1424,13 @@ fn read_answer(body: &[u8]) -> Option<(i64, String)> {
     };
     let v: Value = serde_json::from_str(text).ok()?;
     let rt = v.as_object()?.get("resultType");
-    // No escape of a letter of `resultType` (`SPELLS` in cors.js).
+    // No escape of a letter of `resultType` (`SPELLS` in bodies.js).
     let spells = text.match_indices("\\u00").any(|(i, _)| {
         let hex = text.get(i + 4..i + 6).unwrap_or("").to_ascii_lowercase();
         ["70", "72", "73", "74", "75", "79", "65", "6c", "54"].contains(&hex.as_str())
     });
     let once = text.matches("\"resultType\"").count() == 1 && !spells;
-    // No surrogate escaped (`SURROGATE` in cors.js): serde_json refuses a lone one anyway.
+    // No surrogate escaped (`SURROGATE` in bodies.js): serde_json refuses a lone one anyway.
     let surrogate = text.match_indices("\\u").any(|(i, _)| {
         let hex = text.get(i + 2..i + 4).unwrap_or("").to_ascii_lowercase();
         matches!(

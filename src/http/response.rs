@@ -7,7 +7,7 @@ use crate::error::{sanitize, Error};
 /// The response headers the engine reads, lower-case, in the order
 /// [`ResponseHead::read`](crate::engine::core::ResponseHead::read) takes their values: the
 /// shell reads these and no other. The reference for the shell's fetch runner
-/// (`src/web/js/cors.js`, `Fetcher.run`), which reads them in JS and passes them in this order.
+/// (`src/web/js/fetch.js`, `Fetcher.run`), which reads them in JS and passes them in this order.
 #[cfg(test)]
 pub(crate) const RESPONSE_HEADERS: [&str; 5] = [
     "content-type",

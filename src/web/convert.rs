@@ -42,7 +42,7 @@ thread_local! {
 }
 
 /// A tool's arguments as `JSON.stringify` writes them (`undefined`, or what stringifies to
-/// nothing, → `None`), in two calls into JS (src/web/js/cors.js `argsText`, `argsInto`).
+/// nothing, → `None`), in two calls into JS (src/web/js/bodies.js `argsText`, `argsInto`).
 /// The text is JSON by construction, so the engine only checks its kind
 /// (`ToolArguments::from_stringify`), unless it may hold a lone surrogate: that text (or
 /// text that looks like it, such as an escaped backslash before `ud8`) is read whole

@@ -1,5 +1,5 @@
 //! Performing the engine's HTTP requests with `fetch` (the global one, or the host's) and
-//! feeding head, body and end to the engine. The fetch itself runs in JS (`js/cors.js`,
+//! feeding head, body and end to the engine. The fetch itself runs in JS (`js/fetch.js`,
 //! `Fetcher`): one async function per request, reporting back through four functions
 //! made once per client, instead of a wasm future with a closure and a promise reaction
 //! per await. A JSON body is read whole (one `arrayBuffer()` when its size is known and
@@ -16,7 +16,7 @@
 //! cross-origin URL: after a rejected fetch, up to four `HEAD` probes tell "CORS refused"
 //! from "network down", and a 401 whose `WWW-Authenticate` is unreadable is reported as
 //! such; both become a `CorsError` whose `data` names what the server must allow. The
-//! probes and the wording are in `js/cors.js` too. Transport facts only: no protocol
+//! probes and the wording are in `js/fetch.js` too. Transport facts only: no protocol
 //! decision.
 
 use crate::engine::actions::OpId;
@@ -30,7 +30,7 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-#[wasm_bindgen(module = "/src/web/js/cors.js")]
+#[wasm_bindgen(module = "/src/web/js/fetch.js")]
 extern "C" {
     /// The fetch runner of one client.
     pub(super) type Fetcher;

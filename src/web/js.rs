@@ -4,7 +4,7 @@
 
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(module = "/src/web/js/errors.js")]
+#[wasm_bindgen(module = "/src/web/js/objects.js")]
 extern "C" {
     #[wasm_bindgen(js_name = makeError)]
     pub fn make_error(
@@ -19,7 +19,7 @@ extern "C" {
     pub fn error_classes_js() -> JsValue;
 }
 
-#[wasm_bindgen(module = "/src/web/js/cors.js")]
+#[wasm_bindgen(module = "/src/web/js/fetch.js")]
 extern "C" {
     /// `JSON.stringify` of a tool's arguments, the text kept in JS: its length in UTF-16
     /// units, or -1 (no text), -2 (it threw) or -3 (it may hold a lone surrogate); then
@@ -35,7 +35,19 @@ extern "C" {
     pub fn args_kept() -> JsValue;
 }
 
-#[wasm_bindgen(module = "/src/web/js/subscription.js")]
+// `bodies.js` is imported by `fetch.js` alone. One of its functions is named here, never
+// called, so that wasm-bindgen copies the file into `pkg/` beside `fetch.js`: it copies only
+// the snippets a declared import names (an empty block is not enough). Nothing of it is
+// imported into the wasm, so the glue makes no namespace object of it, whose getters for
+// every export would cost the bundle bytes.
+#[wasm_bindgen(module = "/src/web/js/bodies.js")]
+extern "C" {
+    /// Never called (see above).
+    #[wasm_bindgen(js_name = readAnswer)]
+    pub fn read_answer(bytes: &[u8]) -> JsValue;
+}
+
+#[wasm_bindgen(module = "/src/web/js/objects.js")]
 extern "C" {
     pub type Subscription;
     #[wasm_bindgen(constructor)]

@@ -257,7 +257,7 @@ const TRANSPORT = {
 /**
  * The `envelopes` scenario's answers: one response to request `id` (its JSON text) in the
  * form named, as a 200 of `application/json`. A client reads some of these forms itself on
- * its direct path (src/web/js/cors.js `readAnswer`) and hands the others to its engine; the
+ * its direct path (src/web/js/bodies.js `readAnswer`) and hands the others to its engine; the
  * case compares what each path makes of every form.
  */
 const ENVELOPES = {

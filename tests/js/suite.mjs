@@ -837,7 +837,7 @@ test('invalid call options → ConfigError, client still works', async ({ client
 
 test('a large JSON result of known size is read whole; a body longer or shorter than its Content-Length → NetworkError, client still works', async () => {
   // Past 64 KiB a result for the host is read into one buffer of its Content-Length in Node
-  // (src/web/js/cors.js `Fetcher.sized`), by `arrayBuffer()` and checked against it elsewhere
+  // (src/web/js/fetch.js `Fetcher.sized`), by `arrayBuffer()` and checked against it elsewhere
   // (`sizedAs`); a host's fetch can announce a wrong size.
   const big = 'x'.repeat(200_000);
   let skew = 0;
@@ -871,7 +871,7 @@ function answerOfT(m) {
 }
 
 test('calls settle by their own answers: three at once, a JSON body that breaks → NetworkError, one that never ends → TimeoutError while it is read, client still works', async () => {
-  // A call's promise is made by the fetch runner (src/web/js/cors.js `Fetcher.wait`) and
+  // A call's promise is made by the fetch runner (src/web/js/fetch.js `Fetcher.wait`) and
   // settled by the engine's outcome for that call (`settle`), whatever the exchange is doing
   // then: a timeout ends the call while its body is still being read.
   let mode = 'ok';
@@ -904,7 +904,7 @@ test('calls settle by their own answers: three at once, a JSON body that breaks 
 
 test("another origin's usual answer of stated size is taken once that many bytes are read, not at the stream's end; bytes up to a size they exceed (a compressed body's) are read on", async () => {
   // A cross-origin response (type 'cors') is read chunk by chunk: CORS hides its
-  // Content-Encoding, so its Content-Length may count compressed bytes (src/web/js/cors.js,
+  // Content-Encoding, so its Content-Length may count compressed bytes (src/web/js/fetch.js,
   // the plain answer of the direct path). The stream of the second call never ends: it
   // settles only if the bytes are taken at their stated size.
   let mode = 'closed';

@@ -161,7 +161,7 @@ impl Core {
     }
 
     /// The direct path's answer read by the runner itself (`readAnswer` in
-    /// `web/js/cors.js`): exchange `wire` was answered with a 200 of `application/json`
+    /// `web/js/fetch.js`): exchange `wire` was answered with a 200 of `application/json`
     /// exactly, whose `len` bytes are the JSON-RPC response with id `rpc_id` and a result
     /// that is a JSON object whose `resultType` is absent or `"complete"`, its members
     /// `jsonrpc` (`"2.0"`), `id` and `result` each once. That is an answer

@@ -141,7 +141,7 @@ test('a response naming another request id → InvalidResultError', { scenarios:
 
 // The forms of tests/faults/mcp.mjs `ENVELOPES`, and each one's result text, or null when
 // the call must reject. A call without options takes the direct path, whose runner reads the
-// forms it can check by comparing text (src/web/js/cors.js `readAnswer`) and hands the rest
+// forms it can check by comparing text (src/web/js/bodies.js `readAnswer`) and hands the rest
 // to the engine; a call with a signal takes the shell's general path to the engine's short
 // path for a plain call; one with a progress callback takes the engine's general path. All
 // three must make the same of every form.
