@@ -8,6 +8,9 @@
 //                                       is judged at both)
 //   IBLOCKS=40 IN=200 Chromium's per-call cost again with the three clients in one page:
 //                    blocks of IN calls per client and pattern, after each warm-up regime
+//   CROSS=1          the same blocks once more with the server on another origin than the
+//                    page's (`localhost` for `127.0.0.1`), as most pages' calls to an MCP
+//                    server are; CROSS=0 leaves them out (about 5 minutes)
 //   STARTUP_RUNS=5   fresh processes / cold browser contexts per round (median taken)
 //   LARGE_REPS=5     large-result calls per round (median taken)
 //   TASK_MS=75000 TASK_COUNTS=100,1000  many-tasks run (one run per count and round); the
@@ -42,6 +45,7 @@ const cfg = {
   // The interleaved blocks (target 1 in Chromium, the three clients in one page).
   iblocks: num('IBLOCKS', 40, 4),
   iN: num('IN', 200, 50),
+  cross: env.CROSS !== '0',
   warmups: (env.WARMUPS ?? env.WARMUP ?? (QUICK ? '50' : '5000,200')).split(',').map(Number),
   startupRuns: num('STARTUP_RUNS', 5, 2),
   largeReps: num('LARGE_REPS', 5, 2),
@@ -229,6 +233,25 @@ try {
               for (const pattern of ['seq', 'conc']) {
                 const s = ratioSummary(x[pattern], 'ours');
                 log(`  warm-up ${warmup} ${mode} ${pattern}: raw ${s.us.raw.toFixed(0)}, ours ${s.us.ours.toFixed(0)}, TS ${s.us.ts.toFixed(0)} µs; (ours − raw) ÷ (TS − raw) ${describeRatio(s)}`);
+              }
+            }
+          }
+        }
+        // The same with the server on another origin: what most pages do. A cross-origin
+        // response is read differently (CORS hides Content-Encoding, so our runner reads its
+        // body chunk by chunk: src/web/js/fetch.js `run`), and the browser's CORS work adds to
+        // every client's call. Reported beside target 1, which names the server's origin.
+        if (full('browser') && cfg.cross) {
+          log(`\n== 2. Chromium: per call, the three clients in one page, the server on another origin (${cfg.iblocks} blocks of ${cfg.iN} calls per client and pattern) ==`);
+          results.browser.interleavedCross = {};
+          for (const warmup of cfg.warmups) {
+            results.browser.interleavedCross[warmup] = {};
+            for (const mode of MODES) {
+              const x = await B.interleavedPerCall(browser, base, { clients: CLIENTS, mode, warmup, blocks: cfg.iblocks, n: cfg.iN, batch: cfg.batch, template, cross: true });
+              results.browser.interleavedCross[warmup][mode] = x;
+              for (const pattern of ['seq', 'conc']) {
+                const s = ratioSummary(x[pattern], 'ours');
+                log(`  another origin, warm-up ${warmup} ${mode} ${pattern}: raw ${s.us.raw.toFixed(0)}, ours ${s.us.ours.toFixed(0)}, TS ${s.us.ts.toFixed(0)} µs; (ours − raw) ÷ (TS − raw) ${describeRatio(s)}`);
               }
             }
           }
