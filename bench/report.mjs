@@ -152,10 +152,11 @@ export function render(res) {
       }
     }
   }
-  // The blocks' table: `rows` by warm-up regime, then mode and pattern; returns the cells'
-  // lines for the issue's targets, and whether all are met.
-  const blocksTable = (byWarmupObj) => {
-    const byWarmup = Object.entries(byWarmupObj)
+  // The blocks' table of `blocksByWarmup` (blocks by warm-up regime, then mode and
+  // pattern); returns, per regime, its cells' lines for the issue's targets and whether all
+  // are met.
+  const blocksTable = (blocksByWarmup) => {
+    const byWarmup = Object.entries(blocksByWarmup)
       .map(([w, byMode]) => [Number(w), byMode])
       .sort((a, b) => b[0] - a[0]);
     out.push('| warm-up calls | responses, pattern | raw fetch µs/call | ours µs/call | TS client µs/call | ratio: median of the blocks (quartiles; 90 % interval) | ratio of the medians (90 % interval) |');
