@@ -15,7 +15,10 @@
 //                          polled (short commands), so a long evaluate in one page
 //                          does not hold the session while another page is driven; the value
 //                          comes back as JSON text (key order kept, as Playwright; WebKit's
-//                          WebDriver serialization reorders object keys); undefined as undefined
+//                          WebDriver serialization reorders object keys); undefined as undefined.
+//                          Start and polls are safe to send twice, and are sent again when
+//                          WebKitWebDriver loses a script's answer ('Could not parse script
+//                          result', once in CI): see `resent`
 //   page.waitForFunction   evaluate polled every 50 ms
 //   context.setOffline(b)  EMULATED: navigator.onLine is overridden in every page and the
 //                          `offline`/`online` event fired; the network itself stays up
@@ -283,6 +286,7 @@ class Context {
 }
 
 let evalIds = 0;
+let pollIds = 0;
 
 class Page {
   constructor(context, handle) {
@@ -418,28 +422,55 @@ class Page {
   /** evaluate() of a function's source text. */
   async evaluateSource(src, arg) {
     const id = ++evalIds;
-    // Run in the page's own realm, as Playwright does (`inPage`).
+    // Run in the page's own realm, as Playwright does (`inPage`). A start sent again (see
+    // `resent`) finds its slot and does nothing, so the function runs once.
     const argText = arg === undefined ? 'undefined' : JSON.stringify(arg);
-    await this.inPage(
-      `(() => { const slots = (window.__wdEval ??= {}); slots[${id}] = { done: false };
+    await this.resent('page.evaluate start', () =>
+      this.inPage(
+        `(() => { const slots = (window.__wdEval ??= {}); if (slots[${id}]) return; slots[${id}] = { done: false };
         Promise.resolve().then(() => (${src})(${argText})).then(
           (v) => { slots[${id}] = v === undefined ? { done: true, undef: true } : { done: true, json: JSON.stringify(v) ?? 'null' }; },
           (e) => { slots[${id}] = { done: true, error: String((e && e.stack && String(e.stack).includes(String(e.message)) ? e.stack : e) ?? e) }; });
       })();`,
+      ),
     );
     for (let wait = 5; ; wait = Math.min(wait * 2, 50)) {
-      const r = await this.do((s) =>
-        s.execute(
-          `const slots = window.__wdEval; const slot = slots && slots[arguments[0]];
-           const errors = (window.__wdErrors || []).splice(0);
-           const calls = window.__wdCalls ? window.__wdCalls.pending.splice(0).map((c) => ({ id: c.id, name: c.name, args: c.args })) : [];
-           if (!slot) return { lost: true, errors, calls };
-           if (!slot.done) return errors.length || calls.length ? { errors, calls } : null;
-           delete slots[arguments[0]];
-           return { ...slot, errors, calls };`,
-          [id],
+      // A poll takes what it returns out of the page (the settled slot, the page's errors, the
+      // exposed functions' calls), so a poll whose answer the driver lost must not be run
+      // again: its answer is kept in the page under the poll's own number as JSON text, and a
+      // poll sent again returns that text instead of taking more (the last 256 are kept).
+      const poll = ++pollIds;
+      const text = await this.resent('page.evaluate poll', () =>
+        this.do((s) =>
+          s.execute(
+            `const [poll, code] = arguments;
+             const kept = window.__wdPolls;
+             if (!kept || !Object.prototype.hasOwnProperty.call(kept, poll)) {
+               const el = document.createElement('script');
+               el.textContent = code;
+               (document.head || document.documentElement).appendChild(el);
+               el.remove();
+             }
+             const now = window.__wdPolls;
+             return now && Object.prototype.hasOwnProperty.call(now, poll) ? now[poll] : 'null';`,
+            [
+              poll,
+              `(() => { const kept = (window.__wdPolls ??= {});
+                for (const k of Object.keys(kept)) if (Number(k) <= ${poll} - 256) delete kept[k];
+                const slots = window.__wdEval; const slot = slots && slots[${id}];
+                const errors = (window.__wdErrors || []).splice(0);
+                const calls = window.__wdCalls ? window.__wdCalls.pending.splice(0).map((c) => ({ id: c.id, name: c.name, args: c.args })) : [];
+                let r;
+                if (!slot) r = { lost: true, errors, calls };
+                else if (!slot.done) r = errors.length || calls.length ? { errors, calls } : null;
+                else { delete slots[${id}]; r = { ...slot, errors, calls }; }
+                kept[${poll}] = JSON.stringify(r);
+              })();`,
+            ],
+          ),
         ),
       );
+      const r = JSON.parse(text);
       if (r?.errors?.length) this.emit('pageerror', r.errors);
       if (r?.calls?.length) this.serveCalls(r.calls);
       if (r?.lost) throw new Error('page.evaluate: the page navigated before the function settled');
@@ -449,6 +480,23 @@ class Page {
         return r.undef ? undefined : JSON.parse(r.json);
       }
       await sleep(wait);
+    }
+  }
+  /**
+   * Runs `command` (a WebDriver command that is safe to send twice) again when WebKitWebDriver
+   * answers `unknown error: Could not parse script result`: the driver lost the script's
+   * answer, which it does now and then when the page is slow to answer (CI: once, in a
+   * lifecycle test whose page had nothing unusual to return). Three tries, each said on stderr.
+   */
+  async resent(what, command) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await command();
+      } catch (e) {
+        if (attempt >= 3 || !/Could not parse script result/.test(String(e?.message))) throw e;
+        process.stderr.write(`[shim] ${what}: ${e.message}; sent again (try ${attempt + 1} of 3)\n`);
+        await sleep(100);
+      }
     }
   }
   async waitForFunction(fn, arg, { timeout = 30_000 } = {}) {
