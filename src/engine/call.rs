@@ -382,6 +382,22 @@ impl Call {
         self.rpc_id = Some(id);
     }
 
+    /// Sends the request again with a new id, once per call when its policy allows it;
+    /// whether it did.
+    fn reissue(&mut self, sh: &mut Shared, owner: &Owner) -> bool {
+        let again = self.policy.reissue_on_drop && !self.reissued;
+        if again {
+            self.reissued = true;
+            self.send(sh, owner);
+        }
+        again
+    }
+
+    /// Whether the request this call sends carries input responses (an MRTR retry).
+    fn carries_answers(&self) -> bool {
+        self.round.as_ref().is_some_and(|r| !r.answers.is_empty())
+    }
+
     /// The next time this call needs a timer event.
     pub(crate) fn deadline(&self) -> Option<Millis> {
         if self.finished {
@@ -527,15 +543,28 @@ impl Call {
             }
             CallInput::Failed(e) => {
                 self.xfer = None;
-                self.finish(sh, Err(e))
+                // A retry carrying the person's answers whose fetch failed before any
+                // response came is sent once more with the same answers, as a broken stream
+                // is (streamable-http.mdx "Receiving Messages"): the answers are not lost
+                // nor asked again. Firefox rejects the fetch of a response cut after its
+                // head and before its first body byte, where Chromium and WebKit give the
+                // head and then break the stream (README, "Browsers"). A request that never
+                // reached the server is only sent once more; one that did is re-issued as a
+                // broken stream would be.
+                let retried = e.kind == ErrorKind::Network
+                    && self.carries_answers()
+                    && self.reissue(sh, owner);
+                if retried {
+                    None
+                } else {
+                    self.finish(sh, Err(e))
+                }
             }
             CallInput::StreamClosed => {
                 self.xfer = None;
-                if self.policy.reissue_on_drop && !self.reissued {
-                    // 2026-07-28 streams are not resumable: a broken stream is re-sent as a
-                    // new request with a new id (streamable-http.mdx "Receiving Messages").
-                    self.reissued = true;
-                    self.send(sh, owner);
+                // 2026-07-28 streams are not resumable: a broken stream is re-sent as a new
+                // request with a new id (streamable-http.mdx "Receiving Messages").
+                if self.reissue(sh, owner) {
                     None
                 } else {
                     self.finish(

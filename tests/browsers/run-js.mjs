@@ -45,15 +45,6 @@ const ENGINE_XFAIL = {
         'systematic +50 ms per request was the test server\'s missing TCP_NODELAY (fixed in ' +
         'tests/servers/modern_server.py).',
     },
-    {
-      // tests/faults/suite.mjs
-      name: /^MRTR: the retry carrying the answers is cut/,
-      why:
-        'Firefox rejects fetch() when a response is cut after its headers and before any body ' +
-        'byte (Chromium and WebKit resolve it and fail the body stream, which the client ' +
-        're-issues as a broken stream); the client cannot tell that rejection from a request ' +
-        'that never reached the server, so the call ends in NetworkError. Open (README, Browsers).',
-    },
   ],
 };
 

@@ -365,3 +365,77 @@ fn url_elicitation_carries_the_url_facts() {
     let u = a.url.expect("url facts");
     assert_eq!(u.url, "https://auth.example.com/x?y=1");
 }
+
+/// Answers the first round's elicitation and returns the op and the retry carrying it.
+fn answered_retry(h: &mut Harness) -> (OpId, Sent) {
+    let (op, s1) = start(h);
+    h.result(
+        &s1,
+        json!({"resultType":"input_required","inputRequests":{"k":elicit("Name?")},"requestState":"s1"}),
+    );
+    let a = h.asks.pop().unwrap();
+    h.answer(
+        a.id,
+        Ok(json!({"action":"accept","content":{"name":"Ada"}})),
+    );
+    let s2 = h.take();
+    assert_eq!(
+        s2.params()["inputResponses"],
+        json!({"k":{"action":"accept","content":{"name":"Ada"}}})
+    );
+    (op, s2)
+}
+
+#[test]
+fn a_retry_carrying_answers_whose_fetch_fails_is_sent_once_more_with_them() {
+    // Firefox rejects the fetch of a response cut after its head and before any body byte;
+    // the person's answers are sent again, not lost and not asked for again.
+    let mut h = Harness::new(cfg());
+    let (op, s2) = answered_retry(&mut h);
+    h.fail(s2.xfer(), Error::network("fetch failed: NetworkError"));
+    let s3 = h.take();
+    assert_ne!(s3.id(), s2.id(), "a new request id");
+    assert_eq!(
+        s3.params(),
+        s2.params(),
+        "the same params, answers and state"
+    );
+    assert!(h.asks.is_empty(), "the person is not asked again");
+    assert!(h.outcome(op).is_none());
+    h.result(&s3, json!({"messages":[]}));
+    assert!(h.ok(op)["messages"].is_array());
+}
+
+#[test]
+fn a_retry_carrying_answers_is_sent_once_more_only_once() {
+    let mut h = Harness::new(cfg());
+    let (op, s2) = answered_retry(&mut h);
+    h.fail(s2.xfer(), Error::network("fetch failed"));
+    let s3 = h.take();
+    h.fail(s3.xfer(), Error::network("fetch failed again"));
+    let e = h.err(op);
+    assert_eq!(e.kind, ErrorKind::Network);
+    assert!(
+        e.message.contains("again"),
+        "the last failure: {}",
+        e.message
+    );
+    assert!(h.try_take().is_none(), "nothing more is sent");
+    assert!(h.asks.is_empty());
+}
+
+#[test]
+fn only_a_network_failure_of_a_retry_carrying_answers_sends_it_once_more() {
+    // The first request carries no answers: its failure ends the call, as before.
+    let mut h = Harness::new(cfg());
+    let (op, s1) = start(&mut h);
+    h.fail(s1.xfer(), Error::network("connection refused"));
+    assert_eq!(h.err(op).kind, ErrorKind::Network);
+    assert!(h.try_take().is_none());
+    // A failure of another kind (here a configuration error) ends a retry too.
+    let mut h = Harness::new(cfg());
+    let (op, s2) = answered_retry(&mut h);
+    h.fail(s2.xfer(), Error::new(ErrorKind::Config, "bad header"));
+    assert_eq!(h.err(op).kind, ErrorKind::Config);
+    assert!(h.try_take().is_none());
+}
