@@ -532,7 +532,7 @@ class Page {
   async waitForLoadState(state = 'load', { timeout = 30_000 } = {}) {
     const end = Date.now() + timeout;
     for (;;) {
-      const ready = await this.do((s) => s.execute('return document.readyState'));
+      const ready = await this.resent('page.waitForLoadState', () => this.do((s) => s.execute('return document.readyState')));
       if (ready === 'complete' || (state === 'domcontentloaded' && ready === 'interactive')) break;
       if (Date.now() > end) throw new Error(`page.waitForLoadState: timeout ${timeout} ms exceeded`);
       await sleep(50);
@@ -686,6 +686,8 @@ function LOCATE(steps) {
 
 const matcher = (m, exact) => (m instanceof RegExp ? { re: m.source, flags: m.flags } : { s: String(m), exact: Boolean(exact) });
 
+/** The QUERIES that may run twice with the same effect as once (reads, focus, scrolling). */
+const RERUNNABLE = new Set(['count', 'texts', 'visible', 'textContent', 'inputValue', 'isChecked', 'isDisabled', 'getAttribute', 'focus', 'scrollIntoView', 'elements', 'type']);
 /** Element queries in the page (run with the elements and an argument). */
 const QUERIES = {
   count: (els) => els.length,
@@ -775,10 +777,12 @@ class Locator {
   }
   /** QUERIES[op](elements, arg), run in the page. */
   query(op, arg) {
-    return this.page.do((s) => s.execute(
+    const run = () => this.page.do((s) => s.execute(
       `const LOCATE = ${LOCATE.toString()}; return (${QUERIES[op].toString()})(LOCATE(arguments[0]), arguments[1]);`,
       [this.steps, arg === undefined ? null : arg],
     ));
+    // A query safe to run twice is sent again when the driver loses its answer (`resent`).
+    return RERUNNABLE.has(op) ? this.page.resent(`${this} ${op}`, run) : run();
   }
   /** Waits until the locator matches one element (visible when `visible`); more is an error. */
   async one({ visible = false, timeout = TIMEOUT } = {}) {
