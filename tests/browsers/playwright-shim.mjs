@@ -18,7 +18,8 @@
 //                          WebDriver serialization reorders object keys); undefined as undefined.
 //                          Start and polls are safe to send twice, and are sent again when
 //                          WebKitWebDriver loses a script's answer ('Could not parse script
-//                          result', once in CI): see `resent`
+//                          result', once in CI): see `resent` (so are the locators' reading
+//                          queries, RERUNNABLE, and waitForLoadState's read)
 //   page.waitForFunction   evaluate polled every 50 ms
 //   context.setOffline(b)  EMULATED: navigator.onLine is overridden in every page and the
 //                          `offline`/`online` event fired; the network itself stays up
