@@ -393,6 +393,9 @@ async function mrtr(ctx, reply, p, args) {
       reply.openSse();
       return reply.cut();
     }
+    // No response head at all: every engine's fetch rejects, as Firefox's does for a cut
+    // after the head and before any body byte.
+    if (scenario === 'mrtr-reset-retry' && st.calls['mrtr retries'] === 1) return CUT_NOW(reply);
   }
   if (s.round < rounds.length) {
     const keys = rounds[s.round];

@@ -45,6 +45,7 @@ export const SCENARIOS = {
 
   // ---- MRTR (input_required on tools/call)
   'mrtr-drop-retry': { target: 'tools/call ask, retry #1', fault: 'the retry carrying inputResponses is cut before its response (once)' },
+  'mrtr-reset-retry': { target: 'tools/call ask, retry #1', fault: 'the retry carrying inputResponses has its connection reset before any response head (once)' },
 
   // ---- tasks
   'task-regress': { target: 'tasks/get, notifications/tasks', fault: 'a completed task reported `working` again afterwards' },

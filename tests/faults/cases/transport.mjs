@@ -262,6 +262,18 @@ test('MRTR: the retry carrying the answers is cut → re-issued with the same an
   await stillWorks(c);
 });
 
+test('MRTR: the retry carrying the answers gets no response (connection reset) → sent once more with the same answers; the handler is asked once', { scenarios: ['mrtr-reset-retry'] }, async ({ client, debug }) => {
+  const { calls, handler } = counting();
+  const c = client('mrtr-reset-retry', { onElicitation: handler });
+  eq(text(await c.callTool('ask', { rounds: [['city']] })), 'city=city-1', 'result');
+  eq(calls, { city: 1 }, 'handler invocations');
+  const counts = (await debug('counts')).mrtr;
+  // The server read the first retry's answers, then reset the connection; fetch rejected.
+  eq(counts?.city, { presented: 1, answered: 2, retransmitted: 0 }, 'server counts (the reset retry, then the one sent again)');
+  eq((await debug('state')).calls['mrtr retries'], 2, 'retries the server saw');
+  await stillWorks(c);
+});
+
 test('MRTR: two rounds, every key presented and answered exactly once', { scenarios: ['ok'] }, async ({ client, debug }) => {
   const { calls, handler } = counting();
   const c = client('ok', { onElicitation: handler });
