@@ -543,14 +543,14 @@ impl Call {
             }
             CallInput::Failed(e) => {
                 self.xfer = None;
-                // A retry carrying the person's answers whose fetch failed before any
-                // response came is sent once more with the same answers, as a broken stream
-                // is (streamable-http.mdx "Receiving Messages"): the answers are not lost
-                // nor asked again. Firefox rejects the fetch of a response cut after its
-                // head and before its first body byte, where Chromium and WebKit give the
-                // head and then break the stream (README, "Browsers"). A request that never
-                // reached the server is only sent once more; one that did is re-issued as a
-                // broken stream would be.
+                // A retry carrying the person's answers that failed with a network error
+                // (no response, or a JSON body that broke) is sent once more with the same
+                // answers, as a broken stream is (streamable-http.mdx "Receiving Messages"):
+                // the answers are not lost nor asked again. Firefox rejects the fetch of a
+                // response cut after its head and before its first body byte, where Chromium
+                // and WebKit give the head and then break the stream (README, "Browsers").
+                // A request that never reached the server is only sent once more; one that
+                // did is re-issued as a broken stream would be.
                 let retried = e.kind == ErrorKind::Network
                     && self.carries_answers()
                     && self.reissue(sh, owner);
