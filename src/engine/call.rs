@@ -151,6 +151,9 @@ pub(crate) struct Call {
     rpc_id: Option<RequestId>,
     rounds: u32,
     reissued: bool,
+    /// A retry carrying answers failed while the context was offline: it is sent again once
+    /// the context is back online ([`Call::on_online`]).
+    held_offline: bool,
     version_retried: bool,
     round: Option<Round>,
     finished: bool,
@@ -302,6 +305,7 @@ impl Call {
             rpc_id: None,
             rounds: 0,
             reissued: false,
+            held_offline: false,
             version_retried: false,
             round: None,
             finished: false,
@@ -391,6 +395,15 @@ impl Call {
             self.send(sh, owner);
         }
         again
+    }
+
+    /// The context is back online: a retry held while offline is sent again. Whether it was.
+    pub(crate) fn on_online(&mut self, sh: &mut Shared, owner: &Owner) -> bool {
+        if !self.held_offline || self.finished {
+            return false;
+        }
+        self.held_offline = false;
+        self.reissue(sh, owner)
     }
 
     /// Whether the request this call sends carries input responses (an MRTR retry).
@@ -551,10 +564,16 @@ impl Call {
                 // and WebKit give the head and then break the stream (README, "Browsers").
                 // A request that never reached the server is only sent once more; one that
                 // did is re-issued as a broken stream would be.
-                let retried = e.kind == ErrorKind::Network
+                // Offline, the retry waits for the context to be back online (as a task's
+                // answers do, `Core::set_online`), within the call's time budget.
+                let resend = e.kind == ErrorKind::Network
                     && self.carries_answers()
-                    && self.reissue(sh, owner);
-                if retried {
+                    && self.policy.reissue_on_drop
+                    && !self.reissued;
+                if resend && !sh.presence.online {
+                    self.held_offline = true;
+                    None
+                } else if resend && self.reissue(sh, owner) {
                     None
                 } else {
                     self.finish(sh, Err(e))

@@ -4,6 +4,8 @@
 //     (Infinity: no poll at all while hidden.)
 //  6. Offline (context.setOffline): zero requests while offline, a poll within 100 ms of
 //     going online, no error reaches the waiter, the task completes.
+//  6c. Offline while the person answers an input dialog (`ask_name`): the retry carrying
+//     the answer fails, is held, and goes out once online; the person is asked once.
 // Times are the server's (`/debug/log` entries' `time`, epoch seconds) against the page's
 // Date.now() at the event (same machine, same clock). Requests the client tries while
 // offline never reach the server, so test 6 also counts the client's fetch calls (the
@@ -231,6 +233,68 @@ test('6b. a dedicated worker (no document: visible) uses navigator.onLine: no re
     const after = times.find((t) => t >= onAt);
     check(after !== undefined && after - onAt <= 100, `a poll within 100 ms of online (got ${after === undefined ? 'none' : Math.round(after - onAt)} ms)`);
     check(o.ok && o.status === 'completed', `no error reaches the waiter: ${JSON.stringify(o)}`);
+  } finally {
+    await context.close();
+  }
+});
+
+test('6c. offline while the person answers a dialog: the retry carrying the answer waits for online, the person is asked once', async ({ browser, mcpUrl, site }) => {
+  // Chromium's setOffline cuts the network, so the retry's fetch fails and the client holds
+  // it until online. Firefox and WebKit emulate offline by navigator.onLine and the events
+  // only (tests/browsers/playwright-shim.mjs): their retry reaches the server at once, and
+  // what is checked there is that nothing is lost or asked twice.
+  const cutsNetwork = !process.env.BROWSER_ENGINE || process.env.BROWSER_ENGINE === 'chromium';
+  const context = await browser.newContext();
+  try {
+    const tab = await openTab(context, site);
+    await tab.evaluate((mcpUrl) => {
+      window.net = [];
+      addEventListener('offline', () => window.net.push(['offline', Date.now()]));
+      addEventListener('online', () => window.net.push(['online', Date.now()]));
+      window.asked = 0;
+      window.fetches = [];
+      window.client = new mcp.McpClient(mcpUrl, {
+        onElicitation: () => {
+          window.asked += 1;
+          return new Promise((resolve) => (window.answer = resolve));
+        },
+        fetch: (url, init) => {
+          window.fetches.push({ t: Date.now(), body: String(init?.body ?? '') });
+          return fetch(url, init);
+        },
+      });
+      window.outcome = null;
+      window.client.callTool('ask_name', {}).then(
+        (r) => (window.outcome = { ok: true, text: r.content?.[0]?.text }),
+        (e) => (window.outcome = { ok: false, error: `${e.name}: ${e.message}` }),
+      );
+    }, mcpUrl);
+    await tab.waitForFunction(() => typeof window.answer === 'function');
+    await context.setOffline(true);
+    await tab.waitForFunction(() => window.net.some(([k]) => k === 'offline'));
+    // The person answers while the page is offline.
+    await tab.evaluate(() => window.answer({ action: 'accept', content: { name: 'Ada' } }));
+    await sleep(1000);
+    if (cutsNetwork) {
+      check((await tab.evaluate(() => window.outcome)) === null, `the call ended while offline: ${JSON.stringify(await tab.evaluate(() => window.outcome))}`);
+    }
+    await context.setOffline(false);
+    await tab.waitForFunction(() => window.net.some(([k]) => k === 'online'));
+    const o = await outcome(tab, 10_000);
+    check(o.ok && o.text === 'Hello, Ada!', `the answer reached the tool: ${JSON.stringify(o)}`);
+    const { asked, fetches, net } = await tab.evaluate(() => ({ asked: window.asked, fetches: window.fetches, net: window.net }));
+    check(asked === 1, `the person was asked ${asked} times`);
+    const retries = fetches.filter((f) => f.body.includes('"inputResponses"'));
+    if (cutsNetwork) {
+      // One retry tried offline (it failed), and the same answer sent again once online.
+      const onAt = net.find(([k]) => k === 'online')[1];
+      check(retries.length === 2, `${retries.length} retries carrying the answer were tried`);
+      check(retries[1].t >= onAt, 'the answer was sent again only once online');
+      check(JSON.parse(retries[0].body).params.inputResponses && retries[0].body.slice(retries[0].body.indexOf('"inputResponses"')) === retries[1].body.slice(retries[1].body.indexOf('"inputResponses"')), 'the same answer both times');
+    } else {
+      check(retries.length === 1, `${retries.length} retries carrying the answer were sent`);
+    }
+    await tab.evaluate(() => window.client.close());
   } finally {
     await context.close();
   }

@@ -24,7 +24,8 @@ impl Core {
 
     /// The context went online (`true`) or offline (`false`). Offline, nothing is polled
     /// and answers wait; online, every waited task is polled at once, back-offs reset and
-    /// the waiting answers go out; a subscription whose stream dropped listens again.
+    /// the waiting answers go out; a subscription whose stream dropped listens again, and an
+    /// input round's retry whose request failed offline is sent again (`Call::on_online`).
     pub fn set_online(&mut self, online: bool, now: Millis) {
         let p = Presence {
             online,
@@ -52,6 +53,17 @@ impl Core {
                     if l.on_online(&mut cx, *id) {
                         woken.push(*id);
                     }
+                }
+            }
+            // And a request's retry carrying answers, held while offline (`Call::on_online`).
+            for (id, op) in self.ops.iter_mut() {
+                let sent = match &mut **op {
+                    Op::Rpc(r) => r.on_online(&mut self.sh, *id),
+                    Op::Tool(t) => t.on_online(&mut self.sh, *id),
+                    _ => false,
+                };
+                if sent {
+                    woken.push(*id);
                 }
             }
             for id in woken {

@@ -133,6 +133,11 @@ pub(crate) struct RpcOp {
 }
 
 impl RpcOp {
+    /// The context is back online: a retry held while offline goes out (`Call::on_online`).
+    pub(crate) fn on_online(&mut self, sh: &mut Shared, op: OpId) -> bool {
+        self.call.on_online(sh, &Owner::Op(op))
+    }
+
     /// Starts a request; answers from the cache at once when it can.
     pub(crate) fn start(
         cx: &mut Ctx,

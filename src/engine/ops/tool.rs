@@ -96,6 +96,14 @@ enum ToolPhase {
 }
 
 impl ToolOp {
+    /// The context is back online: a retry held while offline goes out (`Call::on_online`).
+    pub(crate) fn on_online(&mut self, sh: &mut Shared, op: OpId) -> bool {
+        match &mut self.phase {
+            ToolPhase::Calling(c) => c.on_online(sh, &Owner::Op(op)),
+            _ => false,
+        }
+    }
+
     pub(crate) fn start(
         cx: &mut Ctx,
         op: OpId,

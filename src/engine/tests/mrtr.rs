@@ -439,3 +439,87 @@ fn only_a_network_failure_of_a_retry_carrying_answers_sends_it_once_more() {
     assert_eq!(h.err(op).kind, ErrorKind::Config);
     assert!(h.try_take().is_none());
 }
+
+#[test]
+fn a_retry_carrying_answers_that_fails_offline_is_sent_again_once_online() {
+    let mut h = Harness::new(cfg());
+    let (op, s2) = answered_retry(&mut h);
+    let now = h.now;
+    h.core.set_online(false, now);
+    h.fail(s2.xfer(), Error::network("fetch failed: offline"));
+    assert!(h.try_take().is_none(), "sent again while offline");
+    h.advance(30_000);
+    assert!(h.try_take().is_none(), "sent while offline");
+    assert!(h.outcome(op).is_none(), "the call waits");
+    let now = h.now;
+    h.core.set_online(true, now);
+    let s3 = h.take();
+    assert_ne!(s3.id(), s2.id());
+    assert_eq!(s3.params(), s2.params(), "the same answers");
+    assert!(h.asks.is_empty(), "the person is not asked again");
+    h.result(&s3, json!({"messages":[]}));
+    assert!(h.ok(op)["messages"].is_array());
+    // Once only: nothing more goes out at the next change.
+    let now = h.now;
+    h.core.set_online(false, now);
+    h.core.set_online(true, now);
+    assert!(h.try_take().is_none());
+}
+
+#[test]
+fn a_retry_held_offline_still_times_out() {
+    let mut h = Harness::new(cfg());
+    let (op, s2) = answered_retry(&mut h);
+    let now = h.now;
+    h.core.set_online(false, now);
+    h.fail(s2.xfer(), Error::network("fetch failed: offline"));
+    h.advance(60_000);
+    assert_eq!(h.err(op).kind, ErrorKind::Timeout);
+    let now = h.now;
+    h.core.set_online(true, now);
+    assert!(h.try_take().is_none(), "a call that ended sends nothing");
+}
+
+#[test]
+fn a_tool_calls_retry_that_fails_offline_is_sent_again_once_online() {
+    let mut h = Harness::new(cfg());
+    let l = h
+        .core
+        .list_all(Listing::Tools, &OpOptions::default(), h.now);
+    let s = h.take();
+    h.result(&s, tools_page(vec![tool("echo")], None));
+    assert!(h.outcome(l).is_some_and(|o| o.is_ok()));
+    let op = h.core.call_tool_json(
+        "echo",
+        Some(r#"{"a":1}"#.into()),
+        false,
+        &OpOptions::default(),
+        h.now,
+    );
+    let s1 = h.take();
+    h.result(
+        &s1,
+        json!({"resultType":"input_required","inputRequests":{"k":elicit("Name?")}}),
+    );
+    let a = h.asks.pop().unwrap();
+    h.answer(
+        a.id,
+        Ok(json!({"action":"accept","content":{"name":"Ada"}})),
+    );
+    let s2 = h.take();
+    assert_eq!(s2.method(), "tools/call");
+    let now = h.now;
+    h.core.set_online(false, now);
+    h.fail(s2.xfer(), Error::network("fetch failed: offline"));
+    assert!(h.try_take().is_none(), "sent again while offline");
+    let now = h.now;
+    h.core.set_online(true, now);
+    let s3 = h.take();
+    assert_eq!(s3.params(), s2.params(), "the same arguments and answers");
+    assert_eq!(
+        s3.params()["inputResponses"],
+        json!({"k":{"action":"accept","content":{"name":"Ada"}}})
+    );
+    h.result(&s3, json!({"content":[{"type":"text","text":"ok"}]}));
+    assert_eq!(h.ok(op)["content"][0]["text"], "ok");
+}
