@@ -397,6 +397,21 @@ impl Call {
         again
     }
 
+    /// [`Call::reissue`], but a retry carrying answers while the context is offline waits
+    /// for it to be back online (as a task's answers do, `Core::set_online`), within the
+    /// call's time budget. Whether the request was sent again or is held.
+    fn send_again(&mut self, sh: &mut Shared, owner: &Owner) -> bool {
+        let hold = !sh.presence.online
+            && self.carries_answers()
+            && self.policy.reissue_on_drop
+            && !self.reissued;
+        if hold {
+            self.held_offline = true;
+            return true;
+        }
+        self.reissue(sh, owner)
+    }
+
     /// The context is back online: a retry held while offline is sent again. Whether it was.
     pub(crate) fn on_online(&mut self, sh: &mut Shared, owner: &Owner) -> bool {
         if !self.held_offline || self.finished {
@@ -564,16 +579,10 @@ impl Call {
                 // and WebKit give the head and then break the stream (README, "Browsers").
                 // A request that never reached the server is only sent once more; one that
                 // did is re-issued as a broken stream would be.
-                // Offline, the retry waits for the context to be back online (as a task's
-                // answers do, `Core::set_online`), within the call's time budget.
-                let resend = e.kind == ErrorKind::Network
+                let again = e.kind == ErrorKind::Network
                     && self.carries_answers()
-                    && self.policy.reissue_on_drop
-                    && !self.reissued;
-                if resend && !sh.presence.online {
-                    self.held_offline = true;
-                    None
-                } else if resend && self.reissue(sh, owner) {
+                    && self.send_again(sh, owner);
+                if again {
                     None
                 } else {
                     self.finish(sh, Err(e))
@@ -583,7 +592,7 @@ impl Call {
                 self.xfer = None;
                 // 2026-07-28 streams are not resumable: a broken stream is re-sent as a new
                 // request with a new id (streamable-http.mdx "Receiving Messages").
-                if self.reissue(sh, owner) {
+                if self.send_again(sh, owner) {
                     None
                 } else {
                     self.finish(

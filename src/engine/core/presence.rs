@@ -25,7 +25,7 @@ impl Core {
     /// The context went online (`true`) or offline (`false`). Offline, nothing is polled
     /// and answers wait; online, every waited task is polled at once, back-offs reset and
     /// the waiting answers go out; a subscription whose stream dropped listens again, and an
-    /// input round's retry whose request failed offline is sent again (`Call::on_online`).
+    /// input round's retry that failed offline is sent again (`Call::on_online`).
     pub fn set_online(&mut self, online: bool, now: Millis) {
         let p = Presence {
             online,

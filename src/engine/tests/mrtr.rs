@@ -523,3 +523,34 @@ fn a_tool_calls_retry_that_fails_offline_is_sent_again_once_online() {
     h.result(&s3, json!({"content":[{"type":"text","text":"ok"}]}));
     assert_eq!(h.ok(op)["content"][0]["text"], "ok");
 }
+
+#[test]
+fn a_retry_carrying_answers_whose_stream_breaks_offline_is_sent_again_once_online() {
+    let mut h = Harness::new(cfg());
+    let (op, s2) = answered_retry(&mut h);
+    let now = h.now;
+    h.core.set_online(false, now);
+    h.sse(&s2, &[], true);
+    assert!(h.try_take().is_none(), "sent again while offline");
+    let now = h.now;
+    h.core.set_online(true, now);
+    let s3 = h.take();
+    assert_eq!(s3.params(), s2.params(), "the same answers");
+    assert!(h.asks.is_empty(), "the person is not asked again");
+    h.result(&s3, json!({"messages":[]}));
+    assert!(h.ok(op)["messages"].is_array());
+}
+
+#[test]
+fn a_broken_stream_without_answers_is_reissued_at_once_even_offline() {
+    // Only a retry carrying answers waits for online: other requests keep their one
+    // re-issue at once (their failure offline then ends the call, as before).
+    let mut h = Harness::new(cfg());
+    let (_op, s1) = start(&mut h);
+    let now = h.now;
+    h.core.set_online(false, now);
+    h.sse(&s1, &[], true);
+    let s2 = h.take();
+    assert_ne!(s2.id(), s1.id());
+    assert!(s2.params().get("inputResponses").is_none());
+}
