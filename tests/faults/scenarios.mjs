@@ -33,7 +33,7 @@ export const SCENARIOS = {
   'oversized-event': { target: 'tools/call sized', fault: 'one SSE event whose data is exactly `bytes` (an argument) long' },
   'oversized-body': { target: 'tools/call sized', fault: 'an application/json body exactly `bytes` (an argument) long' },
   'endless-body': { target: 'tools/call hit', fault: '200 application/json whose body never ends (a space every 50 ms)' },
-  'flood-body': { target: 'tools/call hit', fault: '200 application/json whose body grows without end (64 KiB chunks)' },
+  'flood-body': { target: 'tools/call hit', fault: '200 application/json whose body grows as fast as the client reads (64 KiB chunks) to 64 MiB, 64 times the limit the case sets, and then never ends' },
   'error-ansi': { target: 'tools/call hit', fault: 'JSON-RPC error whose message carries ANSI escapes, CR/LF, BEL and bidi controls' },
   'http-500-ansi': { target: 'tools/call hit', fault: '500 text/plain whose body carries ANSI escapes and CR/LF' },
   'header-echo': { target: 'tools/call (any name)', fault: 'none: records the raw request headers (header-injection checks)' },

@@ -106,7 +106,7 @@ test('a body that never ends → TimeoutError; the client stops reading', { scen
   await stillWorks(c);
 });
 
-test('a body that grows without end → ProtocolError at maxBodyBytes; the client stops reading', { scenarios: ['flood-body'] }, async ({ client, debug }) => {
+test('a body that floods on (64 MiB, 64 times the limit, then no end) → ProtocolError at maxBodyBytes; the client stops reading', { scenarios: ['flood-body'] }, async ({ client, debug }) => {
   const c = client('flood-body', { limits: { maxBodyBytes: 1 << 20 } });
   await rejects(c.callTool('hit', {}), ProtocolError, { message: /exceeds the limit of 1048576 bytes/ });
   await until(async () => (await debug('state')).abandoned >= 1, 3000, 'the server sees the connection closed');
