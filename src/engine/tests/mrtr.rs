@@ -366,11 +366,11 @@ fn url_elicitation_carries_the_url_facts() {
     assert_eq!(u.url, "https://auth.example.com/x?y=1");
 }
 
-/// Answers the first round's elicitation and returns the op and the retry carrying it.
-fn answered_retry(h: &mut Harness) -> (OpId, Sent) {
-    let (op, s1) = start(h);
+/// Answers `s1` with one round asking for a name, answers it as the person, and returns the
+/// retry carrying the answer.
+fn answer_round(h: &mut Harness, s1: &Sent) -> Sent {
     h.result(
-        &s1,
+        s1,
         json!({"resultType":"input_required","inputRequests":{"k":elicit("Name?")},"requestState":"s1"}),
     );
     let a = h.asks.pop().unwrap();
@@ -383,6 +383,13 @@ fn answered_retry(h: &mut Harness) -> (OpId, Sent) {
         s2.params()["inputResponses"],
         json!({"k":{"action":"accept","content":{"name":"Ada"}}})
     );
+    s2
+}
+
+/// Answers the first round's elicitation and returns the op and the retry carrying it.
+fn answered_retry(h: &mut Harness) -> (OpId, Sent) {
+    let (op, s1) = start(h);
+    let s2 = answer_round(h, &s1);
     (op, s2)
 }
 
@@ -497,16 +504,7 @@ fn a_tool_calls_retry_that_fails_offline_is_sent_again_once_online() {
         h.now,
     );
     let s1 = h.take();
-    h.result(
-        &s1,
-        json!({"resultType":"input_required","inputRequests":{"k":elicit("Name?")}}),
-    );
-    let a = h.asks.pop().unwrap();
-    h.answer(
-        a.id,
-        Ok(json!({"action":"accept","content":{"name":"Ada"}})),
-    );
-    let s2 = h.take();
+    let s2 = answer_round(&mut h, &s1);
     assert_eq!(s2.method(), "tools/call");
     let now = h.now;
     h.core.set_online(false, now);
