@@ -2,6 +2,7 @@
 
 use super::{JsonError, Parser};
 use serde_json::Number;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 impl Parser<'_> {
     /// A number checked for its syntax only: a checked raw value may hold a number past
@@ -150,16 +151,14 @@ impl Parser<'_> {
 }
 
 /// `sig × 10^exp` as serde_json computes it without its `float_roundtrip` feature (one
-/// multiplication or division by a power of ten from a table of correctly rounded ones, and
-/// steps of 10^308 below that), so that both read every number to the same `f64`. `None`:
-/// past `f64`'s range.
+/// multiplication or division by a correctly rounded power of ten, and steps of 10^308
+/// below that), so that both read every number to the same `f64`. `None`: past `f64`'s
+/// range.
 fn scale(sig: u64, exp: i64) -> Option<f64> {
     let mut f = sig as f64;
     let mut e = exp;
     loop {
-        let p = usize::try_from(e.unsigned_abs())
-            .ok()
-            .and_then(|i| POW10.get(i));
+        let p = u32::try_from(e.unsigned_abs()).ok().and_then(pow10);
         match p {
             Some(p) if e >= 0 => {
                 f *= p;
@@ -176,32 +175,92 @@ fn scale(sig: u64, exp: i64) -> Option<f64> {
     }
 }
 
-/// 10^0 to 10^308, each correctly rounded (Rust's float literals are).
-#[rustfmt::skip]
-static POW10: [f64; 309] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29,
-    1e30, 1e31, 1e32, 1e33, 1e34, 1e35, 1e36, 1e37, 1e38, 1e39, 1e40, 1e41, 1e42, 1e43,
-    1e44, 1e45, 1e46, 1e47, 1e48, 1e49, 1e50, 1e51, 1e52, 1e53, 1e54, 1e55, 1e56, 1e57,
-    1e58, 1e59, 1e60, 1e61, 1e62, 1e63, 1e64, 1e65, 1e66, 1e67, 1e68, 1e69, 1e70, 1e71,
-    1e72, 1e73, 1e74, 1e75, 1e76, 1e77, 1e78, 1e79, 1e80, 1e81, 1e82, 1e83, 1e84, 1e85,
-    1e86, 1e87, 1e88, 1e89, 1e90, 1e91, 1e92, 1e93, 1e94, 1e95, 1e96, 1e97, 1e98, 1e99,
-    1e100, 1e101, 1e102, 1e103, 1e104, 1e105, 1e106, 1e107, 1e108, 1e109, 1e110, 1e111,
-    1e112, 1e113, 1e114, 1e115, 1e116, 1e117, 1e118, 1e119, 1e120, 1e121, 1e122, 1e123,
-    1e124, 1e125, 1e126, 1e127, 1e128, 1e129, 1e130, 1e131, 1e132, 1e133, 1e134, 1e135,
-    1e136, 1e137, 1e138, 1e139, 1e140, 1e141, 1e142, 1e143, 1e144, 1e145, 1e146, 1e147,
-    1e148, 1e149, 1e150, 1e151, 1e152, 1e153, 1e154, 1e155, 1e156, 1e157, 1e158, 1e159,
-    1e160, 1e161, 1e162, 1e163, 1e164, 1e165, 1e166, 1e167, 1e168, 1e169, 1e170, 1e171,
-    1e172, 1e173, 1e174, 1e175, 1e176, 1e177, 1e178, 1e179, 1e180, 1e181, 1e182, 1e183,
-    1e184, 1e185, 1e186, 1e187, 1e188, 1e189, 1e190, 1e191, 1e192, 1e193, 1e194, 1e195,
-    1e196, 1e197, 1e198, 1e199, 1e200, 1e201, 1e202, 1e203, 1e204, 1e205, 1e206, 1e207,
-    1e208, 1e209, 1e210, 1e211, 1e212, 1e213, 1e214, 1e215, 1e216, 1e217, 1e218, 1e219,
-    1e220, 1e221, 1e222, 1e223, 1e224, 1e225, 1e226, 1e227, 1e228, 1e229, 1e230, 1e231,
-    1e232, 1e233, 1e234, 1e235, 1e236, 1e237, 1e238, 1e239, 1e240, 1e241, 1e242, 1e243,
-    1e244, 1e245, 1e246, 1e247, 1e248, 1e249, 1e250, 1e251, 1e252, 1e253, 1e254, 1e255,
-    1e256, 1e257, 1e258, 1e259, 1e260, 1e261, 1e262, 1e263, 1e264, 1e265, 1e266, 1e267,
-    1e268, 1e269, 1e270, 1e271, 1e272, 1e273, 1e274, 1e275, 1e276, 1e277, 1e278, 1e279,
-    1e280, 1e281, 1e282, 1e283, 1e284, 1e285, 1e286, 1e287, 1e288, 1e289, 1e290, 1e291,
-    1e292, 1e293, 1e294, 1e295, 1e296, 1e297, 1e298, 1e299, 1e300, 1e301, 1e302, 1e303,
-    1e304, 1e305, 1e306, 1e307, 1e308
-];
+/// 10^0 to 10^308 once computed (0: not yet). Zeroed, so it takes no bytes in the module.
+static POW10: [AtomicU64; 309] = [const { AtomicU64::new(0) }; 309];
+
+/// 10^k correctly rounded (as Rust's float literals and serde_json's table are), for k up
+/// to 308; `None` past it. Computed on first use and kept, where serde_json has a table:
+/// 309 doubles are 2.5 KB of the wasm that gzip cannot shrink (BENCHMARKS.md, the
+/// forty-fourth session), and the computation is a few hundred multiplications once per k.
+fn pow10(k: u32) -> Option<f64> {
+    let slot = POW10.get(k as usize)?;
+    let bits = slot.load(Ordering::Relaxed);
+    if bits != 0 {
+        return Some(f64::from_bits(bits));
+    }
+    let f = f64::from_bits(pow10_bits(k));
+    slot.store(f.to_bits(), Ordering::Relaxed);
+    Some(f)
+}
+
+/// The bits of 10^k correctly rounded, k ≤ 308: 10^k = 5^k × 2^k, with 5^k exact in 32-bit
+/// limbs (5^308 < 2^716: 23 of them), rounded to 53 bits half to even, and 2^k put in the
+/// exponent (exact: 10^308 is a normal double).
+fn pow10_bits(k: u32) -> u64 {
+    let mut limbs = [0u32; 23];
+    limbs[0] = 1;
+    let mut len = 1;
+    let mut left = k;
+    while left > 0 {
+        // 5^13 is the largest power of five below 2^32.
+        let step = left.min(13);
+        let m = 5u64.pow(step);
+        let mut carry = 0u64;
+        for l in limbs.iter_mut().take(len) {
+            let v = u64::from(*l) * m + carry;
+            *l = v as u32;
+            carry = v >> 32;
+        }
+        if carry > 0 {
+            if let Some(l) = limbs.get_mut(len) {
+                *l = carry as u32;
+                len += 1;
+            }
+        }
+        left -= step;
+    }
+    // The top three limbs (all of them when there are fewer), normalized so that bit 127 is
+    // set; whatever lies below them only breaks a tie.
+    let low = len.saturating_sub(3);
+    let mut acc: u128 = 0;
+    for &l in limbs.iter().take(len).skip(low).rev() {
+        acc = acc << 32 | u128::from(l);
+    }
+    let sticky = limbs.iter().take(low).any(|&l| l != 0);
+    let lz = acc.leading_zeros();
+    acc <<= lz;
+    // 5^k = acc × 2^(32·low − lz); the top 53 bits of acc are the significand.
+    let mut m = (acc >> 75) as u64;
+    let mut e = 32 * low as i64 - i64::from(lz) + 75;
+    let half = acc >> 74 & 1 == 1;
+    let rest = acc & ((1u128 << 74) - 1) != 0 || sticky;
+    if half && (rest || m & 1 == 1) {
+        m += 1;
+        if m == 1 << 53 {
+            m >>= 1;
+            e += 1;
+        }
+    }
+    // m × 2^(e + k), m in [2^52, 2^53): the biased exponent is e + k + 52 + 1023.
+    let biased = (e + i64::from(k) + 52 + 1023) as u64;
+    biased << 52 | (m & ((1 << 52) - 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pow10, pow10_bits};
+
+    /// Every power of ten the reader can use is the correctly rounded one: the same bits as
+    /// Rust's own reading of "1e{k}" (correctly rounded, as serde_json's table is).
+    #[test]
+    fn powers_of_ten_are_correctly_rounded() {
+        for k in 0..=308u32 {
+            let want: f64 = format!("1e{k}").parse().unwrap();
+            assert_eq!(f64::from_bits(pow10_bits(k)), want, "10^{k}");
+            assert_eq!(pow10(k), Some(want), "10^{k} kept");
+            assert_eq!(pow10(k), Some(want), "10^{k} read again");
+        }
+        assert_eq!(pow10(309), None);
+        assert_eq!(pow10(u32::MAX), None);
+    }
+}
