@@ -43,6 +43,7 @@ pub mod protocol;
 pub mod schema;
 pub(crate) mod sorted_map;
 pub mod sse;
+pub(crate) mod text;
 pub mod time;
 
 #[cfg(target_arch = "wasm32")]

@@ -311,7 +311,7 @@ impl SseParser {
                 self.event_type.push_str(value);
             }
             // WHATWG: an id containing NULL is ignored. Ours: so is an overlong one.
-            "id" if !value.contains('\0') && value.len() <= MAX_ID_BYTES => {
+            "id" if !value.as_bytes().contains(&0) && value.len() <= MAX_ID_BYTES => {
                 self.id_buffer.clear();
                 self.id_buffer.push_str(value);
             }
@@ -936,7 +936,7 @@ mod tests {
                     data.push('\n');
                 }
                 "event" => ty = value.to_owned(),
-                "id" if !value.contains('\0') => id_buf = value.to_owned(),
+                "id" if !value.as_bytes().contains(&0) => id_buf = value.to_owned(),
                 "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
                     retry = value.parse().ok().or(retry);
                 }

@@ -87,7 +87,7 @@ pub(crate) fn htu(url: &str) -> &str {
 
 /// The origin a nonce belongs to (RFC 9449 §8, §9: nonces are per server).
 fn origin(url: &str) -> &str {
-    let start = url.find("://").map_or(0, |i| i + 3);
+    let start = crate::text::find(url, "://").map_or(0, |i| i + 3);
     let end = url
         .get(start..)
         .and_then(|r| r.find(['/', '?', '#']))

@@ -26,14 +26,14 @@ pub(crate) fn split(url: &str) -> Option<Parts<'_>> {
     if url.len() > 8192 || url.chars().any(|c| c.is_control() || c == ' ' || c == '\\') {
         return None;
     }
-    let (scheme, rest) = url.split_once("://")?;
+    let (scheme, rest) = crate::text::split_once(url, "://")?;
     let scheme = scheme.to_ascii_lowercase();
     if scheme != "http" && scheme != "https" {
         return None;
     }
     let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at_checked(end)?;
-    if authority.is_empty() || authority.contains('@') {
+    if authority.is_empty() || authority.as_bytes().contains(&b'@') {
         return None;
     }
     let (before_frag, fragment) = match tail.split_once('#') {
@@ -67,7 +67,7 @@ pub(crate) fn origin(url: &str) -> Option<String> {
 fn host_port(p: &Parts) -> String {
     let a = p.authority.to_ascii_lowercase();
     let has_port = match a.rfind(':') {
-        Some(i) => !a[i..].contains(']'),
+        Some(i) => !a.as_bytes()[i..].contains(&b']'),
         None => false,
     };
     if has_port {
@@ -207,7 +207,7 @@ pub(crate) fn with_query(url: &str, pairs: &[(&str, &str)]) -> String {
     };
     let mut s = head.to_string();
     if !pairs.is_empty() {
-        if !head.contains('?') {
+        if !head.as_bytes().contains(&b'?') {
             s.push('?');
         } else if !(head.ends_with('?') || head.ends_with('&')) {
             s.push('&');

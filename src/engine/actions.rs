@@ -178,8 +178,7 @@ impl UrlFacts {
     /// The host as the URL API's `host` spells it: with the port when there is one
     /// (taken from the origin; `host` when the origin has no scheme).
     pub fn host_and_port(&self) -> &str {
-        self.origin
-            .split_once("://")
+        crate::text::split_once(&self.origin, "://")
             .map(|(_, h)| h)
             .unwrap_or(&self.host)
     }

@@ -166,7 +166,7 @@ pub(crate) fn check_session_id(s: &str) -> Result<()> {
 pub(crate) fn resolve_endpoint(base: &str, endpoint: &str) -> Result<String> {
     let endpoint = endpoint.trim();
     let origin_of = |u: &str| -> Option<String> {
-        let scheme_end = u.find("://")?;
+        let scheme_end = crate::text::find(u, "://")?;
         let rest = &u[scheme_end + 3..];
         let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
         Some(format!(
@@ -179,16 +179,15 @@ pub(crate) fn resolve_endpoint(base: &str, endpoint: &str) -> Result<String> {
     if endpoint.chars().any(|c| c.is_control() || c == ' ') {
         return Err(Error::protocol("the endpoint event holds an invalid URI"));
     }
-    let resolved = if endpoint.contains("://") {
+    let resolved = if crate::text::contains(endpoint, "://") {
         endpoint.to_string()
     } else if endpoint.starts_with("//") {
-        let scheme = &base_origin[..base_origin.find("://").unwrap_or(0)];
+        let scheme = &base_origin[..crate::text::find(&base_origin, "://").unwrap_or(0)];
         format!("{scheme}:{endpoint}")
     } else if endpoint.starts_with('/') {
         format!("{base_origin}{endpoint}")
     } else {
-        let path_start = base
-            .find("://")
+        let path_start = crate::text::find(base, "://")
             .map(|i| i + 3)
             .and_then(|i| base[i..].find('/').map(|j| i + j));
         match path_start {

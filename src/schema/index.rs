@@ -90,7 +90,8 @@ fn parse(s: &str) -> Parts<'_> {
     // core's panic formatting with its Unicode tables into the wasm.
     let (scheme, s) = match s.split_once(':') {
         Some((sc, rest))
-            if sc.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()) && !sc.contains('/') =>
+            if sc.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+                && !sc.as_bytes().contains(&b'/') =>
         {
             (Some(sc), rest)
         }
@@ -164,7 +165,11 @@ pub(crate) fn resolve(base: &str, reference: &str) -> String {
                     format!("/{}", r.path)
                 } else {
                     let dir = b.path.rsplit_once('/').map_or("", |(d, _)| d);
-                    let slash = if b.path.contains('/') { "/" } else { "" };
+                    let slash = if b.path.as_bytes().contains(&b'/') {
+                        "/"
+                    } else {
+                        ""
+                    };
                     format!("{dir}{slash}{}", r.path)
                 };
                 path = remove_dot_segments(&merged);

@@ -64,11 +64,11 @@ fn is_dotted_decimal(host: &str) -> bool {
 /// one `::`; the last 32 bits may be written as a dotted-decimal IPv4 address. By hand:
 /// `core::net::Ipv6Addr`'s parser costs ~2 KB gzip of wasm.
 fn is_ipv6<'a>(s: &'a str) -> bool {
-    let (head, tail, compressed) = match s.split_once("::") {
+    let (head, tail, compressed) = match crate::text::split_once(s, "::") {
         Some((h, t)) => (h, t, true),
         None => (s, "", false),
     };
-    if tail.contains("::") {
+    if crate::text::contains(tail, "::") {
         return false;
     }
     let split = |p: &'a str| p.split(':').filter(move |_| !p.is_empty());
@@ -122,7 +122,7 @@ pub fn check_url(url: &str) -> Result<UrlInfo, Error> {
         .ok_or_else(|| bad(url, "expected '//' after the scheme"))?;
     let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at_checked(end).unwrap_or((rest, ""));
-    if authority.contains('@') {
+    if authority.as_bytes().contains(&b'@') {
         return Err(bad(url, "user names or passwords in URLs are not allowed"));
     }
     let (host, port) = if let Some(v6) = authority.strip_prefix('[') {

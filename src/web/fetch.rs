@@ -316,7 +316,7 @@ fn ready(h: &Handle, req: &HttpRequest) -> Result<(Rc<Fetcher>, bool), Error> {
         .then(|| {
             req.headers
                 .iter()
-                .find(|(n, v)| n.contains('\0') || v.contains('\0'))
+                .find(|(n, v)| n.as_bytes().contains(&0) || v.as_bytes().contains(&0))
         })
         .flatten();
     let e = match (&d.fetcher, nul) {

@@ -137,7 +137,9 @@ impl Authorizer {
     ) -> Vec<Effect> {
         match tokens::parse_response(status, body, now, f.scope.as_deref(), f.dpop) {
             Ok(t) => self.store_tokens(&f, t),
-            Err(why) if why.contains("token_type") => self.done(Err(fail("token-type", why))),
+            Err(why) if crate::text::contains(&why, "token_type") => {
+                self.done(Err(fail("token-type", why)))
+            }
             Err(why) => self.done(Err(fail("token", why))),
         }
     }
