@@ -22,6 +22,7 @@ pub(crate) mod exchange;
 pub(crate) mod exchanges;
 pub(crate) mod handle;
 pub(crate) mod ids;
+pub(crate) mod input_requests;
 pub(crate) mod listen;
 pub(crate) mod ops;
 pub(crate) mod server_requests;

@@ -7,7 +7,7 @@
 //! (a resumed stream replaying it) is never asked twice: its answer is re-sent.
 
 use crate::engine::actions::{Action, Ask, AskId, AskScope};
-use crate::engine::call::{check_answer, check_declared};
+use crate::engine::input_requests::{check_answer, check_declared};
 use crate::engine::session::{owner, Session, SessionPart};
 use crate::engine::shared::Shared;
 use crate::engine::small_map::SmallMap;

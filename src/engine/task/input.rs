@@ -4,7 +4,8 @@
 
 use super::{map_task_error, owner, Driver, Note, Part};
 use crate::engine::actions::{Action, Ask, AskId, AskScope};
-use crate::engine::call::{check_answer, check_declared, Call, CallInput, CallPolicy};
+use crate::engine::call::{Call, CallInput, CallPolicy};
+use crate::engine::input_requests::{check_answer, check_declared};
 use crate::engine::shared::Shared;
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};

@@ -4,7 +4,7 @@
 
 use super::{context_lock, lock, task_lock, unlock, MAX_ID, MAX_KEY, MAX_OTHERS, PROTOCOL};
 use crate::engine::actions::Action;
-use crate::engine::call::check_answer;
+use crate::engine::input_requests::check_answer;
 use crate::engine::shared::Shared;
 use crate::engine::task::{map_task_error, Driver, Note, TaskBook};
 use crate::error::Error;

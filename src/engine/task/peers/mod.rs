@@ -46,7 +46,7 @@ mod messages;
 
 use super::{Driver, Note};
 use crate::engine::actions::{Action, PeerAction};
-use crate::engine::call::check_declared;
+use crate::engine::input_requests::check_declared;
 use crate::engine::shared::Shared;
 use crate::error::{json_text, Error, ErrorKind};
 use crate::protocol::codes::INVALID_PARAMS;
