@@ -304,6 +304,39 @@ mod tests {
         assert!(decode_part(&b, 1).get("ath").is_none());
     }
 
+    /// sha2 is built with `force-soft-compact` (Cargo.toml: the rounds in a loop, not
+    /// unrolled). Digests across block boundaries (55, 56, 64, 119 bytes: the padding's
+    /// edge cases) and of 1,000,000 bytes (FIPS 180-2's long message), against Python's
+    /// hashlib.
+    #[test]
+    fn sha256_across_block_boundaries() {
+        let cases = [
+            (
+                "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".to_string(),
+                "JI1qYdIGOLjlwCaTDD5gOaM85Flk_yFn9uzt1BnbBsE",
+            ),
+            (
+                "a".repeat(1_000_000),
+                "zcduXJkU-5KBocfihNc-Z_GAmkiklyAOBG05zMcRLNA",
+            ),
+            (
+                "x".repeat(64),
+                "fOEAlx9k5wAej-WlGXPs3-HO1Cvv5-6NX9YhlQa1OTw",
+            ),
+            (
+                "y".repeat(55),
+                "-2bUDDv_8FsNWvhhLQq_v6zG9fJsMwvHrWNPH0S8IK0",
+            ),
+            (
+                "z".repeat(119),
+                "3gWVfnKspDj5sMdwyy7n-g5Y4I61RTZHjbE21UwJers",
+            ),
+        ];
+        for (text, digest) in cases {
+            assert_eq!(ath(&text), digest, "{} bytes", text.len());
+        }
+    }
+
     #[test]
     fn nonces_per_server() {
         let mut p = Prover::new(TEST_JWK, vec![1; 16]).unwrap();
