@@ -6,29 +6,29 @@
 //! `inputRequests` (answered by the host's handlers, concurrently, keyed like the
 //! requests) and/or an opaque `requestState`. The client retries the same method with the
 //! same params plus `inputResponses` and `requestState` echoed byte-exact, under a new
-//! id. Both belong to that retry only.
+//! id. Both belong to that retry only. The rounds are in [`rounds`].
 //!
 //! Time: the budget counts the time the client waits on the server. While handlers wait
 //! on a person the clock is paused; an optional hard deadline still applies.
 
-use crate::engine::actions::{Action, Ask, AskId, AskScope, UrlFacts};
+mod rounds;
+
+use rounds::Round;
+
+use crate::engine::actions::{Action, AskId};
 use crate::engine::arguments::ToolArguments;
 use crate::engine::ids::ExchangeId;
-use crate::engine::input_requests::{check_answer, check_declared};
 use crate::engine::shared::{Owner, Shared};
-use crate::engine::small_map::SmallMap;
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::http::request::Params;
 use crate::json::RawJson;
 use crate::protocol::codes::{from_rpc, UNSUPPORTED_PROTOCOL_VERSION};
-use crate::protocol::input::{decode_input_required, InputRequest};
 use crate::protocol::is_modern_version;
 use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::result::{peek_result_type, ResultType};
 use crate::time::Millis;
 use serde_json::{Map, Value};
-use std::collections::VecDeque;
 
 /// How one call behaves.
 #[derive(Clone, Debug)]
@@ -122,15 +122,6 @@ impl Budget {
             self.active_since = Some(now);
         }
     }
-}
-
-/// The state of an MRTR round.
-struct Round {
-    request_state: Option<RawJson>,
-    queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
-    asking: SmallMap<AskId, String>,
-    requests: SmallMap<String, InputRequest>,
-    answers: Map<String, Value>,
 }
 
 /// One logical request.
@@ -540,134 +531,6 @@ impl Call {
                     format!("{} timed out after {} ms", self.method, self.budget.timeout)
                 };
                 self.finish(sh, Err(Error::timeout(msg)))
-            }
-        }
-    }
-
-    fn on_input_required(
-        &mut self,
-        sh: &mut Shared,
-        owner: &Owner,
-        raw: &RawJson,
-    ) -> Option<Result<CallOutcome>> {
-        if !self.policy.allow_input {
-            return self.finish(
-                sh,
-                Err(Error::invalid_result(format!(
-                    "{} may not answer input_required",
-                    self.method
-                ))),
-            );
-        }
-        self.rounds += 1;
-        let max = sh.cfg.limits.max_input_rounds;
-        if self.rounds > max {
-            return self.finish(
-                sh,
-                Err(Error::new(
-                    ErrorKind::InputRequired,
-                    format!("the server still asks for input after {max} rounds"),
-                )
-                .with_data(json_object(vec![("rounds", max.into())]))),
-            );
-        }
-        let ir = match decode_input_required(raw) {
-            Ok(ir) => ir,
-            Err(e) => return self.finish(sh, Err(e)),
-        };
-        if ir.input_requests.len() > sh.cfg.limits.max_input_requests {
-            return self.finish(
-                sh,
-                Err(Error::invalid_result(format!(
-                    "the server asked for {} inputs at once (limit {})",
-                    ir.input_requests.len(),
-                    sh.cfg.limits.max_input_requests
-                ))),
-            );
-        }
-        let mut queued = VecDeque::new();
-        for req in ir.input_requests {
-            match check_declared(&sh.cfg, &req) {
-                Ok(url) => queued.push_back((req, url)),
-                Err(e) => return self.finish(sh, Err(e)),
-            }
-        }
-        self.budget.pause(sh.now);
-        let requests = queued
-            .iter()
-            .map(|(r, _)| (r.key.clone(), r.clone()))
-            .collect();
-        self.round = Some(Round {
-            request_state: ir.request_state,
-            queued,
-            asking: SmallMap::default(),
-            requests,
-            answers: Map::new(),
-        });
-        self.present(sh, owner);
-        self.maybe_retry(sh, owner);
-        None
-    }
-
-    fn present(&mut self, sh: &mut Shared, owner: &Owner) {
-        let cap = sh.cfg.limits.max_concurrent_inputs;
-        let Some(r) = &mut self.round else { return };
-        while r.asking.len() < cap {
-            let Some((req, url)) = r.queued.pop_front() else {
-                break;
-            };
-            let id = sh.next_ask_id();
-            r.asking.insert(id, req.key.clone());
-            sh.track_ask(id, owner.clone());
-            sh.push(Action::Ask(Ask {
-                id,
-                kind: req.kind,
-                params: req.params.clone(),
-                scope: AskScope::Request,
-                task_id: None,
-                key: req.key.clone(),
-                method: self.method.clone(),
-                url,
-            }));
-        }
-    }
-
-    fn maybe_retry(&mut self, sh: &mut Shared, owner: &Owner) {
-        let ready = self
-            .round
-            .as_ref()
-            .is_some_and(|r| r.asking.is_empty() && r.queued.is_empty());
-        if ready {
-            self.budget.resume(sh.now);
-            self.send(sh, owner);
-        }
-    }
-
-    fn on_answer(
-        &mut self,
-        sh: &mut Shared,
-        owner: &Owner,
-        ask: AskId,
-        answer: std::result::Result<Value, Error>,
-    ) -> Option<Result<CallOutcome>> {
-        let Some(r) = &mut self.round else {
-            return None;
-        };
-        let Some(key) = r.asking.remove(&ask) else {
-            return None; // stale: the ask was cancelled
-        };
-        sh.forget_ask(&ask);
-        let checked = answer.and_then(|v| match r.requests.get(&key) {
-            Some(req) => check_answer(req, &v),
-            None => Err(Error::invalid_result("answer for an unknown input request")),
-        });
-        match checked {
-            Err(e) => self.finish(sh, Err(e)),
-            Ok(v) => {
-                r.answers.insert(key, v);
-                self.present(sh, owner);
-                self.maybe_retry(sh, owner);
-                None
             }
         }
     }
