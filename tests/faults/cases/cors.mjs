@@ -59,8 +59,8 @@ test('CORS policies do not matter outside a browser: the same servers answer (No
   await rejects(corsClient(env, 'no-expose').callTool('echo', { text: 'x' }), HttpError, { status: 401 });
 });
 
-test('CORS diagnosis (src/web/js/fetch.js diagnose): a server back between the probes is not a CORS refusal', { scenarios: [] }, async () => {
-  const { diagnose } = await import('../../../src/web/js/fetch.js');
+test('CORS diagnosis (src/web/js/objects.js diagnose): a server back between the probes is not a CORS refusal', { scenarios: [] }, async () => {
+  const { diagnose } = await import('../../../src/web/js/objects.js');
   // A scripted fetch: `up(n, init)` says whether probe n (0-based) reaches the server and
   // passes CORS. It records each probe's mode and whether it carried the request's headers.
   const scripted = (up) => {
@@ -92,8 +92,8 @@ test('CORS diagnosis (src/web/js/fetch.js diagnose): a server back between the p
   eq(s.seen.length, 2, 'two probes');
 });
 
-test('CORS diagnosis wording (src/web/js/fetch.js): safelisted headers, required lines', { scenarios: [] }, async () => {
-  const { needingPermission, corsFacts, crossOrigin } = await import('../../../src/web/js/fetch.js');
+test('CORS diagnosis wording (src/web/js/objects.js): safelisted headers, required lines', { scenarios: [] }, async () => {
+  const { needingPermission, corsFacts, crossOrigin } = await import('../../../src/web/js/objects.js');
   const req = [
     ['Content-Type', 'application/json'],
     ['Accept', 'application/json, text/event-stream'],
