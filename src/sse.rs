@@ -317,7 +317,7 @@ impl SseParser {
             }
             // WHATWG: only ASCII digits; anything else (or an overflow) is ignored.
             "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
-                if let Ok(ms) = value.parse::<u64>() {
+                if let Some(ms) = crate::text::digits(value) {
                     self.retry = Some(ms);
                 }
             }
@@ -938,7 +938,7 @@ mod tests {
                 "event" => ty = value.to_owned(),
                 "id" if !value.as_bytes().contains(&0) => id_buf = value.to_owned(),
                 "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
-                    retry = value.parse().ok().or(retry);
+                    retry = crate::text::digits(value).or(retry);
                 }
                 _ => {}
             }

@@ -225,7 +225,7 @@ pub(crate) fn pointer<'v>(root: &'v Value, ptr: &str) -> Option<&'v Value> {
                 if token.starts_with('+') || (token.len() > 1 && token.starts_with('0')) {
                     return None;
                 }
-                a.get(token.parse::<usize>().ok()?)?
+                a.get(usize::try_from(crate::text::digits(&token)?).ok()?)?
             }
             _ => return None,
         };

@@ -56,7 +56,7 @@ fn is_dotted_decimal(host: &str) -> bool {
                 && p.len() <= 3
                 && p.bytes().all(|b| b.is_ascii_digit())
                 && (p.len() == 1 || !p.starts_with('0'))
-                && p.parse::<u16>().is_ok_and(|n| n <= 255)
+                && crate::text::digits(p).is_some_and(|n| n <= 255)
         })
 }
 
@@ -164,13 +164,10 @@ pub fn check_url(url: &str) -> Result<UrlInfo, Error> {
         "" => None,
         p => {
             let digits = p.strip_prefix(':').unwrap_or("x");
-            let n: u32 = if !digits.is_empty()
-                && digits.len() <= 5
-                && digits.bytes().all(|b| b.is_ascii_digit())
-            {
-                digits.parse().unwrap_or(u32::MAX)
+            let n = if digits.len() <= 5 {
+                crate::text::digits(digits).unwrap_or(u64::MAX)
             } else {
-                u32::MAX
+                u64::MAX
             };
             if n > 65535 {
                 return Err(bad(url, "malformed port"));

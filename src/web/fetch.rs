@@ -448,7 +448,7 @@ pub(super) fn kept_result(d: &Driver, raw: &str) -> Option<JsValue> {
     let rest = raw
         .strip_prefix(d.stand_in.as_str())
         .filter(|_| !d.stand_in.is_empty())?;
-    let n: u32 = rest.strip_suffix('}')?.parse().ok()?;
+    let n = u32::try_from(crate::text::digits(rest.strip_suffix('}')?)?).ok()?;
     let v = d.fetcher.as_ref()?.take(f64::from(n));
     (!v.is_undefined()).then_some(v)
 }

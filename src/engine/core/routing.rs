@@ -68,7 +68,7 @@ impl Core {
         let Some(slot) = self.sh.xs.get_mut(xfer) else {
             return;
         };
-        if let Some(ra) = head.retry_after.and_then(|s| s.trim().parse::<u64>().ok()) {
+        if let Some(ra) = head.retry_after.and_then(|s| crate::text::digits(s.trim())) {
             slot.retry_after_ms = Some(ra.saturating_mul(1000));
         }
         let owner = slot.owner().clone();
