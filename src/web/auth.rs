@@ -41,6 +41,8 @@ extern "C" {
     fn js_dpop_key(storage: &JsValue, name: &str, memo: &js_sys::Map) -> Promise;
     #[wasm_bindgen(js_name = sign)]
     fn js_sign(key: &JsValue, alg: &str, input: &str) -> Promise;
+    #[wasm_bindgen(js_name = randomBytes)]
+    fn random_bytes(len: u32) -> Vec<u8>;
 }
 
 /// The DPoP key pair `name`: this client's, the stored one, or a new non-extractable one.
@@ -163,23 +165,11 @@ fn set(o: &Object, k: &str, v: &JsValue) {
     let _ = Reflect::set(o, &JsValue::from_str(k), v);
 }
 
-/// `len` bytes from the platform's CSPRNG; none when it is missing (the engine refuses).
+/// `len` bytes from the platform's CSPRNG (at most 1 KiB: `getRandomValues` refuses more
+/// than 64 KiB, and the flow asks for a few dozen); none when it is missing (the engine
+/// refuses).
 fn random(len: usize) -> Vec<u8> {
-    let global = js_sys::global();
-    let Ok(crypto) = Reflect::get(&global, &JsValue::from_str("crypto")) else {
-        return Vec::new();
-    };
-    let Some(f) = Reflect::get(&crypto, &JsValue::from_str("getRandomValues"))
-        .ok()
-        .and_then(|f| f.dyn_into::<Function>().ok())
-    else {
-        return Vec::new();
-    };
-    let arr = Uint8Array::new_with_length(len.min(1024) as u32);
-    match f.call1(&crypto, &arr) {
-        Ok(_) => arr.to_vec(),
-        Err(_) => Vec::new(),
-    }
+    random_bytes(len.min(1024) as u32)
 }
 
 /// A string, or a `URL` (its `href`).

@@ -8,18 +8,17 @@ use crate::engine::transport::SseReader;
 use crate::error::Error;
 use crate::http::request::HttpRequest;
 use crate::web::driver::{now, pump, Handle};
-use js_sys::Reflect;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{EventSource, MessageEvent};
 
-/// True when this environment has `EventSource`.
-pub(super) fn available() -> bool {
-    Reflect::get(&js_sys::global(), &JsValue::from_str("EventSource"))
-        .map(|v| v.is_function())
-        .unwrap_or(false)
+#[wasm_bindgen(module = "/src/web/js/fetch.js")]
+extern "C" {
+    /// True when this environment has `EventSource`.
+    #[wasm_bindgen(js_name = hasEventSource)]
+    pub(super) fn available() -> bool;
 }
 
 /// The SSE text of one event, for the engine's parser.

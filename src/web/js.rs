@@ -1,6 +1,7 @@
 //! Bindings to the package's own JS pieces (error classes, the Subscription object) and
-//! to the few globals the shell uses. The global scope is reached with
-//! `js_sys::global()`, never `window`: pages, workers, Node and edge runtimes alike.
+//! to the few globals the shell uses. The global scope is reached as `globalThis` in the
+//! snippets (`js_sys::global()` in Rust), never `window`: pages, workers, Node and edge
+//! runtimes alike.
 
 use wasm_bindgen::prelude::*;
 

@@ -1179,6 +1179,29 @@ test('OAuth: what onAuthorize throws rejects the call unchanged; a foreign resou
   d.close();
 });
 
+test('OAuth: without crypto.getRandomValues the flow stops with AuthorizationError (random) before the person', async () => {
+  // PKCE needs random bytes (src/web/js/contexts.js `randomBytes`): a platform without
+  // them must fail the flow, not sign in with a predictable verifier.
+  const w = oauthWorld();
+  const own = Object.getOwnPropertyDescriptor(globalThis, 'crypto');
+  Object.defineProperty(globalThis, 'crypto', { value: undefined, configurable: true, writable: true });
+  let e;
+  try {
+    const c = new McpClient(w.url, {
+      protocolVersion: '2026-07-28', fetch: w.fetch,
+      auth: { redirectUri: 'http://localhost:8765/callback', onAuthorize: w.onAuthorize },
+    });
+    e = await rejects(c.listTools(), AuthorizationError, { message: /getRandomValues/ });
+    c.close();
+  } finally {
+    if (own) Object.defineProperty(globalThis, 'crypto', own);
+    else delete globalThis.crypto;
+  }
+  eq(e.data?.reason, 'random', 'data.reason');
+  eq(w.people, 0, 'the person was not asked');
+  ok(typeof globalThis.crypto?.getRandomValues === 'function', 'crypto is back');
+});
+
 test('no auth option: a 401 is an HttpError with the parsed challenge', async () => {
   const w = oauthWorld();
   const c = new McpClient(w.url, { protocolVersion: '2026-07-28', fetch: w.fetch });

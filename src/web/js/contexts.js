@@ -472,6 +472,13 @@ export async function dpopKey(storage, name, memo) {
   return [JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y }), pair.privateKey];
 }
 
+/** `n` bytes from the platform's CSPRNG; none where it is missing or refuses (the engine
+ *  then refuses to go on: PKCE and DPoP need them). */
+export function randomBytes(n) {
+  const a = new Uint8Array(n);
+  try { globalThis.crypto.getRandomValues(a); return a; } catch { return new Uint8Array(0); }
+}
+
 /** The JWS signature (RFC 7518 §3.3, §3.4: WebCrypto's forms are the JWS ones) of `input`
  *  with `key`: a CryptoKey, or a private JWK (imported, non-extractable). */
 export async function sign(key, alg, input) {

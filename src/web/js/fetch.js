@@ -107,6 +107,9 @@ export function argsInto(memory, ptr, cap) {
   return i === n ? n : i + UTF8.encodeInto(t.slice(i), v.subarray(ptr + i, ptr + cap)).written;
 }
 
+/** Whether this environment has `EventSource` (the 2024-11-05 stream's reader). */
+export const hasEventSource = () => typeof globalThis.EventSource === 'function';
+
 /**
  * Performs the engine's HTTP requests with `fetch` (the host's, or the global one) and
  * feeds what comes back to the wasm shell through four functions made once per client:
