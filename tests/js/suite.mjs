@@ -829,6 +829,67 @@ test("constructor with 'ftp://x' → ConfigError (thrown synchronously)", async 
   eq(caught.name, 'ConfigError', 'name');
 });
 
+test('option errors: each misfit option is a ConfigError naming it, and of several the first read is reported', async () => {
+  // src/web/options.rs reads on after a misfit option and reports the first one in reading
+  // order: what a host sees must be what it would see if reading stopped there.
+  const url = 'https://never.mcp.test/mcp';
+  const fetch = async () => { throw new Error('no request may be made'); };
+  const person = { redirectUri: 'https://app.example/cb', onAuthorize: () => 'x' };
+  const thrown = (options) => {
+    try {
+      new McpClient(url, { fetch, ...options }).close();
+    } catch (e) {
+      ok(e instanceof ConfigError, `${JSON.stringify(Object.keys(options))}: ${e?.name}: ${e?.message}`);
+      return e.message;
+    }
+    return null;
+  };
+  const cases = [
+    [{ auth: { ...person, onAuthorize: 5 } }, /^onAuthorize must be a function/],
+    [{ auth: { onAuthorize: () => 'x' } }, /auth needs redirectUri and onAuthorize/],
+    [{ auth: { ...person, storage: { get() {} } } }, /auth\.storage\.set must be a function/],
+    [{ auth: { ...person, dpop: 'yes' } }, /auth\.dpop must be true, false or 'auto'/],
+    [{ auth: { ...person, privateKey: 'pem' } }, /auth\.privateKey must be a CryptoKey or a private JWK/],
+    [{ auth: { ...person, privateKey: { kty: 'EC' }, algorithm: 'HS256' } }, /auth\.algorithm must be 'ES256' or 'RS256'/],
+    [{ auth: { ...person, applicationType: 'tv' } }, /auth\.applicationType must be 'web' or 'native'/],
+    [{ auth: { ...person, clientId: 5 } }, /^clientId must be a string/],
+    [{ auth: { ...person, scope: ['a'] } }, /^scope must be a string/],
+    // Several misfits: the first read (grant, onAuthorize, redirectUri, storage, dpop,
+    // privateKey, algorithm, keyId, clientName, applicationType, clientId, …) is reported.
+    [{ auth: { ...person, onAuthorize: 5, dpop: 'yes', clientId: 5 } }, /^onAuthorize must be a function/],
+    [{ auth: { ...person, dpop: 'yes', applicationType: 'tv', clientSecret: 1 } }, /auth\.dpop must be/],
+    [{ auth: { ...person, applicationType: 'tv', clientSecret: 1 } }, /auth\.applicationType must be/],
+    [{ limits: { maxBodyBytes: -1 } }, /^maxBodyBytes must be a non-negative number/],
+    [{ limits: { maxEventBytes: 'big', listenBackoffMs: -1 } }, /^maxEventBytes must be a non-negative number/],
+    [{ limits: { listenMaxRetries: 1, listenAckTimeoutMs: null, listenMaxBackoffMs: -2 } }, /^listenMaxBackoffMs must be/],
+  ];
+  for (const [options, want] of cases) {
+    const m = thrown(options);
+    ok(m !== null && want.test(m), `${JSON.stringify(options, (k, v) => (typeof v === 'function' ? 'fn' : v))}: got ${m}`);
+  }
+  // Well-formed options of the same groups are accepted.
+  eq(thrown({ auth: { ...person, dpop: false, applicationType: 'web', clientId: 'c', scope: 's' }, limits: { maxBodyBytes: 1e6, listenAckTimeoutMs: null } }), null, 'accepted');
+  // Per-call options, on a client that makes no request before they are read.
+  const c = new McpClient(url, { fetch, protocolVersion: '2026-07-28' });
+  const call = [
+    [{ timeoutMs: -5 }, /^timeoutMs must be a non-negative number/],
+    [{ resetTimeoutOnProgress: 'yes' }, /^resetTimeoutOnProgress must be a boolean/],
+    [{ logLevel: 'loud' }, /^logLevel is not a logging level/],
+    [{ cache: 'reload' }, /^cache must be 'default' or 'no-cache'/],
+    [{ _meta: 5 }, /^_meta must be an object/],
+    [{ signal: {} }, /^signal must be an AbortSignal/],
+    [{ onProgress: 1 }, /^onProgress must be a function/],
+    [{ onTaskStatus: 1, onStatus: () => {} }, /^onTaskStatus must be a function/],
+    [{ timeoutMs: -5, cache: 'reload', signal: {} }, /^timeoutMs must be/],
+    [{ cache: 'reload', _meta: 5, onProgress: 1 }, /^cache must be/],
+  ];
+  for (const [options, want] of call) {
+    const e = await rejects(c.callTool('echo', {}, options), ConfigError);
+    ok(want.test(e.message), `${JSON.stringify(options)}: got ${e.message}`);
+  }
+  c.close();
+});
+
 test('invalid call options → ConfigError, client still works', async ({ client }) => {
   const c = client();
   await rejects(c.callTool('echo', { text: 'x' }, { timeoutMs: -5 }), ConfigError);
