@@ -157,39 +157,10 @@ pub fn decode(text: &str) -> Result<Message> {
             ),
         )
     })?;
-    match env.jsonrpc {
-        Some(Value::String(ref v)) if v == "2.0" => {}
-        _ => {
-            return Err(Error::protocol(
-                "not a JSON-RPC 2.0 message (\"jsonrpc\" must be \"2.0\")",
-            ))
-        }
-    }
-    let id = match env.id {
-        None => None,
-        Some(Value::Null) => None,
-        Some(v) => Some(
-            RequestId::from_value(&v)
-                .ok_or_else(|| Error::protocol("JSON-RPC id must be a string or an integer"))?,
-        ),
-    };
-    if let Some(method) = env.method {
-        let method = match method {
-            Value::String(m) => m,
-            _ => return Err(Error::protocol("JSON-RPC method must be a string")),
-        };
-        if env.result.is_some() || env.error.is_some() {
-            return Err(Error::protocol(
-                "a JSON-RPC message cannot be both a request and a response",
-            ));
-        }
-        if let Some(p) = &env.params {
-            if !p.is_object() && !p.is_array() {
-                return Err(Error::protocol(
-                    "JSON-RPC params must be an object or an array",
-                ));
-            }
-        }
+    // Checked where it lies, then taken: an error leaves only the envelope to drop (each
+    // `?` after a member had been taken had its own drops in the wasm).
+    let (id, code) = check(&env)?;
+    if let Some(Value::String(method)) = env.method {
         return Ok(match id {
             Some(id) => Message::Request {
                 id,
@@ -202,26 +173,68 @@ pub fn decode(text: &str) -> Result<Message> {
             },
         });
     }
-    match (env.result, env.error) {
+    Ok(match (env.result, id) {
+        (Some(result), Some(id)) => Message::Response { id, result },
+        (_, id) => Message::Error {
+            id,
+            error: take_error(env.error, code),
+        },
+    })
+}
+
+/// Every rule `decode` holds a message to: its id, and an error response's code.
+fn check(env: &Envelope) -> Result<(Option<RequestId>, i64)> {
+    match &env.jsonrpc {
+        Some(Value::String(v)) if v == "2.0" => {}
+        _ => {
+            return Err(Error::protocol(
+                "not a JSON-RPC 2.0 message (\"jsonrpc\" must be \"2.0\")",
+            ))
+        }
+    }
+    let id = match &env.id {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            RequestId::from_value(v)
+                .ok_or_else(|| Error::protocol("JSON-RPC id must be a string or an integer"))?,
+        ),
+    };
+    if let Some(method) = &env.method {
+        if !method.is_string() {
+            return Err(Error::protocol("JSON-RPC method must be a string"));
+        }
+        if env.result.is_some() || env.error.is_some() {
+            return Err(Error::protocol(
+                "a JSON-RPC message cannot be both a request and a response",
+            ));
+        }
+        if let Some(p) = &env.params {
+            if !p.is_object() && !p.is_array() {
+                return Err(Error::protocol(
+                    "JSON-RPC params must be an object or an array",
+                ));
+            }
+        }
+        return Ok((id, 0));
+    }
+    match (&env.result, &env.error) {
         (Some(_), Some(_)) => Err(Error::invalid_result(
             "JSON-RPC response has both \"result\" and \"error\"",
         )),
-        (Some(result), None) => {
-            let id = id.ok_or_else(|| Error::invalid_result("JSON-RPC response without an id"))?;
-            Ok(Message::Response { id, result })
+        (Some(_), None) if id.is_none() => {
+            Err(Error::invalid_result("JSON-RPC response without an id"))
         }
-        (None, Some(err)) => Ok(Message::Error {
-            id,
-            error: decode_error(err)?,
-        }),
+        (Some(_), None) => Ok((id, 0)),
+        (None, Some(err)) => Ok((id, check_error(err)?)),
         (None, None) => Err(Error::invalid_result(
             "JSON-RPC response has neither \"result\" nor \"error\"",
         )),
     }
 }
 
-fn decode_error(v: Value) -> Result<RpcError> {
-    let Value::Object(mut m) = v else {
+/// The code of a JSON-RPC error member, once it is known to be one.
+fn check_error(v: &Value) -> Result<i64> {
+    let Value::Object(m) = v else {
         return Err(Error::invalid_result(
             "JSON-RPC error member is not an object",
         ));
@@ -241,22 +254,30 @@ fn decode_error(v: Value) -> Result<RpcError> {
             ))
         }
     };
+    match m.get("message") {
+        // Lenient: a missing message is not worth losing the code for.
+        None | Some(Value::Null | Value::String(_)) => Ok(code),
+        Some(_) => Err(Error::invalid_result(
+            "JSON-RPC error message is not a string",
+        )),
+    }
+}
+
+/// The error member [`check_error`] passed, with its code.
+fn take_error(v: Option<Value>, code: i64) -> RpcError {
+    let mut m = match v {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
     let message = match m.remove("message") {
         Some(Value::String(s)) => s,
-        // Lenient: a missing message is not worth losing the code for.
-        None | Some(Value::Null) => String::new(),
-        Some(_) => {
-            return Err(Error::invalid_result(
-                "JSON-RPC error message is not a string",
-            ))
-        }
+        _ => String::new(),
     };
-    let data = m.remove("data");
-    Ok(RpcError {
+    RpcError {
         code,
         message,
-        data,
-    })
+        data: m.remove("data"),
+    }
 }
 
 /// Serializes a request whose params are `params` plus, when given, a raw
@@ -430,6 +451,107 @@ mod tests {
                     "{v}"
                 );
             }
+        }
+    }
+
+    /// Each rule `decode` holds a message to, by its error (the checks run on the members
+    /// where they lie before any is taken: the order of the rules is the order here).
+    #[test]
+    fn each_rule_refuses_with_its_own_error() {
+        use ErrorKind::{InvalidResult, Protocol};
+        let cases = [
+            (
+                r#"{"id":1,"result":{}}"#,
+                Protocol,
+                "not a JSON-RPC 2.0 message",
+            ),
+            (
+                r#"{"jsonrpc":"1.0","id":1,"result":{}}"#,
+                Protocol,
+                "not a JSON-RPC 2.0",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1.5,"method":3}"#,
+                Protocol,
+                "JSON-RPC id must be a string or an integer",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":3}"#,
+                Protocol,
+                "JSON-RPC method must be a string",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"m","result":{}}"#,
+                Protocol,
+                "cannot be both a request and a response",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"m","error":{}}"#,
+                Protocol,
+                "cannot be both a request and a response",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","method":"m","params":3}"#,
+                Protocol,
+                "params must be an object or an array",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1}}"#,
+                InvalidResult,
+                "has both \"result\" and \"error\"",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","result":{}}"#,
+                InvalidResult,
+                "JSON-RPC response without an id",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":null,"result":{}}"#,
+                InvalidResult,
+                "JSON-RPC response without an id",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":5}"#,
+                InvalidResult,
+                "error member is not an object",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":{"message":"m"}}"#,
+                InvalidResult,
+                "error without an integer code",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":1.5}}"#,
+                InvalidResult,
+                "error code is not an integer",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":2}}"#,
+                InvalidResult,
+                "error message is not a string",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1}"#,
+                InvalidResult,
+                "has neither \"result\" nor \"error\"",
+            ),
+        ];
+        for (text, kind, message) in cases {
+            match decode(text) {
+                Err(e) => {
+                    assert_eq!(e.kind, kind, "{text}");
+                    assert!(e.message.contains(message), "{text}: {}", e.message);
+                }
+                Ok(m) => panic!("{text} decoded as {m:?}"),
+            }
+        }
+        // What the checks let through is taken whole.
+        match decode(r#"{"jsonrpc":"2.0","error":{"code":2.0,"data":[1],"message":null}}"#) {
+            Ok(Message::Error { id: None, error }) => {
+                assert_eq!((error.code, error.message.as_str()), (2, ""));
+                assert_eq!(error.data, Some(json!([1])));
+            }
+            other => panic!("{other:?}"),
         }
     }
 

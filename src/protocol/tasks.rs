@@ -197,61 +197,91 @@ fn millis(v: &Value, field: &str) -> Result<u64> {
     }
 }
 
-fn timestamp(v: Option<Value>, field: &str) -> Result<(String, i64)> {
+/// The milliseconds of an RFC 3339 date-time field (checked where it lies; `take_text`
+/// takes its text once the whole task is known good).
+fn timestamp(v: &Option<Value>, field: &str) -> Result<i64> {
     match v {
-        Some(Value::String(s)) => match parse_rfc3339(&s) {
-            Some(ms) => Ok((s, ms)),
-            None => Err(invalid(format!(
+        Some(Value::String(s)) => parse_rfc3339(s).ok_or_else(|| {
+            invalid(format!(
                 "{field} is not an ISO 8601 date-time: \"{}\"",
-                sanitize(&s, 60)
-            ))),
-        },
+                sanitize(s, 60)
+            ))
+        }),
         Some(_) => Err(invalid(format!("{field} is not a string"))),
         None => Err(invalid(format!("task has no {field}"))),
     }
 }
 
-fn task_from(r: &mut RawTask) -> Result<Task> {
-    let task_id = match r.task_id.take() {
-        Some(Value::String(s)) if !s.is_empty() => s,
+/// The string of a field already checked to hold one.
+fn take_text(v: &mut Option<Value>) -> Option<String> {
+    match v.take() {
+        Some(Value::String(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// What [`check_task`] read of a task, beside the text [`take_task`] takes.
+struct Checked {
+    status: TaskStatus,
+    created_at_ms: i64,
+    last_updated_at_ms: i64,
+    ttl_ms: Option<u64>,
+    poll_interval_ms: Option<u64>,
+}
+
+/// Checks the task in `r` where it lies; [`take_task`] takes it once every check of the
+/// caller passed too. An error then leaves nothing of the task to drop on its way out:
+/// each `?` after a field had been taken had its own drops in the wasm.
+fn check_task(r: &RawTask) -> Result<Checked> {
+    match &r.task_id {
+        Some(Value::String(s)) if !s.is_empty() => {}
         Some(Value::String(_)) => return Err(invalid("taskId is empty")),
         Some(_) => return Err(invalid("taskId is not a string")),
         None => return Err(invalid("task has no taskId")),
-    };
-    let status = match r.status.take() {
-        Some(Value::String(s)) => TaskStatus::parse(&s)
-            .ok_or_else(|| invalid(format!("unknown task status \"{}\"", sanitize(&s, 60))))?,
+    }
+    let status = match &r.status {
+        Some(Value::String(s)) => TaskStatus::parse(s)
+            .ok_or_else(|| invalid(format!("unknown task status \"{}\"", sanitize(s, 60))))?,
         Some(_) => return Err(invalid("task status is not a string")),
         None => return Err(invalid("task has no status")),
     };
-    let status_message = match r.status_message.take() {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s),
+    match &r.status_message {
+        None | Some(Value::Null | Value::String(_)) => {}
         Some(_) => return Err(invalid("statusMessage is not a string")),
-    };
-    let (created_at, created_at_ms) = timestamp(r.created_at.take(), "createdAt")?;
-    let (last_updated_at, last_updated_at_ms) =
-        timestamp(r.last_updated_at.take(), "lastUpdatedAt")?;
-    let ttl_ms = match r.ttl_ms.take() {
+    }
+    let created_at_ms = timestamp(&r.created_at, "createdAt")?;
+    let last_updated_at_ms = timestamp(&r.last_updated_at, "lastUpdatedAt")?;
+    let ttl_ms = match &r.ttl_ms {
         None => return Err(invalid("task has no ttlMs (null means unlimited)")),
         Some(Value::Null) => None,
-        Some(v) => Some(millis(&v, "ttlMs")?),
+        Some(v) => Some(millis(v, "ttlMs")?),
     };
-    let poll_interval_ms = match r.poll_interval_ms.take() {
+    let poll_interval_ms = match &r.poll_interval_ms {
         None | Some(Value::Null) => None,
-        Some(v) => Some(millis(&v, "pollIntervalMs")?),
+        Some(v) => Some(millis(v, "pollIntervalMs")?),
     };
-    Ok(Task {
-        task_id,
+    Ok(Checked {
         status,
-        status_message,
-        created_at,
         created_at_ms,
-        last_updated_at,
         last_updated_at_ms,
         ttl_ms,
         poll_interval_ms,
     })
+}
+
+/// The task [`check_task`] passed.
+fn take_task(r: &mut RawTask, c: Checked) -> Task {
+    Task {
+        task_id: take_text(&mut r.task_id).unwrap_or_default(),
+        status: c.status,
+        status_message: take_text(&mut r.status_message),
+        created_at: take_text(&mut r.created_at).unwrap_or_default(),
+        created_at_ms: c.created_at_ms,
+        last_updated_at: take_text(&mut r.last_updated_at).unwrap_or_default(),
+        last_updated_at_ms: c.last_updated_at_ms,
+        ttl_ms: c.ttl_ms,
+        poll_interval_ms: c.poll_interval_ms,
+    }
 }
 
 fn parse_raw(raw: &RawJson, what: &str) -> Result<RawTask> {
@@ -269,7 +299,8 @@ fn parse_raw(raw: &RawJson, what: &str) -> Result<RawTask> {
 /// Decodes a `CreateTaskResult` (`resultType: "task"`, flat task fields).
 pub fn decode_create_task_result(raw: &RawJson) -> Result<Task> {
     let mut r = parse_raw(raw, "CreateTaskResult")?;
-    task_from(&mut r)
+    let c = check_task(&r)?;
+    Ok(take_task(&mut r, c))
 }
 
 /// Decodes a `tasks/get` result (or, with `is_notification`, `notifications/tasks` params).
@@ -296,52 +327,64 @@ pub fn decode_detailed_task(
             }
         }
     }
-    let task = task_from(&mut r)?;
+    let c = check_task(&r)?;
     if let Some(expected) = expected_id {
-        if task.task_id != expected {
+        let id = match &r.task_id {
+            Some(Value::String(s)) => s.as_str(),
+            _ => "",
+        };
+        if id != expected {
             return Err(invalid(format!(
                 "tasks/get for \"{}\" answered task \"{}\"",
                 sanitize(expected, 100),
-                sanitize(&task.task_id, 100)
+                sanitize(id, 100)
             )));
         }
     }
-    let mut out = DetailedTask {
-        task,
-        input_requests: Vec::new(),
-        result: None,
-        error: None,
-    };
-    match out.task.status {
+    let mut input_requests = Vec::new();
+    let mut error = None;
+    match c.status {
         TaskStatus::InputRequired => {
             let raw = r
                 .input_requests
+                .as_ref()
                 .ok_or_else(|| invalid("task is input_required but has no inputRequests"))?;
-            out.input_requests = decode_input_requests(&raw)?;
-            if out.input_requests.is_empty() {
+            input_requests = decode_input_requests(raw)?;
+            if input_requests.is_empty() {
                 return Err(invalid("task is input_required but inputRequests is empty"));
             }
         }
         TaskStatus::Completed => {
             let raw = r
                 .result
+                .as_ref()
                 .ok_or_else(|| invalid("task is completed but has no result"))?;
             if !raw.get().trim_ascii_start().starts_with('{') {
                 return Err(invalid("task result is not a JSON object"));
             }
-            out.result = Some(raw);
         }
         TaskStatus::Failed => {
             let err = r
                 .error
+                .as_ref()
                 .ok_or_else(|| invalid("task is failed but has no error"))?;
-            let e = RpcError::from_value(&err)
+            let e = RpcError::from_value(err)
                 .ok_or_else(|| invalid("task error is not a JSON-RPC error {code, message}"))?;
-            out.error = Some(e);
+            error = Some(e);
         }
         TaskStatus::Working | TaskStatus::Cancelled => {}
     }
-    Ok(out)
+    let result = if c.status == TaskStatus::Completed {
+        r.result.take()
+    } else {
+        None
+    };
+    Ok(DetailedTask {
+        task: take_task(&mut r, c),
+        input_requests,
+        result,
+        error,
+    })
 }
 
 #[cfg(test)]
@@ -509,6 +552,122 @@ mod tests {
         // The extension's example: a stray "task" resultType on a tasks/get answer.
         let t = decode_detailed_task(&raw(r#"{"resultType":"task","taskId":"t","status":"failed","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:40:00Z","ttlMs":3600000,"statusMessage":"x","error":{"code":-32603,"message":"API rate limit exceeded"}}"#), Some("t"), false).unwrap();
         assert_eq!(t.error.unwrap().code, -32603);
+    }
+
+    /// Each rule a task is held to, by its message, in the order the rules are checked
+    /// (every field where it lies, before any is taken: `check_task`).
+    #[test]
+    fn each_task_rule_refuses_with_its_own_message() {
+        let ok = r#""taskId":"t","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttlMs":1000"#;
+        let with = |member: &str, value: &str| {
+            let mut v: Value = serde_json::from_str(&format!("{{{ok}}}")).unwrap();
+            let m = v.as_object_mut().unwrap();
+            if value.is_empty() {
+                m.remove(member);
+            } else {
+                m.insert(member.into(), serde_json::from_str(value).unwrap());
+            }
+            v.to_string()
+        };
+        let cases = [
+            (with("taskId", ""), "task has no taskId"),
+            (with("taskId", r#""""#), "taskId is empty"),
+            (with("taskId", "5"), "taskId is not a string"),
+            (with("status", ""), "task has no status"),
+            (with("status", "1"), "task status is not a string"),
+            (with("status", r#""done""#), "unknown task status \"done\""),
+            (with("statusMessage", "3"), "statusMessage is not a string"),
+            (with("createdAt", ""), "task has no createdAt"),
+            (with("createdAt", "7"), "createdAt is not a string"),
+            (
+                with("createdAt", r#""later""#),
+                "createdAt is not an ISO 8601 date-time: \"later\"",
+            ),
+            (
+                with("lastUpdatedAt", r#""x""#),
+                "lastUpdatedAt is not an ISO 8601 date-time",
+            ),
+            (
+                with("ttlMs", ""),
+                "task has no ttlMs (null means unlimited)",
+            ),
+            (
+                with("ttlMs", "-1"),
+                "ttlMs must be a non-negative number of milliseconds",
+            ),
+            (with("ttlMs", r#""1""#), "ttlMs must be a number"),
+            (
+                with("pollIntervalMs", "true"),
+                "pollIntervalMs must be a number",
+            ),
+            // Two faults: the first rule's message.
+            (
+                r#"{"taskId":5,"status":1,"ttlMs":-1}"#.to_string(),
+                "taskId is not a string",
+            ),
+        ];
+        for (body, message) in &cases {
+            for e in [
+                decode_create_task_result(&raw(body)).err(),
+                decode_detailed_task(&raw(body), Some("t"), false).err(),
+            ] {
+                let e = e.unwrap_or_else(|| panic!("{body} decoded"));
+                assert_eq!(e.kind, ErrorKind::InvalidResult, "{body}");
+                assert!(e.message.contains(message), "{body}: {}", e.message);
+            }
+        }
+        let head = r#""createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttlMs":1000"#;
+        let detailed = [
+            (
+                r#""taskId":"u","status":"working""#,
+                "tasks/get for \"t\" answered task \"u\"",
+            ),
+            (
+                r#""taskId":"t","status":"input_required""#,
+                "input_required but has no inputRequests",
+            ),
+            (
+                r#""taskId":"t","status":"input_required","inputRequests":{}"#,
+                "input_required but inputRequests is empty",
+            ),
+            (
+                r#""taskId":"t","status":"completed""#,
+                "task is completed but has no result",
+            ),
+            (
+                r#""taskId":"t","status":"completed","result":[1]"#,
+                "task result is not a JSON object",
+            ),
+            (
+                r#""taskId":"t","status":"failed""#,
+                "task is failed but has no error",
+            ),
+            (
+                r#""taskId":"t","status":"failed","error":{"message":"m"}"#,
+                "task error is not a JSON-RPC error {code, message}",
+            ),
+        ];
+        for (members, message) in detailed {
+            let body = format!("{{{members},{head}}}");
+            let e = decode_detailed_task(&raw(&body), Some("t"), false).unwrap_err();
+            assert!(e.message.contains(message), "{body}: {}", e.message);
+        }
+        // What passed is taken whole.
+        let body = format!(
+            r#"{{"taskId":"t","status":"completed","statusMessage":"ok","result":{{"a":1}},{head}}}"#
+        );
+        let d = decode_detailed_task(&raw(&body), Some("t"), false).unwrap();
+        assert_eq!(
+            (d.task.task_id.as_str(), d.task.status_message.as_deref()),
+            ("t", Some("ok"))
+        );
+        assert_eq!(
+            (
+                d.task.created_at.as_str(),
+                d.result.map(|r| r.get().to_string())
+            ),
+            ("2025-11-25T10:30:00Z", Some(r#"{"a":1}"#.to_string()))
+        );
     }
 
     #[test]
