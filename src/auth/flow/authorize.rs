@@ -15,6 +15,20 @@ use crate::auth::{pkce, url};
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 
+/// What an authorization response that passed its checks asks of the flow.
+enum Callback {
+    /// Exchange `code` (with the request's PKCE `verifier`; `saved`: the key of the
+    /// request's stored secrets, which the exchange clears).
+    Code {
+        code: String,
+        verifier: String,
+        saved: Option<String>,
+    },
+    /// Another page's request (its `state` is not this flow's): read its stored secrets
+    /// under `key` first.
+    Pending { key: String, state: String },
+}
+
 fn state_mismatch() -> Error {
     fail(
         "state-mismatch",
@@ -93,58 +107,19 @@ impl Authorizer {
             Ok(u) => u,
             Err(e) => return self.done(Err(e)),
         };
-        let (Some(meta), Some(p)) = (f.meta.clone(), f.pkce.clone()) else {
-            return self.done(Err(fail("discovery", "no metadata".into())));
-        };
-        let params = url::query_params(&callback);
-        let param = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
-        // Spec "Authorization Response Validation": exact comparison, no normalization;
-        // on a mismatch nothing of the response (error fields included) is acted on.
-        match (meta.iss_supported, param("iss")) {
-            (_, Some(iss)) if iss != meta.issuer => {
-                return self.done(Err(fail(
-                    "iss-mismatch",
-                    format!(
-                        "the authorization response names issuer \"{}\", not \"{}\": refused (RFC 9207)",
-                        sanitize(iss, 200),
-                        sanitize(&meta.issuer, 200)
-                    ),
-                )))
-            }
-            (true, None) => {
-                return self.done(Err(fail(
-                    "iss-missing",
-                    "the authorization server advertises the iss parameter but the authorization response has none: refused (RFC 9207)".into(),
-                )))
-            }
-            _ => {}
-        }
-        let state = param("state").unwrap_or_default();
-        if state != p.state {
-            if self.cfg.storage && !state.is_empty() {
-                let key = pending_key(&meta.issuer, &f.resource, state);
-                f.stage = Stage::LoadPending(callback.clone(), state.to_string());
+        // The response is read where it lies, and only what the token request needs is
+        // taken: a refusal then has only the flow and the URL to drop.
+        let (code, verifier, saved) = match self.read_callback(&f, &callback) {
+            Ok(Callback::Code {
+                code,
+                verifier,
+                saved,
+            }) => (code, verifier, saved),
+            Ok(Callback::Pending { key, state }) => {
+                f.stage = Stage::LoadPending(callback, state);
                 return self.cont(f, vec![Effect::Load(key)]);
             }
-            return self.done(Err(state_mismatch()));
-        }
-        if let Some(e) = param("error") {
-            let mut msg = format!("the authorization server refused: {}", sanitize(e, 80));
-            if let Some(d) = param("error_description") {
-                msg.push_str(&format!(" ({})", sanitize(d, 200)));
-            }
-            return self.done(Err(Error::new(ErrorKind::Auth, msg).with_data(
-                json_object(vec![
-                    ("reason", "authorization-error".into()),
-                    ("error", sanitize(e, 80).into()),
-                ]),
-            )));
-        }
-        let Some(code) = param("code").map(str::to_string) else {
-            return self.done(Err(fail(
-                "no-code",
-                "the authorization response has no code".into(),
-            )));
+            Err(e) => return self.done(Err(e)),
         };
         let redirect = self.cfg.redirect_uri.clone();
         let Some(req) = self.token_request(
@@ -154,17 +129,81 @@ impl Authorizer {
                 ("grant_type", "authorization_code"),
                 ("code", &code),
                 ("redirect_uri", &redirect),
-                ("code_verifier", &p.verifier),
+                ("code_verifier", &verifier),
             ],
         ) else {
             return self.done(Err(fail("discovery", "no client".into())));
         };
         let mut effects = vec![req];
-        if self.cfg.storage {
-            let key = pending_key(&meta.issuer, &f.resource, &p.state);
+        if let Some(key) = saved {
             effects.insert(0, Effect::Save(key, String::new()));
         }
         self.cont(f, effects)
+    }
+
+    /// The checks of an authorization response (`callback`, the URL the person came back
+    /// to) against flow `f`'s request.
+    fn read_callback(&self, f: &Flow, callback: &str) -> Result<Callback> {
+        let (Some(meta), Some(p)) = (&f.meta, &f.pkce) else {
+            return Err(fail("discovery", "no metadata".into()));
+        };
+        let params = url::query_params(callback);
+        let param = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        // Spec "Authorization Response Validation": exact comparison, no normalization;
+        // on a mismatch nothing of the response (error fields included) is acted on.
+        match (meta.iss_supported, param("iss")) {
+            (_, Some(iss)) if iss != meta.issuer => {
+                return Err(fail(
+                    "iss-mismatch",
+                    format!(
+                        "the authorization response names issuer \"{}\", not \"{}\": refused (RFC 9207)",
+                        sanitize(iss, 200),
+                        sanitize(&meta.issuer, 200)
+                    ),
+                ))
+            }
+            (true, None) => {
+                return Err(fail(
+                    "iss-missing",
+                    "the authorization server advertises the iss parameter but the authorization response has none: refused (RFC 9207)".into(),
+                ))
+            }
+            _ => {}
+        }
+        let state = param("state").unwrap_or_default();
+        if state != p.state {
+            if self.cfg.storage && !state.is_empty() {
+                return Ok(Callback::Pending {
+                    key: pending_key(&meta.issuer, &f.resource, state),
+                    state: state.to_string(),
+                });
+            }
+            return Err(state_mismatch());
+        }
+        if let Some(e) = param("error") {
+            let mut msg = format!("the authorization server refused: {}", sanitize(e, 80));
+            if let Some(d) = param("error_description") {
+                msg.push_str(&format!(" ({})", sanitize(d, 200)));
+            }
+            return Err(Error::new(ErrorKind::Auth, msg).with_data(json_object(vec![
+                ("reason", "authorization-error".into()),
+                ("error", sanitize(e, 80).into()),
+            ])));
+        }
+        let Some(code) = param("code") else {
+            return Err(fail(
+                "no-code",
+                "the authorization response has no code".into(),
+            ));
+        };
+        Ok(Callback::Code {
+            code: code.to_string(),
+            verifier: p.verifier.clone(),
+            saved: self
+                .cfg
+                .storage
+                .then(|| pending_key(&meta.issuer, &f.resource, &p.state)),
+        })
     }
 
     /// The stored request named by a callback's `state` (for this authorization server and
