@@ -15,7 +15,7 @@ use crate::time::Millis;
 use crate::web::convert::{error_to_js, output_to_js, task_to_js, to_js};
 use crate::web::js::{console_warn, Subscription};
 use crate::web::options::Handlers;
-use js_sys::{Function, Object, Reflect};
+use js_sys::Function;
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
@@ -382,15 +382,7 @@ fn progress_event(
         .get(&op)
         .and_then(|p| p.on_progress.clone());
     if let Some(f) = f {
-        let o = Object::new();
-        let _ = Reflect::set(&o, &"progress".into(), &JsValue::from_f64(progress));
-        if let Some(t) = total {
-            let _ = Reflect::set(&o, &"total".into(), &JsValue::from_f64(t));
-        }
-        if let Some(m) = message {
-            let _ = Reflect::set(&o, &"message".into(), &JsValue::from_str(&m));
-        }
-        call1(&f, &o);
+        call1(&f, &crate::web::js::progress_info(progress, total, message));
     }
 }
 
@@ -464,11 +456,7 @@ fn subscription_event(h: &Handle, op: OpId, event: SubscriptionEvent) {
             reason,
         } => {
             drop(d);
-            let o = Object::new();
-            let _ = Reflect::set(&o, &"attempt".into(), &JsValue::from_f64(attempt as f64));
-            let _ = Reflect::set(&o, &"delayMs".into(), &JsValue::from_f64(delay_ms as f64));
-            let _ = Reflect::set(&o, &"reason".into(), &JsValue::from_str(&reason));
-            sub.reconnecting(o.into());
+            sub.reconnecting(attempt as f64, delay_ms as f64, &reason);
         }
     }
 }

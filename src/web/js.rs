@@ -18,6 +18,9 @@ extern "C" {
     ) -> JsValue;
     #[wasm_bindgen(js_name = errorClasses)]
     pub fn error_classes_js() -> JsValue;
+    /// `{ progress, total?, message? }`, the argument of a call's `onProgress`.
+    #[wasm_bindgen(js_name = progressInfo)]
+    pub fn progress_info(progress: f64, total: Option<f64>, message: Option<String>) -> JsValue;
 }
 
 #[wasm_bindgen(module = "/src/web/js/fetch.js")]
@@ -61,8 +64,9 @@ extern "C" {
     pub fn ack(this: &Subscription, granted: JsValue, subscription_id: JsValue);
     #[wasm_bindgen(method, js_name = _push)]
     pub fn push(this: &Subscription, method: &str, params: JsValue);
+    /// `{ attempt, delayMs, reason }` goes to `onReconnect`.
     #[wasm_bindgen(method, js_name = _reconnecting)]
-    pub fn reconnecting(this: &Subscription, info: JsValue);
+    pub fn reconnecting(this: &Subscription, attempt: f64, delay_ms: f64, reason: &str);
     #[wasm_bindgen(method, js_name = _end)]
     pub fn end(this: &Subscription, error: JsValue);
 }

@@ -165,6 +165,14 @@ export function corsFacts(reason, page, url, method, headers, status) {
   return { message: `blocked by CORS: ${what}; the server must send ${required.join('; ')}`, data };
 }
 
+/** The argument of a call's `onProgress`: `{ progress, total?, message? }`. */
+export function progressInfo(progress, total, message) {
+  const o = { progress };
+  if (total !== undefined) o.total = total;
+  if (message !== undefined) o.message = message;
+  return o;
+}
+
 // The Subscription object returned by McpClient#listen: the granted filter, a callback
 // and an async iterator over notifications, `closed`, and `close()`. Plain JS because an
 // async iterator is most natural here; the wasm module drives it through the _methods.
@@ -222,7 +230,8 @@ export class Subscription {
     if (w) w.resolve({ value: n, done: false }); else this._queue.push(n);
   }
 
-  _reconnecting(info) {
+  _reconnecting(attempt, delayMs, reason) {
+    const info = { attempt, delayMs, reason };
     this.reconnects += 1;
     if (this._onReconnect) {
       try { this._onReconnect(info); } catch (e) { queueMicrotask(() => { throw e; }); }
