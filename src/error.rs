@@ -269,7 +269,7 @@ pub(crate) fn json_object(pairs: Vec<(&str, Value)>) -> Value {
 /// `{}`), through the `Vec` serializer the client already links. `Display` links a second
 /// serializer (and a pretty-printing one for `{:#}`).
 pub(crate) fn json_text(v: &Value) -> String {
-    serde_json::to_string(v).unwrap_or_default()
+    crate::json::text(v)
 }
 
 /// `Result` with the crate's error.

@@ -13,10 +13,12 @@
 //! - `RawJson::from_string` accepts exactly what serde_json's `RawValue::from_string`
 //!   accepts (which is more than a `Value` holds: lone surrogate escapes, numbers past
 //!   f64, any depth) and keeps the same text;
-//! - `json::parse_bytes` agrees with `json::parse` on UTF-8 and refuses anything else.
+//! - `json::parse_bytes` agrees with `json::parse` on UTF-8 and refuses anything else;
+//! - `json::text` writes what it read as `serde_json::to_string` writes it (the crate
+//!   writes JSON by hand too, `src/json/write.rs`).
 
 use crate::oracle::serde_value;
-use mcp_wasm_client::json::{parse, parse_bytes, RawJson};
+use mcp_wasm_client::json::{parse, parse_bytes, text as written, RawJson};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -49,7 +51,14 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
 /// Asserts that both readers agree on `text`, as a `Value` and as a raw value.
 pub fn agree(text: &str) {
     match (parse(text), serde_value(text)) {
-        (Ok(a), Ok(b)) => assert!(same_value(&a, &b), "{text:?}: ours {a} serde_json {b}"),
+        (Ok(a), Ok(b)) => {
+            assert!(same_value(&a, &b), "{text:?}: ours {a} serde_json {b}");
+            assert_eq!(
+                written(&a),
+                serde_json::to_string(&a).unwrap_or_default(),
+                "{a:?}"
+            );
+        }
         (Err(_), Err(_)) => {}
         (a, b) => panic!("{text:?}: ours {a:?}, serde_json {b:?}"),
     }

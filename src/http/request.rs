@@ -265,15 +265,11 @@ pub(crate) fn member(out: &mut Vec<u8>, key: &str, v: Member) {
     if out.last() != Some(&b'{') {
         out.push(b',');
     }
-    let _ = serde_json::to_writer(&mut *out, key);
+    crate::json::write_str(out, key);
     out.push(b':');
     match v {
-        Member::Value(v) => {
-            let _ = serde_json::to_writer(&mut *out, v);
-        }
-        Member::Str(s) => {
-            let _ = serde_json::to_writer(&mut *out, s);
-        }
+        Member::Value(v) => crate::json::write(out, v),
+        Member::Str(s) => crate::json::write_str(out, s),
         Member::Text(t) => out.extend_from_slice(t),
     }
 }

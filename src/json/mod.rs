@@ -1,7 +1,7 @@
 //! Reading JSON text: into a `serde_json::Value`, or checked and kept as raw text
 //! ([`RawJson`]), or member by member for the few objects the engine reads field by field
-//! (`protocol::fields`, on this module's walker). Printing stays serde_json's, and so does
-//! the `Value` type the engine works on.
+//! (`protocol::fields`, on this module's walker); and writing JSON text (`write.rs`). The
+//! `Value` type the engine works on stays serde_json's.
 //!
 //! Why by hand, not `serde_json::from_str`: serde's `Deserializer` and its visitors, with
 //! their error messages (whose `Display` pulls core's float formatting), were 35 KB of the
@@ -16,6 +16,10 @@
 mod number;
 #[cfg(test)]
 mod tests;
+mod write;
+
+pub use write::text;
+pub(crate) use write::{object as write_object, string as write_str, write};
 
 use serde_json::{Map, Value};
 use std::borrow::Cow;

@@ -290,11 +290,7 @@ pub fn encode_request(
 ) -> String {
     let mut out = Vec::with_capacity(128);
     request_head(&mut out, id, method);
-    let at = out.len();
-    if serde_json::to_writer(&mut out, params).is_err() {
-        out.truncate(at);
-        out.extend_from_slice(b"{}");
-    }
+    crate::json::write_object(&mut out, params);
     request_end(&mut out, raw_request_state);
     String::from_utf8(out).unwrap_or_default()
 }
@@ -305,15 +301,11 @@ pub fn encode_request(
 pub(crate) fn request_head(out: &mut Vec<u8>, id: &RequestId, method: &str) {
     out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
     match id {
-        RequestId::Number(n) => {
-            let _ = serde_json::to_writer(&mut *out, n);
-        }
-        RequestId::String(s) => {
-            let _ = serde_json::to_writer(&mut *out, s);
-        }
+        RequestId::Number(n) => out.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes()),
+        RequestId::String(s) => crate::json::write_str(out, s),
     }
     out.extend_from_slice(b",\"method\":");
-    let _ = serde_json::to_writer(&mut *out, method);
+    crate::json::write_str(out, method);
     out.extend_from_slice(b",\"params\":");
 }
 

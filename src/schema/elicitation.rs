@@ -205,9 +205,9 @@ fn check_value(
         (Field::Number(integer, b), Value::Number(n)) => {
             let x = n.as_f64().unwrap_or(0.0);
             if *integer && x.fract() != 0.0 {
-                fail(format!("{n} is not an integer"));
+                fail(format!("{} is not an integer", json_text(v)));
             } else if outside(x, *b) {
-                fail(format!("{n} is outside {}", range(*b)));
+                fail(format!("{} is outside {}", json_text(v), range(*b)));
             } else if *integer && !(n.is_i64() || n.is_u64()) && x.abs() < 9_007_199_254_740_992.0 {
                 // 3.0 for an integer field goes out as 3.
                 return Value::Number(Number::from(x as i64));
