@@ -1,13 +1,15 @@
-//! Writing JSON text: a `Value` or a string, compact, byte for byte as serde_json's
-//! `to_writer` writes it (keys in the map's order, `"` `\` and controls escaped with
-//! serde_json's escapes, `\u00XX` in lowercase hex for the controls without a short one,
-//! integers in decimal, floats in the shortest text that reads back the same, by zmij as
-//! serde_json's printer does).
+//! Writing JSON text: a `Value` or a string, compact, as serde_json's `to_writer` writes
+//! it: keys in the map's order, `"` `\` and controls escaped with serde_json's escapes
+//! (`\u00XX` in lowercase hex for the controls without a short one), integers in decimal,
+//! floats in the shortest digits that read back the same (natively by zmij, as serde_json's
+//! printer does; in the wasm by the JS engine, which spells a few in another notation:
+//! [`float`]).
 //!
 //! Why by hand, not `serde_json::to_writer`: serde's `Serializer` for a `Vec` and the
 //! `Serialize` impls it drives were ~1.9 KB of the gzipped wasm beside the few lines this
 //! takes (`bench/tools/wasm-without.mjs`; BENCHMARKS.md, the forty-seventh session). The
-//! tests compare both on every kind of value.
+//! tests compare both on every kind of value (natively; the json fuzz target too), and the
+//! wasm's floats in the browsers and Node (`tests/wasm/`).
 
 use serde_json::{Map, Number, Value};
 
@@ -68,10 +70,31 @@ fn number(out: &mut Vec<u8>, n: &Number) {
     }
 }
 
-/// A finite float, as serde_json writes it (zmij: the shortest digits that read back as
-/// `f`).
+/// A finite float, natively as serde_json writes it (zmij: the shortest digits that read
+/// back as `f`, `1e21`, `1.0`, `-0.0`).
+#[cfg(not(target_arch = "wasm32"))]
 fn float(out: &mut Vec<u8>, f: f64) {
     out.extend_from_slice(zmij::Buffer::new().format_finite(f).as_bytes());
+}
+
+/// A finite float, in the wasm: the JS engine's shortest digits (`String(f)`, ECMA-262
+/// `Number::toString`: the same digits as zmij's), which spells some in another notation
+/// (`1e+21`, `100000000000000000000`, `0.000001`). The text reads back as the same `f64`
+/// either way, and stays a float to a reader that tells integers from floats: `.0` is added
+/// to an integer's spelling, and `-0` keeps its sign (`String(-0)` is `"0"`). Why: zmij's
+/// code and power-of-ten table were 1.6 KB of the gzipped wasm (BENCHMARKS.md, the
+/// forty-seventh session); floats are rare in what the client writes (a person's answers,
+/// a schema's bounds in a message). Tested in the browsers and Node (`tests/wasm/`).
+#[cfg(target_arch = "wasm32")]
+fn float(out: &mut Vec<u8>, f: f64) {
+    if f == 0.0 && f.is_sign_negative() {
+        out.push(b'-');
+    }
+    let s = crate::web::js::number_text(f);
+    out.extend_from_slice(s.as_bytes());
+    if !s.bytes().any(|c| c == b'.' || c == b'e') {
+        out.extend_from_slice(b".0");
+    }
 }
 
 /// Appends `s` as a JSON string (RFC 8259 §7: `"`, `\` and U+0000–U+001F escaped; the
@@ -130,17 +153,6 @@ mod tests {
             json!(u64::MAX),
             json!(i64::MIN),
             json!(i64::MAX),
-            json!(0.5),
-            json!(-0.0),
-            json!(1e300),
-            json!(1e-7),
-            json!(123456789.125),
-            json!(f64::MIN_POSITIVE),
-            json!(f64::MAX),
-            json!(5e-324),
-            json!(1e21),
-            json!(1e15),
-            json!(1.0),
             json!(""),
             json!("plain"),
             json!("q\"b\\s/"),
@@ -149,7 +161,7 @@ mod tests {
             json!([]),
             json!({}),
             json!([1, [2, [3, {}]], "x", null]),
-            json!({"b": 1, "a": {"z": [true, false], "y": "\n"}, "": 0.25, "k\"": []}),
+            json!({"b": 1, "a": {"z": [true, false], "y": "\n"}, "": "", "k\"": []}),
         ] {
             same(&v);
         }
@@ -159,6 +171,29 @@ mod tests {
             same(&Value::String(format!("a{s}b{s}")));
             same(&json!({ s.clone(): s }));
         }
+    }
+
+    /// Natively (in the wasm a float's spelling is the JS engine's: `tests/wasm/`).
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn floats_as_serde_json_writes_them() {
+        for f in [
+            0.5,
+            -0.0,
+            0.0,
+            1e300,
+            1e-7,
+            123456789.125,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            5e-324,
+            1e21,
+            1e15,
+            1.0,
+        ] {
+            same(&json!(f));
+        }
+        same(&json!({"a": [0.25, -1.5], "b": 1e-9}));
         // Floats from several magnitudes and digit counts.
         let mut f = 1.0e-310f64;
         while f < 1e308 {

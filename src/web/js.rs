@@ -81,4 +81,9 @@ extern "C" {
     pub fn json_stringify(v: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = console, js_name = warn)]
     pub fn console_warn(s: &str);
+    /// `String(n)`: the shortest decimal text that reads back as `n` (ECMA-262
+    /// `Number::toString`), for the floats the wasm writes into JSON text
+    /// (`crate::json`'s writer).
+    #[wasm_bindgen(js_name = String)]
+    pub fn number_text(n: f64) -> String;
 }

@@ -12,7 +12,7 @@ mod convert;
 mod driver;
 mod event_source;
 mod fetch;
-mod js;
+pub(crate) mod js;
 mod options;
 mod peers;
 mod store;

@@ -422,6 +422,21 @@ test('form elicitation (ask_name) answered by the handler', async ({ client, url
   ok(ctx.signal instanceof AbortSignal && !ctx.signal.aborted, 'ctx.signal');
 });
 
+test('form elicitation: numbers answered reach the server as the same numbers (ask_numbers)', async ({ client }) => {
+  // The wasm writes floats with the JS engine's digits (src/json/write.rs): whatever the
+  // spelling, Python must read the numbers the person gave. (The answer crosses into the
+  // wasm as JSON.stringify's text, read by the crate's reader, which reads numbers as
+  // serde_json's does by default: a 17-digit number or a far exponent may come out one ulp
+  // off, e.g. -1.5e-300. These numbers are read exactly.)
+  for (const [a, b, c] of [[0.1, 1e21, -2.5e-7], [1e19, 5e-324, 123456789.125], [-0.5, 1 / 3, 1.7976931348623157e308]]) {
+    const seen = [];
+    const cl = client({ onElicitation: async (req) => { seen.push(req); return { action: 'accept', content: { a, b, c } }; } });
+    const got = JSON.parse(text(await cl.callTool('ask_numbers', {})));
+    eq(seen.map((r) => Object.keys(r.requestedSchema?.properties ?? {}).map((k) => r.requestedSchema.properties[k].type)), [['number', 'number', 'number']], 'one form of three numbers');
+    ok(got.length === 3 && got.every((x, i) => Object.is(x, [a, b, c][i])), `the server read ${show(got)} for ${show([a, b, c])}`);
+  }
+});
+
 test('form elicitation declined', async ({ client }) => {
   const c = client({ onElicitation: () => ({ action: 'decline' }) });
   eq(text(await c.callTool('ask_name', {})), 'You declined to give your name.', 'result');

@@ -349,6 +349,12 @@ class ColorForm(BaseModel):
     color: Literal["red", "green", "blue"] = Field(title="Color", description="Your favourite color")
 
 
+class NumbersForm(BaseModel):
+    a: float = Field(title="A")
+    b: float = Field(title="B")
+    c: float = Field(title="C")
+
+
 class AddResult(BaseModel):
     sum: int
 
@@ -359,6 +365,10 @@ async def ask_name_resolver() -> Elicit[NameForm]:
 
 async def ask_color_resolver(name: Annotated[NameForm, Resolve(ask_name_resolver)]) -> Elicit[ColorForm]:
     return Elicit(f"{name.name}, what is your favourite color?", ColorForm)
+
+
+async def ask_numbers_resolver() -> Elicit[NumbersForm]:
+    return Elicit("Three numbers, please.", NumbersForm)
 
 
 async def sampling_resolver(prompt: str) -> Sample:
@@ -423,6 +433,12 @@ def register_tools(mcp: MCPServer[Any]) -> None:
     ) -> str:
         """Two input_required rounds: first a name, then a color (enum red/green/blue)."""
         return f"{name.name} likes {color.color}"
+
+    @mcp.tool(structured_output=False)
+    async def ask_numbers(numbers: Annotated[NumbersForm, Resolve(ask_numbers_resolver)]) -> str:
+        """Asks three numbers (form elicitation, type number) and answers them as a JSON array,
+        as Python read them."""
+        return json.dumps([numbers.a, numbers.b, numbers.c])
 
     @mcp.tool(structured_output=False)
     async def ask_url(ctx: Context) -> str | InputRequiredResult:

@@ -455,3 +455,58 @@ async fn x_mcp_header_is_mirrored_as_mcp_param() {
     assert_eq!(at_str(&b, &["decoded"]), "Zürich Nord");
     assert_eq!(at(&b, &["matched"]).as_bool(), Some(true));
 }
+
+/// Floats written into JSON text in the wasm (`json::text`, which asks the JS engine for a
+/// float's digits): each reads back as the same `f64`, and as a float (`1.0`, `-0.0`, not
+/// `1`, `0`), in as few digits as serde_json writes; the spellings are the JS engine's.
+#[wasm_bindgen_test]
+fn floats_are_written_in_their_shortest_text_and_read_back_the_same() {
+    use mcp_wasm_client::json;
+    use serde_json::Value;
+    let written = |f: f64| json::text(&Value::from(f));
+    for (f, want) in [
+        (0.1, "0.1"),
+        (-2.5, "-2.5"),
+        (1.0, "1.0"),
+        (0.0, "0.0"),
+        (-0.0, "-0.0"),
+        (1e21, "1e+21"),
+        (1e20, "100000000000000000000.0"),
+        (1e-7, "1e-7"),
+        (0.000001, "0.000001"),
+        (5e-324, "5e-324"),
+        (f64::MAX, "1.7976931348623157e+308"),
+        (123456789.125, "123456789.125"),
+        (1.0 / 3.0, "0.3333333333333333"),
+    ] {
+        assert_eq!(written(f), want, "{f:e}");
+    }
+    let mut f = 1.0e-310f64;
+    while f < 1e308 {
+        for x in [f, -f * 1.000_000_000_000_1, f * 3.7] {
+            let t = written(x);
+            // A JSON reader sees a float (the crate's own reader, like serde_json's, is not
+            // exact to the last bit: Rust's reader is, as the server's should be).
+            let back = json::parse(&t).unwrap_or_else(|e| panic!("{t}: {e}"));
+            assert!(back.is_f64(), "{t} reads back as {back}");
+            assert_eq!(t.parse::<f64>().map(f64::to_bits), Ok(x.to_bits()), "{t}");
+            // No longer than serde_json's shortest spelling of the digits.
+            let digits = |s: &str| {
+                let mantissa = s.split(['e', 'E']).next().unwrap_or("");
+                mantissa
+                    .trim_start_matches('-')
+                    .trim_end_matches(".0")
+                    .replace('.', "")
+                    .trim_start_matches('0')
+                    .trim_end_matches('0')
+                    .len()
+            };
+            let theirs = serde_json::to_string(&Value::from(x)).unwrap();
+            assert_eq!(digits(&t), digits(&theirs), "{t} vs {theirs}");
+        }
+        f *= 7.3;
+    }
+    // In a whole document, as the client writes a request's params.
+    let v = serde_json::json!({"age": 30.5, "n": [1, -0.0, 2.0e-9], "s": "x"});
+    assert_eq!(json::text(&v), r#"{"age":30.5,"n":[1,-0.0,2e-9],"s":"x"}"#);
+}
