@@ -35,6 +35,7 @@
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code, unused_imports))]
 
 pub(crate) mod auth;
+pub(crate) mod base64;
 pub mod engine;
 pub mod error;
 pub mod http;

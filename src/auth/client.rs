@@ -6,8 +6,6 @@
 use crate::auth::metadata::{object, string, AsMeta};
 use crate::auth::url;
 use crate::error::{json_object, json_text, Error, Result};
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine;
 use serde_json::{Map, Value};
 
 /// Token endpoint client authentication.
@@ -174,7 +172,7 @@ pub(crate) fn authenticate<'a>(
             url::encode(secret, &mut cred);
             headers.push((
                 "Authorization".into(),
-                format!("Basic {}", STANDARD.encode(cred)),
+                format!("Basic {}", crate::base64::standard(cred)),
             ));
         }
         (AuthMethod::Post, Some(secret)) => {
@@ -312,7 +310,8 @@ mod tests {
         let (mut f, mut h) = (Vec::new(), Vec::new());
         authenticate(&c, &mut f, &mut h);
         assert!(f.is_empty());
-        let decoded = STANDARD
+        use base64::Engine;
+        let decoded = base64::engine::general_purpose::STANDARD
             .decode(h[0].1.strip_prefix("Basic ").unwrap())
             .unwrap();
         assert_eq!(decoded, b"a%20b:p%3Aw");

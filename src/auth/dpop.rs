@@ -13,8 +13,6 @@
 
 use crate::error::json_text;
 use crate::time::Millis;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -72,7 +70,7 @@ pub enum DpopMode {
 }
 
 fn b64_json(v: &Value) -> String {
-    URL_SAFE_NO_PAD.encode(json_text(v))
+    crate::base64::url(json_text(v))
 }
 
 fn secs(now: Millis) -> u64 {
@@ -105,7 +103,7 @@ pub(crate) fn valid_nonce(s: &str) -> bool {
 
 /// `ath` (RFC 9449 §4.2): `BASE64URL(SHA-256(access token))`.
 pub(crate) fn ath(access: &str) -> String {
-    URL_SAFE_NO_PAD.encode(Sha256::digest(access.as_bytes()))
+    crate::base64::url(Sha256::digest(access.as_bytes()))
 }
 
 /// The client's DPoP key, as the engine knows it: its public JWK (in every proof's header),
@@ -163,7 +161,7 @@ impl Prover {
         let mut d = Sha256::new();
         d.update(&self.seed);
         d.update(self.count.to_be_bytes());
-        URL_SAFE_NO_PAD.encode(d.finalize().get(..16).unwrap_or_default())
+        crate::base64::url(d.finalize().get(..16).unwrap_or_default())
     }
 
     /// A proof's signing input for request `wire`, `method url` (with `ath` of the access
@@ -245,7 +243,7 @@ pub(crate) fn assertion(
     p.insert("iss".into(), client_id.into());
     p.insert("sub".into(), client_id.into());
     p.insert("aud".into(), issuer.into());
-    p.insert("jti".into(), URL_SAFE_NO_PAD.encode(random).into());
+    p.insert("jti".into(), crate::base64::url(random).into());
     p.insert("iat".into(), t.into());
     p.insert("exp".into(), (t + ASSERTION_LIFETIME_S).into());
     format!(
@@ -257,13 +255,17 @@ pub(crate) fn assertion(
 
 /// A signing input and its signature: the compact JWS.
 pub(crate) fn compact(input: &str, signature: &[u8]) -> String {
-    format!("{input}.{}", URL_SAFE_NO_PAD.encode(signature))
+    format!("{input}.{}", crate::base64::url(signature))
 }
 
 #[cfg(test)]
 pub(crate) fn decode_part(jws: &str, i: usize) -> Value {
     let part = jws.split('.').nth(i).unwrap();
-    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(part).unwrap()).unwrap()
+    use base64::Engine;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(part)
+        .unwrap();
+    serde_json::from_slice(&bytes).unwrap()
 }
 
 #[cfg(test)]

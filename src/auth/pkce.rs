@@ -2,8 +2,6 @@
 //! supplies (`crypto.getRandomValues`): the engine has no randomness of its own, so tests
 //! are deterministic.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use sha2::{Digest, Sha256};
 
 /// Random bytes a flow needs: 32 for the verifier, 16 for `state`.
@@ -24,17 +22,17 @@ pub(crate) struct Pkce {
 pub(crate) fn new(random: &[u8]) -> Option<Pkce> {
     let v = random.get(..32)?;
     let s = random.get(32..RANDOM_BYTES)?;
-    let verifier = URL_SAFE_NO_PAD.encode(v);
+    let verifier = crate::base64::url(v);
     Some(Pkce {
         challenge: challenge(&verifier),
         verifier,
-        state: URL_SAFE_NO_PAD.encode(s),
+        state: crate::base64::url(s),
     })
 }
 
 /// The S256 challenge of a verifier.
 pub(crate) fn challenge(verifier: &str) -> String {
-    URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
+    crate::base64::url(Sha256::digest(verifier.as_bytes()))
 }
 
 #[cfg(test)]

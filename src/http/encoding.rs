@@ -13,7 +13,7 @@
 
 use crate::error::{sanitize, Error};
 use base64::alphabet;
-use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, STANDARD};
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine;
 
@@ -45,7 +45,7 @@ pub fn encode_header_value(value: &str) -> String {
     }
     let mut out = String::with_capacity(PREFIX.len() + value.len().div_ceil(3) * 4 + 2);
     out.push_str(PREFIX);
-    STANDARD.encode_string(value.as_bytes(), &mut out);
+    crate::base64::encode_into(&mut out, value.as_bytes(), false);
     out.push_str(SUFFIX);
     out
 }
