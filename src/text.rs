@@ -4,10 +4,38 @@
 //! (`bench/tools/wasm-without.mjs`; BENCHMARKS.md, the forty-fourth session), for needles of
 //! two to ten bytes in URLs and messages, where a plain scan is as quick.
 //!
-//! And decimal numbers of ASCII digits ([`digits`]). Why not `str::parse`: each integer
+//! And decimal numbers of ASCII digits ([`digits`]), and bytes as text with U+FFFD for
+//! what is not UTF-8 ([`lossy`]). Why not `str::parse`: each integer
 //! type it is used for is its own copy in the wasm, and it also accepts a leading `+`,
 //! which none of the grammars read here allows (SSE's `retry`, RFC 9110's `delay-seconds`,
 //! a URL's port and IPv4 parts, a JSON Pointer's array index).
+
+/// `bytes` as text, each ill-formed sequence replaced by U+FFFD, as
+/// `String::from_utf8_lossy` replaces them (one U+FFFD per maximal subpart, Unicode §3.9:
+/// what `Utf8Error::error_len` measures). Why not std's: its `Utf8Chunks` iterator is a
+/// second UTF-8 validator in the wasm beside `str::from_utf8`'s, 0.4 KB gzipped at most
+/// (`bench/tools/wasm-without.mjs`; BENCHMARKS.md, the forty-seventh session).
+pub(crate) fn lossy(mut bytes: &[u8]) -> String {
+    let mut out = String::new();
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                out.push_str(s);
+                return out;
+            }
+            Err(e) => {
+                let (good, rest) = bytes.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                out.push(char::REPLACEMENT_CHARACTER);
+                match e.error_len() {
+                    Some(n) => bytes = rest.get(n..).unwrap_or_default(),
+                    // A sequence cut short by the end.
+                    None => return out,
+                }
+            }
+        }
+    }
+}
 
 /// The byte index of the first `needle` in `haystack`. A match of valid UTF-8 in valid
 /// UTF-8 starts and ends on character boundaries, so the index slices `haystack` safely.
@@ -47,7 +75,39 @@ pub(crate) fn digits(s: &str) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{contains, digits, find, split_once};
+    use super::{contains, digits, find, lossy, split_once};
+
+    /// std's text for every one- and two-byte input, every three-byte input of a few
+    /// dozen bytes that matter to UTF-8 (ASCII, continuations, each lead's limits), and
+    /// longer mixes.
+    #[test]
+    fn lossy_agrees_with_std() {
+        let same = |b: &[u8]| assert_eq!(lossy(b), String::from_utf8_lossy(b), "{b:?}");
+        same(b"");
+        for a in 0..=255u8 {
+            same(&[a]);
+            for b in 0..=255u8 {
+                same(&[a, b]);
+            }
+        }
+        let edges = [
+            0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0,
+            0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xf8, 0xfe, 0xff,
+        ];
+        for a in edges {
+            for b in edges {
+                for c in edges {
+                    same(&[a, b, c]);
+                    for d in [0x41, 0x80, 0xbf, 0xf0] {
+                        same(&[a, b, c, d]);
+                        same(&[d, a, b, c, d]);
+                    }
+                }
+            }
+        }
+        same("é☃😀 plain".as_bytes());
+        same(b"a\xf0\x9f\x98b\xed\xa0\x80c\xc3");
+    }
 
     /// std's answer where std reads only digits; `None` for what std also takes (a `+`).
     #[test]

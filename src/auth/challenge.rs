@@ -88,7 +88,7 @@ impl Scan<'_> {
         while self.peek().is_some_and(is_tchar) {
             self.i += 1;
         }
-        String::from_utf8_lossy(self.b.get(start..self.i).unwrap_or_default()).into_owned()
+        crate::text::lossy(self.b.get(start..self.i).unwrap_or_default())
     }
     /// A quoted-string (the opening quote is current); backslash escapes any octet.
     fn quoted(&mut self) -> String {
@@ -108,7 +108,7 @@ impl Scan<'_> {
             }
         }
         out.truncate(MAX_VALUE);
-        String::from_utf8_lossy(&out).into_owned()
+        crate::text::lossy(&out)
     }
     /// Skips whatever does not fit the grammar up to the next comma.
     fn skip_junk(&mut self) {

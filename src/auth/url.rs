@@ -246,7 +246,7 @@ pub(crate) fn decode(s: &str) -> String {
         }
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    crate::text::lossy(&out)
 }
 
 /// The query parameters of a URL (the authorization response), decoded. The fragment is

@@ -83,7 +83,7 @@ pub(crate) fn is_success(status: u16) -> bool {
 /// The error for an HTTP failure whose body is not a JSON-RPC message: an `HttpError`
 /// with the status and the start of the body (sanitized) for diagnosis.
 pub(crate) fn http_error(status: u16, content_type: &str, body: &[u8]) -> Error {
-    let snippet = String::from_utf8_lossy(&body[..body.len().min(200)]).into_owned();
+    let snippet = crate::text::lossy(body.get(..body.len().min(200)).unwrap_or_default());
     let mut msg = format!("HTTP {status}");
     if !content_type.is_empty() {
         msg.push_str(&format!(" ({})", sanitize(content_type, 60)));
