@@ -4,8 +4,8 @@
 //! (`bench/tools/wasm-without.mjs`; BENCHMARKS.md, the forty-fourth session), for needles of
 //! two to ten bytes in URLs and messages, where a plain scan is as quick.
 //!
-//! And decimal numbers of ASCII digits ([`digits`]), and bytes as text with U+FFFD for
-//! what is not UTF-8 ([`lossy`]). Why not `str::parse`: each integer
+//! And decimal numbers of ASCII digits ([`digits`]), bytes as text with U+FFFD for what
+//! is not UTF-8 ([`lossy`]), and names joined with a separator ([`join`]). Why not `str::parse`: each integer
 //! type it is used for is its own copy in the wasm, and it also accepts a leading `+`,
 //! which none of the grammars read here allows (SSE's `retry`, RFC 9110's `delay-seconds`,
 //! a URL's port and IPv4 parts, a JSON Pointer's array index).
@@ -35,6 +35,21 @@ pub(crate) fn lossy(mut bytes: &[u8]) -> String {
             }
         }
     }
+}
+
+/// The items with `sep` between them, as `[&str]::join` makes them. Why not std's: its
+/// `join_generic_copy` was two copies in the wasm (for `&str` and `String` items), 0.4 KB
+/// gzipped at most (`bench/tools/wasm-without.mjs`; BENCHMARKS.md, the forty-seventh
+/// session), for five joins of a few short names each, none on a hot path.
+pub(crate) fn join<'a>(items: impl IntoIterator<Item = &'a str>, sep: &str) -> String {
+    let mut out = String::new();
+    for (i, s) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(s);
+    }
+    out
 }
 
 /// The byte index of the first `needle` in `haystack`. A match of valid UTF-8 in valid
@@ -75,7 +90,23 @@ pub(crate) fn digits(s: &str) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{contains, digits, find, lossy, split_once};
+    use super::{contains, digits, find, join, lossy, split_once};
+
+    #[test]
+    fn join_agrees_with_std() {
+        for v in [
+            vec![],
+            vec![""],
+            vec!["a"],
+            vec!["a", "b"],
+            vec!["", "x", ""],
+            vec!["é", "☃", "z"],
+        ] {
+            for sep in ["", ".", ", "] {
+                assert_eq!(join(v.iter().copied(), sep), v.join(sep), "{v:?} {sep:?}");
+            }
+        }
+    }
 
     /// std's text for every one- and two-byte input, every three-byte input of a few
     /// dozen bytes that matter to UTF-8 (ASCII, continuations, each lead's limits), and

@@ -275,7 +275,7 @@ impl Config {
             if !LOG_LEVELS.contains(&level.as_str()) {
                 return Err(Error::config(format!(
                     "logLevel must be one of {}",
-                    LOG_LEVELS.join(", ")
+                    crate::text::join(LOG_LEVELS.iter().copied(), ", ")
                 )));
             }
         }

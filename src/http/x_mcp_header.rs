@@ -148,7 +148,10 @@ fn cannot_carry(param: &HeaderParam, what: &str) -> Error {
     Error::config(format!(
         "argument `{}` (header Mcp-Param-{}) is {what}; only strings, booleans and integers \
          within ±(2^53−1) can be sent in a header",
-        sanitize(&param.path.join("."), QUOTE_MAX),
+        sanitize(
+            &crate::text::join(param.path.iter().map(String::as_str), "."),
+            QUOTE_MAX
+        ),
         sanitize(&param.name, QUOTE_MAX),
     ))
 }
@@ -265,7 +268,10 @@ impl<'a> Walker<'a> {
                 "x-mcp-header is on the schema root; it may only annotate a property".to_owned(),
             );
         }
-        let prop = sanitize(&self.names.join("."), QUOTE_MAX);
+        let prop = sanitize(
+            &crate::text::join(self.names.iter().copied(), "."),
+            QUOTE_MAX,
+        );
         let Value::String(name) = value else {
             return Err(format!("x-mcp-header of property `{prop}` is not a string"));
         };

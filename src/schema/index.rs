@@ -138,7 +138,7 @@ fn remove_dot_segments(path: &str) -> String {
             s => out.push(s),
         }
     }
-    out.join("/")
+    crate::text::join(out, "/")
 }
 
 /// Resolves `reference` against `base` (RFC 3986 §5.2.2); the result keeps the fragment.

@@ -45,6 +45,6 @@ impl Authorizer {
             push_scopes(&mut v, "offline_access");
         }
         self.requested = v.clone();
-        (!v.is_empty()).then(|| v.join(" "))
+        (!v.is_empty()).then(|| crate::text::join(v.iter().map(String::as_str), " "))
     }
 }
