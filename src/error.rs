@@ -266,8 +266,9 @@ pub(crate) fn json_object(pairs: Vec<(&str, Value)>) -> Value {
 }
 
 /// A JSON value as compact text: the same text as `Value`'s `Display` (`to_string()`,
-/// `{}`), through the `Vec` serializer the client already links. `Display` links a second
-/// serializer (and a pretty-printing one for `{:#}`).
+/// `{}`; in the wasm a float's spelling may differ, `crate::json::text`), through the
+/// writer the client already links. `Display` links serde_json's serializer (and a
+/// pretty-printing one for `{:#}`).
 pub(crate) fn json_text(v: &Value) -> String {
     crate::json::text(v)
 }
