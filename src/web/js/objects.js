@@ -96,8 +96,11 @@ export function crossOrigin(url) {
   return page !== server ? page : undefined;
 }
 
-/** One HEAD probe (bounded to 3 s, the body never read): true when fetch resolved. */
+/** One HEAD probe (bounded to 3 s, the body never read): true when fetch resolved. None is
+ *  sent while the context says it is offline (`navigator.onLine` false): it would fail, and
+ *  an offline client sends no request (issue 13), so the rejection is a network failure. */
 async function probe(fetchFn, thisArg, url, mode, headers) {
+  if (globalThis.navigator?.onLine === false) return false;
   const c = new AbortController();
   const t = setTimeout(() => c.abort(), 3000);
   try {

@@ -90,6 +90,23 @@ test('CORS diagnosis (src/web/js/objects.js diagnose): a server back between the
   s = scripted(() => false);
   eq(await diagnose(s.f, undefined, 'http://api.test/mcp', headers), null, 'network down');
   eq(s.seen.length, 2, 'two probes');
+  // Offline (`navigator.onLine` false): a network failure, and no probe is sent (an offline
+  // client sends no request, issue 13), though this server would answer every probe.
+  // (Node 20 has no navigator: one is lent for the check.)
+  const lent = globalThis.navigator === undefined;
+  if (lent) globalThis.navigator = {};
+  Object.defineProperty(globalThis.navigator, 'onLine', { configurable: true, get: () => false });
+  try {
+    s = scripted(() => true);
+    eq(await diagnose(s.f, undefined, 'http://api.test/mcp', headers), null, 'offline: not CORS');
+    eq(s.seen, [], 'offline: no probe');
+  } finally {
+    delete globalThis.navigator.onLine;
+    if (lent) delete globalThis.navigator;
+  }
+  s = scripted(() => true);
+  eq(await diagnose(s.f, undefined, 'http://api.test/mcp', headers), null, 'online again: not CORS');
+  eq(s.seen.length, 1, 'online again: one probe');
 });
 
 test('CORS diagnosis wording (src/web/js/objects.js): safelisted headers, required lines', { scenarios: [] }, async () => {
