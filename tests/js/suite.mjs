@@ -423,12 +423,14 @@ test('form elicitation (ask_name) answered by the handler', async ({ client, url
 });
 
 test('form elicitation: numbers answered reach the server as the same numbers (ask_numbers)', async ({ client }) => {
-  // The wasm writes floats with the JS engine's digits (src/json/write.rs): whatever the
-  // spelling, Python must read the numbers the person gave. (The answer crosses into the
-  // wasm as JSON.stringify's text, read by the crate's reader, which reads numbers as
-  // serde_json's does by default: a 17-digit number or a far exponent may come out one ulp
-  // off, e.g. -1.5e-300. These numbers are read exactly.)
-  for (const [a, b, c] of [[0.1, 1e21, -2.5e-7], [1e19, 5e-324, 123456789.125], [-0.5, 1 / 3, 1.7976931348623157e308]]) {
+  // The wasm writes floats with the JS engine's digits (src/json/write.rs): 1e+21, and
+  // 100000000000000000000.0 for 1e20 (".0" keeps it a float). Whatever the spelling, Python
+  // must read the numbers the person gave. The numbers are floats that are integers by
+  // value: the 2026-07-28 schema.json allows only integers in ElicitResult's content (where
+  // schema.mdx's type says number, and elicitation.mdx's Number Schema may be "number"),
+  // and every request recorded here is checked against it (tests/js/validate-log.mjs). Fractions (0.1, 5e-324, 1/3)
+  // are checked in tests/wasm (json::text, read back bit for bit).
+  for (const [a, b, c] of [[1e20, 1e21, -1.7976931348623157e308], [3e20, 5e300, -2e22]]) {
     const seen = [];
     const cl = client({ onElicitation: async (req) => { seen.push(req); return { action: 'accept', content: { a, b, c } }; } });
     const got = JSON.parse(text(await cl.callTool('ask_numbers', {})));
