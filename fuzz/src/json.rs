@@ -6,7 +6,8 @@
 //! - never panics;
 //! - `json::parse` accepts exactly what `serde_json::from_str::<Value>` accepts, and builds
 //!   the same `Value` (key order, the last of a repeated key, integers as `u64`/`i64`,
-//!   other numbers the same `f64` bit for bit); serde_json read through
+//!   other numbers the same `f64` bit for bit, correctly rounded: serde_json with its
+//!   `float_roundtrip` feature, `fuzz/Cargo.toml`); serde_json read through
 //!   `crate::oracle::serde_value`, where serde's private marker key
 //!   (`"$serde_json::private::RawValue"`, live with the `raw_value` feature) is a key like
 //!   any other, as it is in JSON and in the crate;

@@ -1,8 +1,8 @@
-//! JSON numbers: checked, or read into a `Number` as serde_json reads them.
+//! JSON numbers: checked, or read into a `Number`: integers as serde_json reads them,
+//! other numbers as the `f64` nearest to the decimal value (what `JSON.parse` gives).
 
 use super::{JsonError, Parser};
 use serde_json::Number;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 impl Parser<'_> {
     /// A number checked for its syntax only: a checked raw value may hold a number past
@@ -55,17 +55,29 @@ impl Parser<'_> {
         }))
     }
 
-    /// A number at the cursor, kept as serde_json keeps it (see the module's comment).
+    /// A number at the cursor: an integer that fits as `u64` or `i64`, as serde_json keeps
+    /// it; anything else as the `f64` nearest to its decimal value, correctly rounded as
+    /// `JSON.parse` and serde_json's `float_roundtrip` read it (a host's number crosses in
+    /// as `JSON.stringify`'s text, the shortest that reads back as the same `f64`, so it
+    /// must come out bit for bit the same).
     pub(super) fn number(&mut self) -> Result<Number, JsonError> {
+        let start = self.pos;
         let negative = self.peek() == Some(b'-');
         if negative {
             self.pos += 1;
         }
-        // The significand's digits while they fit a u64 (the rest are dropped, the integer
-        // part's counted in the exponent), as serde_json keeps them.
+        // The significand's digits while they fit a u64, and the power of ten it is scaled
+        // by; `exact`: no digit was dropped.
         let mut sig: u64 = 0;
         let mut exp: i64 = 0;
-        let mut integer_overflow = false;
+        let mut exact = true;
+        let mut push = |sig: &mut u64, d: u8| match sig
+            .checked_mul(10)
+            .and_then(|s| s.checked_add(u64::from(d - b'0')))
+        {
+            Some(s) if exact => *sig = s,
+            _ => exact = false,
+        };
         match self.peek() {
             Some(b'0') => {
                 self.pos += 1;
@@ -76,16 +88,7 @@ impl Parser<'_> {
             Some(b'1'..=b'9') => {
                 while let Some(d @ b'0'..=b'9') = self.peek() {
                     self.pos += 1;
-                    match sig
-                        .checked_mul(10)
-                        .and_then(|s| s.checked_add(u64::from(d - b'0')))
-                    {
-                        Some(s) if !integer_overflow => sig = s,
-                        _ => {
-                            integer_overflow = true;
-                            exp += 1;
-                        }
-                    }
+                    push(&mut sig, d);
                 }
             }
             None => return Err(self.error("EOF while parsing a value")),
@@ -95,23 +98,11 @@ impl Parser<'_> {
         if self.peek() == Some(b'.') {
             self.pos += 1;
             float = true;
-            let start = self.pos;
+            let from = self.pos;
             self.some_digits()?;
-            // As serde_json: the fraction's digits join the significand while it has room,
-            // even after integer digits were dropped (which puts them a place too high; the
-            // value differs from the exact one in the last bits, and both readers agree).
-            let mut overflow = false;
-            for &d in self.s.get(start..self.pos).unwrap_or_default() {
-                match sig
-                    .checked_mul(10)
-                    .and_then(|s| s.checked_add(u64::from(d - b'0')))
-                {
-                    Some(s) if !overflow => {
-                        sig = s;
-                        exp -= 1;
-                    }
-                    _ => overflow = true,
-                }
+            for &d in self.s.get(from..self.pos).unwrap_or_default() {
+                push(&mut sig, d);
+                exp -= 1;
             }
         }
         if let Some(b'e' | b'E') = self.peek() {
@@ -128,15 +119,15 @@ impl Parser<'_> {
                 }
                 _ => false,
             };
-            let start = self.pos;
+            let from = self.pos;
             self.some_digits()?;
             let mut e: i64 = 0;
-            for &d in self.s.get(start..self.pos).unwrap_or_default() {
+            for &d in self.s.get(from..self.pos).unwrap_or_default() {
                 e = (e * 10 + i64::from(d - b'0')).min(1 << 40);
             }
             exp += if neg_exp { -e } else { e };
         }
-        if !float && !integer_overflow {
+        if !float && exact {
             if !negative {
                 return Ok(Number::from(sig));
             }
@@ -144,123 +135,130 @@ impl Parser<'_> {
                 return Ok(Number::from((sig as i64).wrapping_neg()));
             }
         }
-        let f = scale(sig, exp).ok_or_else(|| self.error("number out of range"))?;
-        let f = if negative { -f } else { f };
+        // Clinger's fast path: a significand and a power of ten that are both exact
+        // doubles (< 2^53, 10^22 at most) give the correctly rounded quotient or product
+        // in one operation. Anything else is read by a correct decimal reader.
+        let f = if exact && sig <= 1 << 53 && (-22..=22).contains(&exp) {
+            let mut p = 1.0;
+            for _ in 0..exp.unsigned_abs() {
+                p *= 10.0; // exact up to 10^22
+            }
+            let f = if exp < 0 {
+                sig as f64 / p
+            } else {
+                sig as f64 * p
+            };
+            if negative {
+                -f
+            } else {
+                f
+            }
+        } else {
+            decimal(self.s.get(start..self.pos).unwrap_or_default())
+        };
         Number::from_f64(f).ok_or_else(|| self.error("number out of range"))
     }
 }
 
-/// `sig × 10^exp` as serde_json computes it without its `float_roundtrip` feature (one
-/// multiplication or division by a correctly rounded power of ten, and steps of 10^308
-/// below that), so that both read every number to the same `f64`. `None`: past `f64`'s
-/// range.
-fn scale(sig: u64, exp: i64) -> Option<f64> {
-    let mut f = sig as f64;
-    let mut e = exp;
-    loop {
-        let p = u32::try_from(e.unsigned_abs()).ok().and_then(pow10);
-        match p {
-            Some(p) if e >= 0 => {
-                f *= p;
-                return f.is_finite().then_some(f);
-            }
-            Some(p) => return Some(f / p),
-            None if f == 0.0 => return Some(0.0),
-            None if e >= 0 => return None,
-            None => {
-                f /= 1e308;
-                e += 308;
-            }
-        }
-    }
+/// The `f64` nearest to a JSON number's text (infinite past `f64`'s range), natively by
+/// core's reader (`str::parse`, correctly rounded).
+#[cfg(not(target_arch = "wasm32"))]
+fn decimal(text: &[u8]) -> f64 {
+    std::str::from_utf8(text)
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(f64::NAN)
 }
 
-/// 10^0 to 10^308 once computed (0: not yet). Zeroed, so it takes no bytes in the module.
-static POW10: [AtomicU64; 309] = [const { AtomicU64::new(0) }; 309];
-
-/// 10^k correctly rounded (as Rust's float literals and serde_json's table are), for k up
-/// to 308; `None` past it. Computed on first use and kept, where serde_json has a table:
-/// 309 doubles are 2.5 KB of the wasm that gzip cannot shrink (BENCHMARKS.md, the
-/// forty-fourth session), and the computation is a few hundred multiplications once per k.
-fn pow10(k: u32) -> Option<f64> {
-    let slot = POW10.get(k as usize)?;
-    let bits = slot.load(Ordering::Relaxed);
-    if bits != 0 {
-        return Some(f64::from_bits(bits));
-    }
-    let f = f64::from_bits(pow10_bits(k));
-    slot.store(f.to_bits(), Ordering::Relaxed);
-    Some(f)
-}
-
-/// The bits of 10^k correctly rounded, k ≤ 308: 10^k = 5^k × 2^k, with 5^k exact in 32-bit
-/// limbs (5^308 < 2^716: 23 of them), rounded to 53 bits half to even, and 2^k put in the
-/// exponent (exact: 10^308 is a normal double).
-fn pow10_bits(k: u32) -> u64 {
-    let mut limbs = [0u32; 23];
-    limbs[0] = 1;
-    let mut len = 1;
-    let mut left = k;
-    while left > 0 {
-        // 5^13 is the largest power of five below 2^32.
-        let step = left.min(13);
-        let m = 5u64.pow(step);
-        let mut carry = 0u64;
-        for l in limbs.iter_mut().take(len) {
-            let v = u64::from(*l) * m + carry;
-            *l = v as u32;
-            carry = v >> 32;
-        }
-        if carry > 0 {
-            if let Some(l) = limbs.get_mut(len) {
-                *l = carry as u32;
-                len += 1;
-            }
-        }
-        left -= step;
-    }
-    // The top three limbs (all of them when there are fewer), normalized so that bit 127 is
-    // set; whatever lies below them only breaks a tie.
-    let low = len.saturating_sub(3);
-    let mut acc: u128 = 0;
-    for &l in limbs.iter().take(len).skip(low).rev() {
-        acc = acc << 32 | u128::from(l);
-    }
-    let sticky = limbs.iter().take(low).any(|&l| l != 0);
-    let lz = acc.leading_zeros();
-    acc <<= lz;
-    // 5^k = acc × 2^(32·low − lz); the top 53 bits of acc are the significand.
-    let mut m = (acc >> 75) as u64;
-    let mut e = 32 * low as i64 - i64::from(lz) + 75;
-    let half = acc >> 74 & 1 == 1;
-    let rest = acc & ((1u128 << 74) - 1) != 0 || sticky;
-    if half && (rest || m & 1 == 1) {
-        m += 1;
-        if m == 1 << 53 {
-            m >>= 1;
-            e += 1;
-        }
-    }
-    // m × 2^(e + k), m in [2^52, 2^53): the biased exponent is e + k + 52 + 1023.
-    let biased = (e + i64::from(k) + 52 + 1023) as u64;
-    biased << 52 | (m & ((1 << 52) - 1))
+/// The `f64` nearest to a JSON number's text, in the wasm: the JS engine's `Number(text)`
+/// (ECMA-262 StringToNumber, which reads JSON's number syntax). Why: core's correct reader
+/// (`str::parse`) would add 14.4 KB to the gzipped modern entry (measured in the
+/// forty-eighth session), and serde_json's default reader (one rounding of the significand,
+/// then one of its scaling), which this module followed before, is an ulp off for some
+/// 17-digit numbers (−1.5e-300 read as −1.4999999999999998e-300). A number that misses the
+/// fast path above is rare in what the client reads.
+#[cfg(target_arch = "wasm32")]
+fn decimal(text: &[u8]) -> f64 {
+    // The text is ASCII: the parser checked its syntax.
+    crate::web::js::number_of(std::str::from_utf8(text).unwrap_or("NaN"))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{pow10, pow10_bits};
+    use crate::json::parse;
+    use serde_json::Value;
 
-    /// Every power of ten the reader can use is the correctly rounded one: the same bits as
-    /// Rust's own reading of "1e{k}" (correctly rounded, as serde_json's table is).
-    #[test]
-    fn powers_of_ten_are_correctly_rounded() {
-        for k in 0..=308u32 {
-            let want: f64 = format!("1e{k}").parse().unwrap();
-            assert_eq!(f64::from_bits(pow10_bits(k)), want, "10^{k}");
-            assert_eq!(pow10(k), Some(want), "10^{k} kept");
-            assert_eq!(pow10(k), Some(want), "10^{k} read again");
+    fn read(t: &str) -> f64 {
+        match parse(t) {
+            Ok(Value::Number(n)) => n.as_f64().unwrap(),
+            other => panic!("{t}: {other:?}"),
         }
-        assert_eq!(pow10(309), None);
-        assert_eq!(pow10(u32::MAX), None);
+    }
+
+    /// Floats come out correctly rounded, bit for bit as core's reader (and `JSON.parse`)
+    /// reads them, on both paths: the fast one and the decimal reader.
+    #[test]
+    fn floats_are_correctly_rounded() {
+        let cases = [
+            "-1.5e-300", // an ulp off with serde_json's default reader
+            "0.1",
+            "0.30000000000000004",
+            "1.7976931348623157e308",
+            "2.2250738585072014e-308",
+            "2.225073858507201e-308",
+            "5e-324",
+            "4.9406564584124654e-324",
+            "2.4703282292062327e-324", // halfway below the least subnormal: rounds to 0
+            "2.4703282292062328e-324", // past it: the least subnormal
+            "9007199254740993",
+            "9007199254740993.0",
+            "9007199254740992.5",
+            "1e23",
+            "8.98846567431158e307",
+            "123456789012345678901234567890e-10",
+            "0.000000000000000000000000000001",
+            "1e22",
+            "1e-22",
+            "4503599627370497.5",
+            "-0.0",
+            "0e400",
+            "1e-400",
+            "-1e-400",
+            "1.00000000000000011102230246251565404236316680908203125",
+            "1.00000000000000011102230246251565404236316680908203124",
+            "1.00000000000000011102230246251565404236316680908203126",
+            "18446744073709551616",
+            "-9223372036854775809",
+        ];
+        for t in cases {
+            let want: f64 = t.parse().unwrap();
+            assert_eq!(read(t).to_bits(), want.to_bits(), "{t}");
+        }
+        for t in ["1e309", "-1e400", "17976931348623159e292"] {
+            assert!(parse(t).is_err(), "{t}");
+        }
+    }
+
+    /// Many random 17-digit decimals with exponents over the whole range: the ones that
+    /// serde_json's default reader gets wrong are found among them within a few thousand.
+    #[test]
+    fn random_decimals_are_correctly_rounded() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = x % 100_000_000_000_000_000;
+            let e = (x >> 57) as i64 * 5 - 320;
+            let t = format!(
+                "{}.{:016}e{e}",
+                digits / 10_000_000_000_000_000 % 10,
+                digits % 10_000_000_000_000_000
+            );
+            let want: f64 = t.parse().unwrap();
+            if want.is_finite() {
+                assert_eq!(read(&t).to_bits(), want.to_bits(), "{t}");
+            }
+        }
     }
 }

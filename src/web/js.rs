@@ -86,4 +86,8 @@ extern "C" {
     /// (`crate::json`'s writer).
     #[wasm_bindgen(js_name = String)]
     pub fn number_text(n: f64) -> String;
+    /// `Number(text)`: the `f64` nearest to a decimal text (ECMA-262 StringToNumber), for
+    /// the numbers `crate::json`'s reader cannot read exactly on its fast path.
+    #[wasm_bindgen(js_name = Number)]
+    pub fn number_of(text: &str) -> f64;
 }

@@ -485,10 +485,11 @@ fn floats_are_written_in_their_shortest_text_and_read_back_the_same() {
     while f < 1e308 {
         for x in [f, -f * 1.000_000_000_000_1, f * 3.7] {
             let t = written(x);
-            // A JSON reader sees a float (the crate's own reader, like serde_json's, is not
-            // exact to the last bit: Rust's reader is, as the server's should be).
+            // A JSON reader sees a float, the same one: the crate's own reader (which asks
+            // the JS engine for what its fast path cannot read exactly) and Rust's.
             let back = json::parse(&t).unwrap_or_else(|e| panic!("{t}: {e}"));
             assert!(back.is_f64(), "{t} reads back as {back}");
+            assert_eq!(back.as_f64().map(f64::to_bits), Some(x.to_bits()), "{t}");
             assert_eq!(t.parse::<f64>().map(f64::to_bits), Ok(x.to_bits()), "{t}");
             // No longer than serde_json's shortest spelling of the digits.
             let digits = |s: &str| {
@@ -509,4 +510,51 @@ fn floats_are_written_in_their_shortest_text_and_read_back_the_same() {
     // In a whole document, as the client writes a request's params.
     let v = serde_json::json!({"age": 30.5, "n": [1, -0.0, 2.0e-9], "s": "x"});
     assert_eq!(json::text(&v), r#"{"age":30.5,"n":[1,-0.0,2e-9],"s":"x"}"#);
+}
+
+/// Numbers read in the wasm (`json::parse`, as a host's answers cross in as
+/// `JSON.stringify`'s text) are the nearest `f64`, bit for bit as Rust's reader (and
+/// `JSON.parse`) reads them: on the reader's fast path and on the JS engine's
+/// `Number(text)`. serde_json's default reader, which the crate followed before, read
+/// -1.5e-300 as -1.4999999999999998e-300.
+#[wasm_bindgen_test]
+fn numbers_are_read_as_the_nearest_float() {
+    use mcp_wasm_client::json;
+    let read = |t: &str| match json::parse(t) {
+        Ok(serde_json::Value::Number(n)) => n.as_f64().map(f64::to_bits),
+        other => panic!("{t}: {other:?}"),
+    };
+    for t in [
+        "-1.5e-300",
+        "0.30000000000000004",
+        "2.2250738585072011e-308",
+        "2.4703282292062328e-324",
+        "1.00000000000000011102230246251565404236316680908203126",
+        "123456789012345678901234567890e-10",
+        "18446744073709551616",
+        "-0.0",
+        "1e-400",
+        "12.5",
+    ] {
+        assert_eq!(read(t), t.parse::<f64>().ok().map(f64::to_bits), "{t}");
+    }
+    assert!(json::parse("1e309").is_err());
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    for _ in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let d = x % 100_000_000_000_000_000;
+        let e = (x >> 57) as i64 * 5 - 320;
+        let t = format!(
+            "{}.{:016}e{e}",
+            d / 10_000_000_000_000_000,
+            d % 10_000_000_000_000_000
+        );
+        if let Ok(want) = t.parse::<f64>() {
+            if want.is_finite() {
+                assert_eq!(read(&t), Some(want.to_bits()), "{t}");
+            }
+        }
+    }
 }
