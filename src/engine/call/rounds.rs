@@ -15,12 +15,11 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::json::RawJson;
 use crate::protocol::input::{decode_input_required, InputRequest};
 use serde_json::{Map, Value};
-use std::collections::VecDeque;
 
 /// The state of an MRTR round.
 pub(super) struct Round {
     pub(super) request_state: Option<RawJson>,
-    pub(super) queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
+    pub(super) queued: Vec<(InputRequest, Option<UrlFacts>)>,
     pub(super) asking: SmallMap<AskId, String>,
     pub(super) requests: SmallMap<String, InputRequest>,
     pub(super) answers: Map<String, Value>,
@@ -68,10 +67,10 @@ impl Call {
                 ))),
             );
         }
-        let mut queued = VecDeque::new();
+        let mut queued = Vec::new();
         for req in ir.input_requests {
             match check_declared(&sh.cfg, &req) {
-                Ok(url) => queued.push_back((req, url)),
+                Ok(url) => queued.push((req, url)),
                 Err(e) => return self.finish(sh, Err(e)),
             }
         }
@@ -96,9 +95,10 @@ impl Call {
         let cap = sh.cfg.limits.max_concurrent_inputs;
         let Some(r) = &mut self.round else { return };
         while r.asking.len() < cap {
-            let Some((req, url)) = r.queued.pop_front() else {
+            if r.queued.is_empty() {
                 break;
-            };
+            }
+            let (req, url) = r.queued.remove(0);
             let id = sh.next_ask_id();
             r.asking.insert(id, req.key.clone());
             sh.track_ask(id, owner.clone());

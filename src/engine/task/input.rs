@@ -127,7 +127,7 @@ impl Driver {
             }
             for (r, url) in checked {
                 self.presented.insert(r.key.clone());
-                self.queued.push_back((r, url));
+                self.queued.push((r, url));
             }
         }
         self.present(sh);
@@ -147,9 +147,7 @@ impl Driver {
             let Some(i) = self.queued.iter().position(|(r, _)| self.peer_mine(&r.key)) else {
                 break;
             };
-            let Some((req, url)) = self.queued.remove(i) else {
-                break;
-            };
+            let (req, url) = self.queued.remove(i);
             let id = sh.next_ask_id();
             self.asking.insert(id, req.key.clone());
             sh.track_ask(id, owner(&self.id, Part::Poll));

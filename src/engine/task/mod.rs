@@ -37,7 +37,6 @@ use crate::protocol::tasks::{DetailedTask, Task};
 use crate::sorted_map::{SortedMap, SortedSet};
 use crate::time::Millis;
 use serde_json::{Map, Value};
-use std::collections::VecDeque;
 
 /// Which exchange of a driver an owner names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -94,7 +93,7 @@ pub(crate) struct Driver {
     poll_number: u64,
     unsettled_before: u64,
     asking: SmallMap<AskId, String>,
-    queued: VecDeque<(InputRequest, Option<UrlFacts>)>,
+    queued: Vec<(InputRequest, Option<UrlFacts>)>,
     outstanding: SmallMap<String, InputRequest>,
     rounds: u32,
     waiters: Vec<Waiter>,
@@ -191,7 +190,7 @@ impl Driver {
             poll_number: 0,
             unsettled_before: 0,
             asking: SmallMap::default(),
-            queued: VecDeque::new(),
+            queued: Vec::new(),
             outstanding: SmallMap::default(),
             rounds: 0,
             waiters: Vec::new(),

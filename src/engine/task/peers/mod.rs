@@ -393,7 +393,7 @@ impl Driver {
             match (done, self.outstanding.get(&key)) {
                 (false, Some(req)) => {
                     if let Ok(url) = check_declared(&sh.cfg, req) {
-                        self.queued.push_front((req.clone(), url));
+                        self.queued.insert(0, (req.clone(), url));
                     }
                 }
                 // Answered elsewhere (or gone): not presented here, unless that answer
