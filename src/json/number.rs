@@ -184,6 +184,10 @@ fn decimal(text: &[u8]) -> f64 {
 }
 
 #[cfg(test)]
+#[path = "../../tests/support/decimals.rs"]
+mod decimals;
+
+#[cfg(test)]
 mod tests {
     use crate::json::parse;
     use serde_json::Value;
@@ -239,22 +243,11 @@ mod tests {
         }
     }
 
-    /// Many random 17-digit decimals with exponents over the whole range: the ones that
-    /// serde_json's default reader gets wrong are found among them within a few thousand.
+    /// Random 17-digit decimals over the whole exponent range (the same as `tests/wasm`
+    /// reads in the browsers and Node), against core's reader.
     #[test]
     fn random_decimals_are_correctly_rounded() {
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        for _ in 0..200_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let digits = x % 100_000_000_000_000_000;
-            let e = (x >> 57) as i64 * 5 - 320;
-            let t = format!(
-                "{}.{:016}e{e}",
-                digits / 10_000_000_000_000_000 % 10,
-                digits % 10_000_000_000_000_000
-            );
+        for t in super::decimals::random_decimals(200_000) {
             let want: f64 = t.parse().unwrap();
             if want.is_finite() {
                 assert_eq!(read(&t).to_bits(), want.to_bits(), "{t}");

@@ -539,18 +539,7 @@ fn numbers_are_read_as_the_nearest_float() {
         assert_eq!(read(t), t.parse::<f64>().ok().map(f64::to_bits), "{t}");
     }
     assert!(json::parse("1e309").is_err());
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-    for _ in 0..20_000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let d = x % 100_000_000_000_000_000;
-        let e = (x >> 57) as i64 * 5 - 320;
-        let t = format!(
-            "{}.{:016}e{e}",
-            d / 10_000_000_000_000_000,
-            d % 10_000_000_000_000_000
-        );
+    for t in decimals::random_decimals(20_000) {
         if let Ok(want) = t.parse::<f64>() {
             if want.is_finite() {
                 assert_eq!(read(&t), Some(want.to_bits()), "{t}");
@@ -558,3 +547,6 @@ fn numbers_are_read_as_the_nearest_float() {
         }
     }
 }
+
+#[path = "../support/decimals.rs"]
+mod decimals;
