@@ -9,10 +9,10 @@
 //! "text to `Value`" and "check this text and keep it", which this module does in a few KB.
 //! It accepts exactly what serde_json accepts (RFC 8259, nesting up to 127 levels, lone
 //! surrogate escapes refused) and builds the same `Value`s: `tests/json_differential.rs`
-//! and the `json` fuzz target (`fuzz/src/json.rs`) compare the two on every input. Integers are read as serde_json reads
-//! them (`u64` or `i64` where they fit); every other number as the `f64` nearest to it, as
-//! `JSON.parse` and serde_json with its `float_roundtrip` feature (the tests' oracle) read
-//! it (`number.rs`).
+//! and the `json` fuzz target (`fuzz/src/json.rs`) compare the two on every input.
+//! Integers are read as serde_json reads them (`u64` or `i64` where they fit); every other
+//! number as the `f64` nearest to it, as `JSON.parse` and serde_json with its
+//! `float_roundtrip` feature (the tests' oracle) read it (`number.rs`).
 
 mod number;
 #[cfg(test)]
