@@ -284,7 +284,7 @@ impl SseParser {
             self.dispatch(out);
             return Ok(());
         }
-        let (field, value) = match line.split_once(':') {
+        let (field, value) = match crate::text::split_once(line, ":") {
             // A line starting with ':' is a comment.
             Some(("", _)) => return Ok(()),
             // One space after the colon is not part of the value.

@@ -56,10 +56,22 @@ pub(crate) fn join<'a>(items: impl IntoIterator<Item = &'a str>, sep: &str) -> S
 /// UTF-8 starts and ends on character boundaries, so the index slices `haystack` safely.
 pub(crate) fn find(haystack: &str, needle: &str) -> Option<usize> {
     let (h, n) = (haystack.as_bytes(), needle.as_bytes());
-    if n.is_empty() {
-        return Some(0);
+    match n {
+        [] => Some(0),
+        // One byte (the separators of URLs, headers and SSE lines): a plain scan.
+        [b] => h.iter().position(|c| c == b),
+        _ => h.windows(n.len()).position(|w| w == n),
     }
-    h.windows(n.len()).position(|w| w == n)
+}
+
+/// The byte index of the last `needle` in `haystack` (`str::rfind`).
+pub(crate) fn rfind(haystack: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    match n {
+        [] => Some(h.len()),
+        [b] => h.iter().rposition(|c| c == b),
+        _ => h.windows(n.len()).rposition(|w| w == n),
+    }
 }
 
 /// Whether `needle` occurs in `haystack`.
@@ -71,6 +83,47 @@ pub(crate) fn contains(haystack: &str, needle: &str) -> bool {
 pub(crate) fn split_once<'a>(haystack: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
     let i = find(haystack, needle)?;
     Some((haystack.get(..i)?, haystack.get(i + needle.len()..)?))
+}
+
+/// `haystack` split around the last `needle`, as `str::rsplit_once` splits it.
+pub(crate) fn rsplit_once<'a>(haystack: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
+    let i = rfind(haystack, needle)?;
+    Some((haystack.get(..i)?, haystack.get(i + needle.len()..)?))
+}
+
+/// The pieces of `haystack` between the `sep`s, as `str::split` gives them (`sep` not
+/// empty: an empty one gives `haystack` whole).
+///
+/// Why these instead of `str::split`, `split_once`, `find` and `rfind` with a `char`:
+/// a `char` pattern links core's `CharSearcher` (and its `memchr`), 0.4 KB of the gzipped
+/// wasm at most (`bench/tools/wasm-without.mjs`; BENCHMARKS.md, the forty-ninth session),
+/// for separators of one ASCII byte in URLs, media types, SSE lines and JSON Pointers.
+pub(crate) fn split<'a>(haystack: &'a str, sep: &'a str) -> Split<'a> {
+    Split {
+        rest: Some(haystack),
+        sep,
+    }
+}
+
+/// The iterator of [`split`].
+pub(crate) struct Split<'a> {
+    rest: Option<&'a str>,
+    sep: &'a str,
+}
+
+impl<'a> Iterator for Split<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let s = self.rest?;
+        match split_once(s, self.sep).filter(|_| !self.sep.is_empty()) {
+            Some((piece, rest)) => {
+                self.rest = Some(rest);
+                Some(piece)
+            }
+            None => self.rest.take(),
+        }
+    }
 }
 
 /// The value of `s` when it is one or more ASCII digits (`1*DIGIT`) and fits a `u64`;
@@ -90,7 +143,7 @@ pub(crate) fn digits(s: &str) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{contains, digits, find, join, lossy, split_once};
+    use super::{contains, digits, find, join, lossy, rfind, rsplit_once, split, split_once};
 
     #[test]
     fn join_agrees_with_std() {
@@ -177,13 +230,40 @@ mod tests {
             "1::2::3",
             "ab:",
             ":/",
+            ".",
+            "..",
+            "a.b..c.",
+            "/a/b/",
+            "x#y#z",
+            "ü:é:",
         ];
-        let needles = ["://", "::", "", "a", "é", "https://x/", ":/"];
+        let needles = [
+            "://",
+            "::",
+            "",
+            "a",
+            "é",
+            "https://x/",
+            ":/",
+            ":",
+            ".",
+            "/",
+            "#",
+        ];
         for h in hays {
             for n in needles {
                 assert_eq!(find(h, n), h.find(n), "{h:?} {n:?}");
                 assert_eq!(contains(h, n), h.contains(n), "{h:?} {n:?}");
                 assert_eq!(split_once(h, n), h.split_once(n), "{h:?} {n:?}");
+                assert_eq!(rfind(h, n), h.rfind(n), "{h:?} {n:?}");
+                assert_eq!(rsplit_once(h, n), h.rsplit_once(n), "{h:?} {n:?}");
+                if !n.is_empty() {
+                    let ours: Vec<&str> = split(h, n).collect();
+                    let std: Vec<&str> = h.split(n).collect();
+                    assert_eq!(ours, std, "{h:?} {n:?}");
+                } else {
+                    assert_eq!(split(h, n).collect::<Vec<_>>(), [h], "{h:?}");
+                }
             }
         }
     }

@@ -36,11 +36,11 @@ pub(crate) fn split(url: &str) -> Option<Parts<'_>> {
     if authority.is_empty() || authority.as_bytes().contains(&b'@') {
         return None;
     }
-    let (before_frag, fragment) = match tail.split_once('#') {
+    let (before_frag, fragment) = match crate::text::split_once(tail, "#") {
         Some((a, f)) => (a, Some(f)),
         None => (tail, None),
     };
-    let (path, query) = match before_frag.split_once('?') {
+    let (path, query) = match crate::text::split_once(before_frag, "?") {
         Some((p, q)) => (p, Some(q)),
         None => (before_frag, None),
     };
@@ -66,7 +66,7 @@ pub(crate) fn origin(url: &str) -> Option<String> {
 /// `host:port` with the scheme's default port made explicit, lower-cased (for comparing).
 fn host_port(p: &Parts) -> String {
     let a = p.authority.to_ascii_lowercase();
-    let has_port = match a.rfind(':') {
+    let has_port = match crate::text::rfind(&a, ":") {
         Some(i) => !a.as_bytes()[i..].contains(&b']'),
         None => false,
     };
@@ -201,7 +201,7 @@ pub(crate) fn form(pairs: &[(&str, &str)]) -> String {
 
 /// `url` with the pairs added to its query (before any fragment).
 pub(crate) fn with_query(url: &str, pairs: &[(&str, &str)]) -> String {
-    let (head, frag) = match url.split_once('#') {
+    let (head, frag) = match crate::text::split_once(url, "#") {
         Some((h, f)) => (h, Some(f)),
         None => (url, None),
     };
@@ -252,14 +252,14 @@ pub(crate) fn decode(s: &str) -> String {
 /// The query parameters of a URL (the authorization response), decoded. The fragment is
 /// ignored (`response_mode=query`, the default for the code flow).
 pub(crate) fn query_params(url: &str) -> Vec<(String, String)> {
-    let head = url.split('#').next().unwrap_or("");
-    let Some((_, q)) = head.split_once('?') else {
+    let head = crate::text::split_once(url, "#").map_or(url, |(h, _)| h);
+    let Some((_, q)) = crate::text::split_once(head, "?") else {
         return Vec::new();
     };
-    q.split('&')
+    crate::text::split(q, "&")
         .filter(|p| !p.is_empty())
         .take(64)
-        .map(|p| match p.split_once('=') {
+        .map(|p| match crate::text::split_once(p, "=") {
             Some((k, v)) => (decode(k), decode(v)),
             None => (decode(p), String::new()),
         })
@@ -273,12 +273,14 @@ pub(crate) fn is_loopback(url: &str) -> bool {
     };
     let a = p.authority.to_ascii_lowercase();
     let host = if a.starts_with('[') {
-        a.split(']')
-            .next()
-            .map(|h| format!("{h}]"))
-            .unwrap_or_default()
+        format!(
+            "{}]",
+            crate::text::split_once(&a, "]").map_or(a.as_str(), |(h, _)| h)
+        )
     } else {
-        a.split(':').next().unwrap_or("").to_string()
+        crate::text::split_once(&a, ":")
+            .map_or(a.as_str(), |(h, _)| h)
+            .to_string()
     };
     host == "localhost" || host.ends_with(".localhost") || host == "127.0.0.1" || host == "[::1]"
 }

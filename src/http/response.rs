@@ -53,7 +53,9 @@ pub(crate) fn classify_content_type(ct: Option<&str>) -> BodyKind {
     let Some(ct) = ct else {
         return BodyKind::Other(String::new());
     };
-    let essence = ct.split(';').next().unwrap_or("").trim();
+    let essence = crate::text::split_once(ct, ";")
+        .map_or(ct, |(e, _)| e)
+        .trim();
     // Compared without a lowercase copy: the common answers allocate nothing per response.
     let b = essence.as_bytes();
     let starts = |p: &str| {

@@ -345,7 +345,16 @@ impl<'a> Walker<'a> {
         for seg in &self.loc {
             p.push('/');
             match seg {
-                Seg::Key(k) => p.push_str(&k.replace('~', "~0").replace('/', "~1")),
+                // RFC 6901 §3: `~` as `~0`, `/` as `~1`.
+                Seg::Key(k) => {
+                    for c in k.chars() {
+                        match c {
+                            '~' => p.push_str("~0"),
+                            '/' => p.push_str("~1"),
+                            c => p.push(c),
+                        }
+                    }
+                }
                 Seg::Index(i) => p.push_str(&i.to_string()),
             }
         }

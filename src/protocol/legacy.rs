@@ -189,12 +189,12 @@ pub(crate) fn resolve_endpoint(base: &str, endpoint: &str) -> Result<String> {
     } else {
         let path_start = crate::text::find(base, "://")
             .map(|i| i + 3)
-            .and_then(|i| base[i..].find('/').map(|j| i + j));
+            .and_then(|i| crate::text::find(&base[i..], "/").map(|j| i + j));
         match path_start {
             Some(p) => {
                 let path = &base[p..];
                 let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
-                let dir = &path[..path.rfind('/').map(|i| i + 1).unwrap_or(0)];
+                let dir = &path[..crate::text::rfind(path, "/").map(|i| i + 1).unwrap_or(0)];
                 format!("{base_origin}{dir}{endpoint}")
             }
             None => format!("{base_origin}/{endpoint}"),

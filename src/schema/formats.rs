@@ -11,7 +11,7 @@
 /// A pragmatic RFC 5321-style address: one `@`, a non-empty local part without spaces or
 /// specials, a domain of non-empty dot-separated labels that has a dot (or is `localhost`).
 pub(crate) fn is_email(s: &str) -> bool {
-    let Some((local, domain)) = s.split_once('@') else {
+    let Some((local, domain)) = crate::text::split_once(s, "@") else {
         return false;
     };
     let local_ok = !local.is_empty()
@@ -23,7 +23,7 @@ pub(crate) fn is_email(s: &str) -> bool {
             .chars()
             .all(|c| !c.is_whitespace() && !c.is_control() && !is_special(c));
     let labels_ok = domain.len() <= 253
-        && domain.split('.').all(|l| {
+        && crate::text::split(domain, ".").all(|l| {
             !l.is_empty()
                 && l.len() <= 63
                 && !l.starts_with('-')
@@ -45,7 +45,7 @@ fn is_special(c: char) -> bool {
 /// An RFC 3986 URI with a scheme: `scheme ":" ...`, only URI characters after it (ASCII,
 /// no spaces; `%` followed by two hex digits).
 pub(crate) fn is_uri(s: &str) -> bool {
-    let Some((scheme, rest)) = s.split_once(':') else {
+    let Some((scheme, rest)) = crate::text::split_once(s, ":") else {
         return false;
     };
     let mut sc = scheme.bytes();

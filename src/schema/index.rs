@@ -78,17 +78,17 @@ struct Parts<'a> {
 }
 
 fn parse(s: &str) -> Parts<'_> {
-    let (s, fragment) = match s.split_once('#') {
+    let (s, fragment) = match crate::text::split_once(s, "#") {
         Some((a, f)) => (a, Some(f)),
         None => (s, None),
     };
-    let (s, query) = match s.split_once('?') {
+    let (s, query) = match crate::text::split_once(s, "?") {
         Some((a, q)) => (a, Some(q)),
         None => (s, None),
     };
     // `split_once`/`split_at_checked` rather than `s[..i]`: a range index on a `str` links
     // core's panic formatting with its Unicode tables into the wasm.
-    let (scheme, s) = match s.split_once(':') {
+    let (scheme, s) = match crate::text::split_once(s, ":") {
         Some((sc, rest))
             if sc.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
                 && !sc.as_bytes().contains(&b'/') =>
@@ -100,7 +100,7 @@ fn parse(s: &str) -> Parts<'_> {
     let (authority, path) = match s.strip_prefix("//") {
         Some(rest) => {
             let (a, p) = rest
-                .split_at_checked(rest.find('/').unwrap_or(rest.len()))
+                .split_at_checked(crate::text::find(rest, "/").unwrap_or(rest.len()))
                 .unwrap_or((rest, ""));
             (Some(a), p)
         }
@@ -118,7 +118,7 @@ fn parse(s: &str) -> Parts<'_> {
 /// RFC 3986 §5.2.4.
 fn remove_dot_segments(path: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
-    let segs: Vec<&str> = path.split('/').collect();
+    let segs: Vec<&str> = crate::text::split(path, "/").collect();
     for (i, seg) in segs.iter().enumerate() {
         let last = i + 1 == segs.len();
         match *seg {
@@ -164,7 +164,7 @@ pub(crate) fn resolve(base: &str, reference: &str) -> String {
                 } else if b.authority.is_some() && b.path.is_empty() {
                     format!("/{}", r.path)
                 } else {
-                    let dir = b.path.rsplit_once('/').map_or("", |(d, _)| d);
+                    let dir = crate::text::rsplit_once(b.path, "/").map_or("", |(d, _)| d);
                     let slash = if b.path.as_bytes().contains(&b'/') {
                         "/"
                     } else {
@@ -206,7 +206,7 @@ pub(crate) fn pointer<'v>(root: &'v Value, ptr: &str) -> Option<&'v Value> {
         return Some(node);
     }
     let rest = ptr.strip_prefix('/')?;
-    for raw in rest.split('/') {
+    for raw in crate::text::split(rest, "/") {
         let mut token = String::new();
         let mut chars = raw.chars();
         while let Some(c) = chars.next() {
@@ -308,7 +308,7 @@ impl Index {
         let base = match root.get("$id").and_then(Value::as_str) {
             Some(id) => {
                 let uri = resolve(DEFAULT_BASE, id);
-                uri.split_once('#')
+                crate::text::split_once(&uri, "#")
                     .map_or(uri.as_str(), |(u, _)| u)
                     .to_string()
             }
@@ -355,7 +355,7 @@ impl Index {
         text: &str,
     ) -> Result<(String, usize, Option<(String, bool)>), String> {
         let full = resolve(base, text);
-        let (doc, frag) = full.split_once('#').unwrap_or((&full, ""));
+        let (doc, frag) = crate::text::split_once(&full, "#").unwrap_or((&full, ""));
         let Some(res) = self.resources.iter().position(|r| r.uri == doc) else {
             return Err(format!(
                 "$ref '{}' points outside the schema ({}); remote references are not fetched",
@@ -415,8 +415,7 @@ impl Index {
                 .as_str()
                 .ok_or_else(|| bad(&ptr, "$id must be a string"))?;
             let uri = resolve(&base, id);
-            let uri = uri
-                .split_once('#')
+            let uri = crate::text::split_once(&uri, "#")
                 .map_or(uri.as_str(), |(u, _)| u)
                 .to_string();
             let addr = obj.get("$id").map_or(0, |v| v as *const Value as usize);

@@ -38,7 +38,7 @@ fn bad(url: &str, why: &str) -> Error {
 /// text as written (found by fuzzing against the `url` crate).
 fn ends_in_number(host: &str) -> bool {
     let h = host.strip_suffix('.').unwrap_or(host);
-    let last = h.rsplit('.').next().unwrap_or("");
+    let last = crate::text::rsplit_once(h, ".").map_or(h, |(_, last)| last);
     let hex = last
         .strip_prefix("0x")
         .or_else(|| last.strip_prefix("0X"))
@@ -49,7 +49,7 @@ fn ends_in_number(host: &str) -> bool {
 /// `a.b.c.d`, each 0–255 in decimal without leading zeros: the one IPv4 form a browser
 /// shows as written.
 fn is_dotted_decimal(host: &str) -> bool {
-    let parts: Vec<&str> = host.split('.').collect();
+    let parts: Vec<&str> = crate::text::split(host, ".").collect();
     parts.len() == 4
         && parts.iter().all(|p| {
             !p.is_empty()
@@ -71,7 +71,7 @@ fn is_ipv6<'a>(s: &'a str) -> bool {
     if crate::text::contains(tail, "::") {
         return false;
     }
-    let split = |p: &'a str| p.split(':').filter(move |_| !p.is_empty());
+    let split = |p: &'a str| crate::text::split(p, ":").filter(move |_| !p.is_empty());
     let pieces: Vec<&str> = split(head).chain(split(tail)).collect();
     // Only the last piece written may be an IPv4 address ("1.2.3.4::" is not valid).
     let v4_at = (!compressed || !tail.is_empty()).then(|| pieces.len().wrapping_sub(1));
@@ -109,7 +109,7 @@ pub fn check_url(url: &str) -> Result<UrlInfo, Error> {
             "spaces, control or invisible characters and backslashes are not allowed",
         ));
     }
-    let (scheme, rest) = url.split_once(':').ok_or_else(|| bad(url, "no scheme"))?;
+    let (scheme, rest) = crate::text::split_once(url, ":").ok_or_else(|| bad(url, "no scheme"))?;
     let scheme = scheme.to_ascii_lowercase();
     if scheme != "https" && scheme != "http" {
         return Err(bad(
@@ -126,9 +126,8 @@ pub fn check_url(url: &str) -> Result<UrlInfo, Error> {
         return Err(bad(url, "user names or passwords in URLs are not allowed"));
     }
     let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
-        let (inner, after) = v6
-            .split_once(']')
-            .ok_or_else(|| bad(url, "unclosed '[' in the host"))?;
+        let (inner, after) =
+            crate::text::split_once(v6, "]").ok_or_else(|| bad(url, "unclosed '[' in the host"))?;
         // A literal a browser cannot parse (`[1:2:3:4:5]`) is refused here rather than
         // opened (fuzz: schema).
         if !is_ipv6(inner) {
@@ -136,12 +135,12 @@ pub fn check_url(url: &str) -> Result<UrlInfo, Error> {
         }
         (format!("[{}]", inner.to_ascii_lowercase()), after)
     } else {
-        let cut = authority.find(':').unwrap_or(authority.len());
+        let cut = crate::text::find(authority, ":").unwrap_or(authority.len());
         let (h, p) = authority.split_at_checked(cut).unwrap_or((authority, ""));
         if h.is_empty()
-            || h.split('.')
+            || crate::text::split(h, ".")
                 .enumerate()
-                .any(|(i, l)| l.is_empty() && i + 1 < h.split('.').count())
+                .any(|(i, l)| l.is_empty() && i + 1 < crate::text::split(h, ".").count())
         {
             return Err(bad(url, "empty host or host label"));
         }
@@ -187,7 +186,8 @@ pub fn check_url(url: &str) -> Result<UrlInfo, Error> {
             origin.push_str(&format!(":{p}"));
         }
     }
-    let is_punycode = !host.is_ascii() || host.split('.').any(|l| l.starts_with("xn--"));
+    let is_punycode =
+        !host.is_ascii() || crate::text::split(&host, ".").any(|l| l.starts_with("xn--"));
     Ok(UrlInfo {
         url: format!("{scheme}://{authority}{tail}"),
         origin,

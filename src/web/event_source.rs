@@ -34,7 +34,7 @@ fn frame(event: &str, data: &str, id: &str) -> String {
         s.push_str(event);
         s.push('\n');
     }
-    for line in data.split('\n') {
+    for line in crate::text::split(data, "\n") {
         s.push_str("data: ");
         s.push_str(line);
         s.push('\n');

@@ -216,7 +216,10 @@ impl Authorizer {
         state: String,
         stored: Option<String>,
     ) -> Vec<Effect> {
-        match stored.as_deref().and_then(|r| r.split_once(' ')) {
+        match stored
+            .as_deref()
+            .and_then(|r| crate::text::split_once(r, " "))
+        {
             Some((verifier, scope)) if !verifier.is_empty() => {
                 f.pkce = Some(Pkce {
                     challenge: String::new(), // sent already, by the page that left
