@@ -281,8 +281,7 @@ impl Exchanges {
         let slot = self.slots.get_mut(&x).filter(|s| s.held)?;
         let mut req = slot.request.take()?;
         req.id = wire;
-        req.headers
-            .retain(|(n, _)| !n.eq_ignore_ascii_case("authorization"));
+        req.remove_header("authorization");
         if let Some(a) = authorization {
             req.headers.push(("Authorization".into(), a.to_string()));
             // `EventSource` cannot send headers: the 2024 stream is read with fetch.

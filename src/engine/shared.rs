@@ -440,8 +440,7 @@ impl Shared {
             return;
         };
         let proof = p.proof(req.id, req.method.as_str(), &req.url, Some(token), self.now);
-        req.headers
-            .retain(|(n, _)| !n.eq_ignore_ascii_case(crate::auth::dpop::PROOF_HEADER));
+        req.remove_header(crate::auth::dpop::PROOF_HEADER);
         req.headers
             .push((crate::auth::dpop::PROOF_HEADER.to_string(), proof));
     }

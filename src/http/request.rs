@@ -35,6 +35,14 @@ impl HttpRequest {
     pub fn body_text(&self) -> Option<&str> {
         std::str::from_utf8(self.body.as_deref()?).ok()
     }
+
+    /// Removes every header named `name` (ASCII case-insensitively, as HTTP compares
+    /// names). One function for the callers that replace a header (`Authorization`,
+    /// `DPoP`), not a `retain` with a closure of its own each.
+    #[inline(never)]
+    pub(crate) fn remove_header(&mut self, name: &str) {
+        self.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

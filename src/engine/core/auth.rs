@@ -310,7 +310,7 @@ impl Core {
         req.id = n;
         let dpop = req.headers.iter().any(|(k, _)| k == PROOF_HEADER);
         if dpop {
-            req.headers.retain(|(k, _)| k != PROOF_HEADER);
+            req.remove_header(PROOF_HEADER);
             if let Some(p) = self.sh.dpop.as_mut() {
                 let proof = p.proof(n, req.method.as_str(), &req.url, None, self.sh.now);
                 req.headers.push((PROOF_HEADER.to_string(), proof));
