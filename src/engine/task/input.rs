@@ -68,7 +68,7 @@ impl Driver {
             .cloned()
             .collect();
         for k in delivered {
-            self.answered.remove(&k);
+            self.answered.remove(k.as_str());
             self.unsettled.remove(&k);
             self.acked.insert(k);
         }
@@ -83,7 +83,7 @@ impl Driver {
             .filter(|r| {
                 !self.presented.contains(&r.key)
                     && !self.acked.contains(&r.key)
-                    && !self.answered.contains_key(&r.key)
+                    && !self.answered.contains_key(r.key.as_str())
                     && !self.peer_blocked(&r.key)
             })
             .collect();
@@ -234,7 +234,7 @@ impl Driver {
         match outcome {
             Ok(_) => {
                 for k in &keys {
-                    self.answered.remove(k);
+                    self.answered.remove(k.as_str());
                     self.acked.insert(k.clone());
                 }
                 // Answers that came in while this update was in flight go out now.
@@ -264,7 +264,7 @@ impl Driver {
                 }
                 // Rule 8: a definite rejection gives the keys back.
                 for k in &keys {
-                    self.answered.remove(k);
+                    self.answered.remove(k.as_str());
                     self.presented.remove(k);
                 }
                 sh.push(Action::Warn {

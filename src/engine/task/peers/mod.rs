@@ -364,7 +364,7 @@ impl Driver {
                 .outstanding
                 .keys()
                 .filter(|k| {
-                    !self.answered.contains_key(*k)
+                    !self.answered.contains_key(k.as_str())
                         && !self.acked.contains(*k)
                         && !p.elsewhere.contains(*k)
                 })
@@ -388,7 +388,7 @@ impl Driver {
             sh.push(Action::CancelAsk(ask));
             let done = p.elsewhere.contains(&key)
                 || self.acked.contains(&key)
-                || self.answered.contains_key(&key);
+                || self.answered.contains_key(key.as_str());
             // Assigned to another context: it waits here, should it come back.
             match (done, self.outstanding.get(&key)) {
                 (false, Some(req)) => {
