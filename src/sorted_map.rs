@@ -37,7 +37,7 @@ impl<K, V> Default for SortedMap<K, V> {
 ///
 /// A bottom-up merge sort: `n log n` comparisons at most, and `n` when the keys come in
 /// order (a run already in order is copied, not merged). Why not `sort_by`: std's stable
-/// sort was 0.3 KB more of the gzipped wasm (`bench/tools/wasm-without.mjs`; BENCHMARKS.md,
+/// sort was at most 0.3 KB of the gzipped wasm (`bench/tools/wasm-without.mjs`; BENCHMARKS.md,
 /// the forty-ninth session), for maps of a few keys and objects a peer sent.
 #[inline(never)]
 pub(crate) fn sorted_positions(
@@ -58,8 +58,8 @@ pub(crate) fn sorted_positions(
             let ordered = mid == end || cmp(from[mid - 1], from[mid]) != Ordering::Greater;
             for slot in &mut to[start..end] {
                 // Equal keys: the left run's first, so that the sort is stable.
-                let left = l < mid
-                    && (ordered || r == end || cmp(from[l], from[r]) != Ordering::Greater);
+                let left =
+                    l < mid && (ordered || r == end || cmp(from[l], from[r]) != Ordering::Greater);
                 if left {
                     *slot = from[l];
                     l += 1;
