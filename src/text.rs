@@ -1,8 +1,9 @@
-//! Substring search by bytes, for the few places that look for a short needle (`"://"`,
-//! `"::"`) in a short string. Why not `str::find(&str)`: a `&str` pattern links core's
-//! Two-Way searcher (`StrSearcher`, `TwoWaySearcher`), about 0.8 KB of the gzipped wasm
-//! (`bench/tools/wasm-without.mjs`; BENCHMARKS.md, the forty-fourth session), for needles of
-//! two to ten bytes in URLs and messages, where a plain scan is as quick.
+//! Substring search by bytes, for the places that look for a short needle (`"://"`,
+//! `"::"`) or a one-byte separator (`:`, `/`, `#`, …) in a short string. Why not
+//! `str::find(&str)`: a `&str` pattern links core's Two-Way searcher (`StrSearcher`,
+//! `TwoWaySearcher`), about 0.8 KB of the gzipped wasm (`bench/tools/wasm-without.mjs`;
+//! BENCHMARKS.md, the forty-fourth session), for needles of two to ten bytes in URLs and
+//! messages, where a plain scan is as quick; a `char` pattern links `CharSearcher` ([`split`]).
 //!
 //! And decimal numbers of ASCII digits ([`digits`]), bytes as text with U+FFFD for what
 //! is not UTF-8 ([`lossy`]), and names joined with a separator ([`join`]). Why not `str::parse`: each integer
