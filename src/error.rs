@@ -9,7 +9,7 @@
 //! Messages built from peer-controlled strings go through `sanitize` so that a hostile
 //! server cannot inject control characters into logs or UI (tasks rule 23).
 
-use serde_json::Value;
+use crate::json::Value;
 use std::fmt;
 
 /// What went wrong, as the host sees it. Each kind is one JS error class.
@@ -254,11 +254,11 @@ pub(crate) fn sanitize(s: &str, max_chars: usize) -> String {
 }
 
 /// A JSON object from `(key, value)` pairs, in order. The shipped code uses this rather
-/// than `serde_json::json!` with expressions: `json!` turns every leaf that is not a literal
+/// than `crate::json!` with expressions: `json!` turns every leaf that is not a literal
 /// `null`/`true`/`false`/`[]`/`{}` into `serde_json::to_value(..).unwrap()`, which links the
 /// serialize-into-`Value` machinery and the `Debug` of its error for each leaf type.
 pub(crate) fn json_object(pairs: Vec<(&str, Value)>) -> Value {
-    let mut m = serde_json::Map::new();
+    let mut m = crate::json::Map::new();
     for (k, v) in pairs {
         m.insert(k.into(), v);
     }

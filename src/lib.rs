@@ -7,7 +7,7 @@
 //!
 //! | module | what it holds | runs on |
 //! |---|---|---|
-//! | [`json`] | reading JSON text: into a `serde_json::Value`, checked raw text, or member by member | everywhere |
+//! | [`json`](mod@json) | JSON: the `Value` the engine works on (`json!`), and reading and writing JSON text (into a `Value`, checked raw text, or member by member) | everywhere |
 //! | [`protocol`] | JSON-RPC 2.0 and MCP types, names as in the spec's `schema.ts` | everywhere |
 //! | [`sse`] | an incremental, bounded Server-Sent Events parser | everywhere |
 //! | [`http`] | request framing (headers, `Mcp-Name`, base64 sentinel, `x-mcp-header`) and response classification | everywhere |
@@ -21,7 +21,7 @@
 //! the host this"). It compiles and is tested natively with a fake clock.
 
 // Two size lints are allowed on purpose. `result_large_err`: `Error` carries the peer's
-// JSON-RPC `data` as a `serde_json::Value` (72 B with `preserve_order` on 64-bit hosts);
+// JSON-RPC `data` as a `crate::json::Value` (72 B with `preserve_order` on 64-bit hosts);
 // errors are the cold path, and on wasm32, the shipped target, `Result<_, Error>` stays
 // under the lint's 128 B. `large_enum_variant`: the engine's state enums (`Op`, `Step`,
 // `Output`, `Start`, the exchange `Body`) hold one value per operation in flight; boxing

@@ -26,7 +26,9 @@
 
 use mcp_wasm_client::engine::tools::ToolRegistry;
 use mcp_wasm_client::error::{Error, ErrorKind};
+use mcp_wasm_client::json;
 use mcp_wasm_client::json::RawJson;
+use mcp_wasm_client::json::{Map, Value};
 use mcp_wasm_client::protocol::jsonrpc::{self, Message, RequestId, RpcError};
 use mcp_wasm_client::protocol::legacy::decode_initialize_result;
 use mcp_wasm_client::protocol::result::{peek_result_type, ResultType};
@@ -34,7 +36,6 @@ use mcp_wasm_client::protocol::tasks::{decode_create_task_result, decode_detaile
 use mcp_wasm_client::protocol::{codes, discover, input};
 use mcp_wasm_client::schema::output::OutputSchema;
 use mcp_wasm_client::schema::{answers, elicitation};
-use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -162,7 +163,7 @@ impl Spec {
         }
     }
 
-    fn defs(&self) -> &Map<String, Value> {
+    fn defs(&self) -> &Map {
         self.root["$defs"].as_object().expect("$defs")
     }
 
@@ -218,7 +219,9 @@ enum Mode {
 fn envelope(text: &str, v: &Value) -> Result<(), String> {
     let m = jsonrpc::decode(text).map_err(|e| format!("jsonrpc::decode: {}", show(&e)))?;
     let id = |m: &Value| -> Result<RequestId, String> {
-        serde_json::from_value(m["id"].clone()).map_err(|e| format!("id: {e}"))
+        serde_json::to_value(&m["id"])
+            .and_then(serde_json::from_value)
+            .map_err(|e| format!("id: {e}"))
     };
     match m {
         Message::Request {
@@ -575,7 +578,7 @@ const DECODED_WITHOUT_EXAMPLES: &[&str] = &[
 ];
 
 struct Synth<'a> {
-    defs: &'a Map<String, Value>,
+    defs: &'a Map,
 }
 
 impl Synth<'_> {
@@ -670,7 +673,7 @@ fn merge(into: &mut Value, from: Value) {
     match (into, from) {
         (Value::Object(a), Value::Object(b)) => {
             for (k, v) in b {
-                merge(a.entry(k).or_insert(Value::Null), v);
+                merge(a.get_or_insert_with(&k, || Value::Null), v);
             }
         }
         (slot, v) => *slot = v,
@@ -738,7 +741,8 @@ fn every_decoded_type_is_complete() {
             | "JSONRPCNotification"
             | "JSONRPCResultResponse"
             | "JSONRPCErrorResponse" => envelope(&instance.to_string(), &instance).map(|()| true),
-            "Error" => serde_json::from_value::<RpcError>(instance.clone())
+            "Error" => serde_json::to_value(&instance)
+                .and_then(serde_json::from_value::<RpcError>)
                 .map_err(|e| e.to_string())
                 .and_then(|e| rpc_error(&e, &instance))
                 .map(|()| true),

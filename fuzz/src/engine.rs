@@ -93,10 +93,11 @@ use mcp_wasm_client::engine::{
 };
 use mcp_wasm_client::error::Error;
 use mcp_wasm_client::http::encoding::is_token;
+use mcp_wasm_client::json;
 use mcp_wasm_client::json::RawJson;
+use mcp_wasm_client::json::{Map, Value};
 use mcp_wasm_client::protocol::tasks::{Task, TaskStatus};
 use mcp_wasm_client::protocol::TASKS_EXTENSION;
-use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 
 /// Script steps at most per input.
@@ -1043,7 +1044,7 @@ fn json_blob(r: &mut Reader) -> Option<Value> {
     serde_value_bytes(r.blob()).ok()
 }
 
-fn object_blob(r: &mut Reader) -> Map<String, Value> {
+fn object_blob(r: &mut Reader) -> Map {
     match json_blob(r) {
         Some(Value::Object(m)) => m,
         _ => Map::new(),

@@ -10,7 +10,8 @@ use super::{Driver, ANSWERS, TASK_IDS};
 use crate::oracle::{serde_value, serde_value_bytes};
 use crate::util::Reader;
 use mcp_wasm_client::engine::PeerAction;
-use serde_json::{json, Map, Value};
+use mcp_wasm_client::json;
+use mcp_wasm_client::json::{Map, Value};
 
 const PREFIX: &str = "mcp-wasm-client/peers/1 ";
 /// This context's id (`Core::peer_setup`).

@@ -23,7 +23,7 @@ use mcp_wasm_client::http::encoding::{
 };
 use mcp_wasm_client::http::request::{modern_post_headers, Params};
 use mcp_wasm_client::http::x_mcp_header::{header_params, param_headers};
-use serde_json::{Map, Value};
+use mcp_wasm_client::json::{Map, Value};
 
 /// Visible ASCII and spaces, no space at either end.
 fn header_safe(v: &str) -> bool {

@@ -8,7 +8,7 @@
 //!   the same `Value` (key order, the last of a repeated key, integers as `u64`/`i64`,
 //!   other numbers the same `f64` bit for bit, correctly rounded: serde_json with its
 //!   `float_roundtrip` feature, `fuzz/Cargo.toml`); serde_json read through
-//!   `crate::oracle::serde_value`, where serde's private marker key
+//!   `crate::oracle::serde_json_value`, where serde's private marker key
 //!   (`"$serde_json::private::RawValue"`, live with the `raw_value` feature) is a key like
 //!   any other, as it is in JSON and in the crate;
 //! - `RawJson::from_string` accepts exactly what serde_json's `RawValue::from_string`
@@ -18,7 +18,7 @@
 //! - `json::text` writes what it read as `serde_json::to_string` writes it (the crate
 //!   writes JSON by hand too, `src/json/write.rs`).
 
-use crate::oracle::serde_value;
+use crate::oracle::serde_json_value;
 use mcp_wasm_client::json::{parse, parse_bytes, text as written, RawJson};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -51,9 +51,12 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
 
 /// Asserts that both readers agree on `text`, as a `Value` and as a raw value.
 pub fn agree(text: &str) {
-    match (parse(text), serde_value(text)) {
+    match (parse(text), serde_json_value(text)) {
         (Ok(a), Ok(b)) => {
-            assert!(same_value(&a, &b), "{text:?}: ours {a} serde_json {b}");
+            // The crate's `Value` as serde_json's (through its `Serialize`: every number
+            // kind, key order and value kept).
+            let ours = serde_json::to_value(&a).unwrap_or_default();
+            assert!(same_value(&ours, &b), "{text:?}: ours {a} serde_json {b}");
             assert_eq!(
                 written(&a),
                 serde_json::to_string(&a).unwrap_or_default(),

@@ -12,10 +12,10 @@
 use crate::oracle::serde_value;
 use crate::util::{check_error, is_json_text};
 use mcp_wasm_client::error::ErrorKind;
+use mcp_wasm_client::json::{Map, Value};
 use mcp_wasm_client::protocol::jsonrpc::{
     decode, encode_notification, encode_request, encode_response, Message,
 };
-use serde_json::{Map, Value};
 
 pub fn run(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
@@ -60,7 +60,7 @@ pub fn run(data: &[u8]) {
             }
         }
         Message::Request { id, method, params } => {
-            let p: Map<String, Value> = match params {
+            let p: Map = match params {
                 Some(Value::Object(m)) => m,
                 _ => Map::new(),
             };

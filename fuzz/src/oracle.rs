@@ -18,14 +18,44 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::fmt;
 
-/// `serde_json::from_str::<Value>(text)`, without the marker key (see the module's doc).
-pub fn serde_value(text: &str) -> serde_json::Result<Value> {
+/// `serde_json::from_str::<Value>(text)`, without the marker key (see the module's doc):
+/// serde_json's own `Value`.
+pub fn serde_json_value(text: &str) -> serde_json::Result<Value> {
     serde_json::from_str::<Plain>(text).map(|p| p.0)
 }
 
+/// [`serde_json_value`] as the crate's `Value` ([`to_crate`]).
+pub fn serde_value(text: &str) -> serde_json::Result<mcp_wasm_client::json::Value> {
+    serde_json_value(text).map(to_crate)
+}
+
 /// [`serde_value`] for bytes (`serde_json::from_slice`).
-pub fn serde_value_bytes(bytes: &[u8]) -> serde_json::Result<Value> {
-    serde_json::from_slice::<Plain>(bytes).map(|p| p.0)
+pub fn serde_value_bytes(bytes: &[u8]) -> serde_json::Result<mcp_wasm_client::json::Value> {
+    serde_json::from_slice::<Plain>(bytes).map(|p| to_crate(p.0))
+}
+
+/// serde_json's `Value` as the crate's: the same kinds, numbers and members, in order
+/// (inserted one by one: not the crate's own reader's path, `Map::from_members`).
+pub fn to_crate(v: Value) -> mcp_wasm_client::json::Value {
+    use mcp_wasm_client::json::{Map as M, Number as N, Value as V};
+    match v {
+        Value::Null => V::Null,
+        Value::Bool(b) => V::Bool(b),
+        Value::Number(n) => V::Number(match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => N::from(u),
+            (None, Some(i), _) => N::from(i),
+            (None, None, f) => f.and_then(N::from_f64).unwrap_or(N::from(0u64)),
+        }),
+        Value::String(s) => V::String(s),
+        Value::Array(a) => V::Array(a.into_iter().map(to_crate).collect()),
+        Value::Object(o) => {
+            let mut m = M::new();
+            for (k, v) in o {
+                m.insert(k, to_crate(v));
+            }
+            V::Object(m)
+        }
+    }
 }
 
 /// A `Value` read by [`PlainVisitor`].
@@ -106,12 +136,12 @@ mod tests {
             serde_json::json!([1])
         );
         assert_eq!(
-            serde_value(marker).unwrap(),
+            serde_json_value(marker).unwrap(),
             serde_json::json!({"$serde_json::private::RawValue": "[1]"})
         );
         let refused = r#"{"$serde_json::private::RawValue":1}"#;
         assert!(serde_json::from_str::<Value>(refused).is_err());
-        assert!(serde_value(refused).is_ok());
+        assert!(serde_json_value(refused).is_ok());
     }
 
     #[test]
@@ -122,8 +152,13 @@ mod tests {
             "-9223372036854775808",
         ] {
             assert_eq!(
-                serde_value(text).unwrap(),
+                serde_json_value(text).unwrap(),
                 serde_json::from_str::<Value>(text).unwrap()
+            );
+            let ours = serde_value(text).unwrap();
+            assert_eq!(
+                serde_json::to_value(&ours).unwrap(),
+                serde_json_value(text).unwrap()
             );
         }
         let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));

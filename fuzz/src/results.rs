@@ -21,6 +21,7 @@ use crate::oracle::serde_value;
 use crate::util::{check_error, is_json_text};
 use mcp_wasm_client::error::{Error, ErrorKind};
 use mcp_wasm_client::json::RawJson;
+use mcp_wasm_client::json::{Map, Value};
 use mcp_wasm_client::protocol::discover;
 use mcp_wasm_client::protocol::input::decode_input_required;
 use mcp_wasm_client::protocol::jsonrpc::{encode_request, RequestId};
@@ -31,7 +32,6 @@ use mcp_wasm_client::protocol::result::{peek_result_type, ResultType};
 use mcp_wasm_client::protocol::tasks::{decode_create_task_result, decode_detailed_task, Task};
 use mcp_wasm_client::time::{format_rfc3339, parse_rfc3339};
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
 
 fn invalid_result(e: &Error) {
     check_error(e);

@@ -27,10 +27,11 @@
 use crate::oracle::serde_value_bytes;
 use crate::util::{check_error, check_reason, split2};
 use mcp_wasm_client::error::ErrorKind;
+use mcp_wasm_client::json;
+use mcp_wasm_client::json::Value;
 use mcp_wasm_client::schema::answers::{check_roots_result, check_sampling_result};
 use mcp_wasm_client::schema::elicitation::{check_form_answer, check_url, check_url_answer};
 use mcp_wasm_client::schema::output::OutputSchema;
-use serde_json::{json, Value};
 
 fn output(schema: &Value, instance: &Value) {
     match OutputSchema::compile(schema) {

@@ -12,7 +12,7 @@
 //! per challenge, 4 KiB per value).
 
 use crate::error::sanitize;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// One challenge: its scheme and parameters (names lower-cased, values unquoted).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

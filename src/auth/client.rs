@@ -6,7 +6,7 @@
 use crate::auth::metadata::{object, string, AsMeta};
 use crate::auth::url;
 use crate::error::{json_object, json_text, Error, Result};
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// Token endpoint client authentication.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,10 +226,10 @@ mod tests {
 
     #[test]
     fn the_hosts_identity_choices() {
-        let info = serde_json::json!({"name": "app", "version": "1"});
+        let info = crate::json!({"name": "app", "version": "1"});
         assert_eq!(client_name(Some("mine".into()), &info), "mine");
         assert_eq!(client_name(None, &info), "app");
-        assert_eq!(client_name(None, &serde_json::json!({})), "mcp-wasm-client");
+        assert_eq!(client_name(None, &crate::json!({})), "mcp-wasm-client");
         assert_eq!(application_type(None).unwrap(), None);
         for t in ["web", "native"] {
             assert_eq!(

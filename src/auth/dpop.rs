@@ -12,8 +12,8 @@
 //! handed over with the key (RFC 9449 §4.2: "sufficient entropy").
 
 use crate::error::json_text;
+use crate::json::{Map, Value};
 use crate::time::Millis;
-use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 /// The request header that carries a proof (RFC 9449 §4.1).

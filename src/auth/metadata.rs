@@ -3,7 +3,7 @@
 //! untrusted bytes into what the flow needs. Every reader returns a reason on failure.
 
 use crate::auth::url;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// Protected Resource Metadata.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub(crate) struct AsMeta {
 const MAX_LIST: usize = 256;
 
 /// A JSON object from a response body.
-pub(crate) fn object(body: &[u8]) -> Result<Map<String, Value>, &'static str> {
+pub(crate) fn object(body: &[u8]) -> Result<Map, &'static str> {
     // The text, not the bytes: `crate::json` reads text (the UTF-8 check is here).
     let text = std::str::from_utf8(body).map_err(|_| "not UTF-8")?;
     match crate::json::parse(text) {
@@ -43,14 +43,14 @@ pub(crate) fn object(body: &[u8]) -> Result<Map<String, Value>, &'static str> {
     }
 }
 
-pub(crate) fn string(m: &Map<String, Value>, k: &str) -> Option<String> {
+pub(crate) fn string(m: &Map, k: &str) -> Option<String> {
     m.get(k)
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
         .map(str::to_string)
 }
 
-fn strings(m: &Map<String, Value>, k: &str) -> Option<Vec<String>> {
+fn strings(m: &Map, k: &str) -> Option<Vec<String>> {
     let a = m.get(k)?.as_array()?;
     Some(
         a.iter()
@@ -156,7 +156,7 @@ pub(crate) fn defaults(base: &str) -> AsMeta {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn b(v: Value) -> Vec<u8> {
         v.to_string().into_bytes()

@@ -8,7 +8,8 @@ use super::flow::*;
 use super::url::query_params;
 use crate::error::{Error, ErrorKind, Result};
 use crate::http::request::HttpMethod;
-use serde_json::{json, Value};
+use crate::json;
+use crate::json::Value;
 use std::collections::{HashMap, VecDeque};
 
 const MCP: &str = "http://localhost:3000/mcp";

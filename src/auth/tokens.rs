@@ -3,8 +3,8 @@
 use crate::auth::metadata::{object, string};
 use crate::error::json_text;
 use crate::error::sanitize;
+use crate::json::{Map, Value};
 use crate::time::Millis;
-use serde_json::{Map, Value};
 
 /// The tokens of one authorization server for this client's resource.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ pub(crate) fn token_ok(t: &str) -> bool {
 }
 
 /// `: error (description)` from an OAuth error object, sanitized.
-pub(crate) fn oauth_error(m: &Map<String, Value>) -> String {
+pub(crate) fn oauth_error(m: &Map) -> String {
     let mut s = String::new();
     if let Some(e) = m.get("error").and_then(Value::as_str) {
         s.push_str(": ");
@@ -185,13 +185,13 @@ mod tests {
         for bad in ["at\u{291}ew", "a\u{e9}", "", "a\tb", "a\u{7f}b"] {
             let body = format!(
                 r#"{{"access_token":{},"token_type":"Bearer"}}"#,
-                serde_json::Value::from(bad)
+                crate::json::Value::from(bad)
             );
             assert!(
                 parse_response(200, body.as_bytes(), 0, None, false).is_err(),
                 "{bad:?} accepted"
             );
-            let rec = format!(r#"{{"access_token":{}}}"#, serde_json::Value::from(bad));
+            let rec = format!(r#"{{"access_token":{}}}"#, crate::json::Value::from(bad));
             assert!(from_record(&rec).is_none(), "{bad:?} restored");
         }
         let ok = parse_response(

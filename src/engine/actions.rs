@@ -4,10 +4,10 @@
 use crate::error::Error;
 use crate::http::request::HttpRequest;
 use crate::json::RawJson;
+use crate::json::{Map, Value};
 use crate::protocol::input::InputKind;
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::tasks::Task;
-use serde_json::{Map, Value};
 
 pub(crate) use crate::engine::ids::AuthStepId;
 pub use crate::engine::ids::{AskId, OpId};
@@ -154,7 +154,7 @@ pub struct Ask {
     pub id: AskId,
     pub kind: InputKind,
     /// The input request's params as the server sent them.
-    pub params: Map<String, Value>,
+    pub params: Map,
     pub scope: AskScope,
     pub task_id: Option<String>,
     /// The `inputRequests` key.
@@ -308,7 +308,7 @@ pub struct OpOptions {
     /// Per-request log level (`_meta` `io.modelcontextprotocol/logLevel`).
     pub log_level: Option<String>,
     /// Host-provided `_meta` entries for the request.
-    pub meta: Option<Map<String, Value>>,
+    pub meta: Option<Map>,
 }
 
 impl OpOptions {

@@ -5,7 +5,7 @@
 
 use crate::error::{Error, Result};
 use crate::json::RawJson;
-use serde_json::Value;
+use crate::json::Value;
 
 /// The JSON text of a tool's `arguments` object (UTF-8), checked to be one.
 pub struct ToolArguments(Vec<u8>);

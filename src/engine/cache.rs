@@ -24,8 +24,8 @@ pub(crate) fn is_cacheable(method: &str) -> bool {
 }
 
 struct Hints {
-    ttl_ms: Option<serde_json::Value>,
-    cache_scope: Option<serde_json::Value>,
+    ttl_ms: Option<crate::json::Value>,
+    cache_scope: Option<crate::json::Value>,
 }
 
 /// What `#[derive(Deserialize)]` read (see `protocol::fields`).
@@ -170,9 +170,9 @@ mod tests {
         #[derive(Deserialize)]
         pub(super) struct Hints {
             #[serde(rename = "ttlMs", default)]
-            pub ttl_ms: Option<serde_json::Value>,
+            pub ttl_ms: Option<crate::json::Value>,
             #[serde(rename = "cacheScope", default)]
-            pub cache_scope: Option<serde_json::Value>,
+            pub cache_scope: Option<crate::json::Value>,
         }
     }
 

@@ -7,8 +7,9 @@
 
 use crate::error::json_object;
 use crate::error::{Error, Result};
+use crate::json;
+use crate::json::{Map, Value};
 use crate::protocol::TASKS_EXTENSION;
-use serde_json::{json, Map, Value};
 
 /// How `structuredContent` is checked against a tool's `outputSchema`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,7 +87,7 @@ pub struct Config {
     /// True when the host configured roots.
     pub roots: bool,
     /// Declared extensions: identifier → settings object.
-    pub extensions: Map<String, Value>,
+    pub extensions: Map,
     /// Default budget of one call's server time.
     pub request_timeout_ms: u64,
     /// Optional hard maximum of one call's wall time (human time included).

@@ -7,9 +7,9 @@ use crate::engine::actions::TaskView;
 use crate::engine::core::TaskRef;
 use crate::error::{Error, Result};
 use crate::json::RawJson;
+use crate::json::{Map, Value};
 use crate::protocol::jsonrpc::RpcError;
 use crate::protocol::tasks::{decode_create_task_result, TaskStatus};
-use serde_json::{Map, Value};
 
 /// A task handle's state: what the client last saw of the task, and its server.
 #[derive(Clone, Debug)]
@@ -101,7 +101,7 @@ impl TaskRef {
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
-    use serde_json::json;
+    use crate::json;
 
     fn stored() -> Value {
         json!({

@@ -7,9 +7,9 @@ use crate::engine::actions::UrlFacts;
 use crate::engine::config::Config;
 use crate::error::{json_object, json_text};
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::json::Value;
 use crate::protocol::input::{InputKind, InputRequest};
 use crate::schema::{answers, elicitation};
-use serde_json::Value;
 
 /// Checks that an input request is of a kind the client declared (spec mrtr.mdx: servers
 /// MUST NOT send undeclared kinds; the client refuses them and calls no handler).

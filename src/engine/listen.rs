@@ -13,12 +13,12 @@ use crate::engine::shared::Owner;
 use crate::error::json_text;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::http::request::{Params, META_SUBSCRIPTION_ID};
+use crate::json::{Map, Value};
 use crate::protocol::codes::from_rpc;
 use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::tasks::decode_detailed_task;
 use crate::protocol::TASKS_EXTENSION;
 use crate::time::Millis;
-use serde_json::{Map, Value};
 
 enum State {
     /// Waiting for the acknowledgement.
@@ -31,7 +31,7 @@ enum State {
 
 /// One subscription.
 pub(crate) struct ListenOp {
-    filter: Map<String, Value>,
+    filter: Map,
     state: State,
     /// Consecutive failed attempts.
     attempts: u32,
@@ -43,7 +43,7 @@ pub(crate) struct ListenOp {
 }
 
 /// Checks a listen filter (spec `SubscriptionFilter`; `taskIds` is the tasks extension's).
-pub(crate) fn check_filter(filter: &Value, tasks_declared: bool) -> Result<Map<String, Value>> {
+pub(crate) fn check_filter(filter: &Value, tasks_declared: bool) -> Result<Map> {
     let Value::Object(m) = filter else {
         return Err(Error::config("listen filter must be an object"));
     };
@@ -85,7 +85,7 @@ pub(crate) fn check_filter(filter: &Value, tasks_declared: bool) -> Result<Map<S
 }
 
 impl ListenOp {
-    pub(crate) fn start(cx: &mut Ctx, op: OpId, filter: Map<String, Value>) -> ListenOp {
+    pub(crate) fn start(cx: &mut Ctx, op: OpId, filter: Map) -> ListenOp {
         let mut l = ListenOp {
             filter,
             state: State::Connecting,

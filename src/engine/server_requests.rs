@@ -13,11 +13,12 @@ use crate::engine::shared::Shared;
 use crate::engine::small_map::SmallMap;
 use crate::error::{sanitize, Error};
 use crate::http::request::META_RELATED_TASK;
+use crate::json;
+use crate::json::{Map, Value};
 use crate::protocol::codes::{INTERNAL_ERROR, METHOD_NOT_FOUND};
 use crate::protocol::input::{InputKind, InputRequest};
 use crate::protocol::jsonrpc::{encode_response, RequestId, RpcError};
 use crate::sorted_map::SortedMap;
-use serde_json::{json, Map, Value};
 
 enum Entry {
     Asking { ask: AskId, req: InputRequest },

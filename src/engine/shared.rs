@@ -18,13 +18,13 @@ use crate::http::request::{
     modern_post_headers, write_modern_params, HttpMethod, HttpRequest, Params, RequestMetaText,
 };
 use crate::json::RawJson;
+use crate::json::Value;
 #[cfg(feature = "legacy")]
 use crate::protocol::jsonrpc::encode_request;
 use crate::protocol::jsonrpc::{request_end, request_head, RequestId};
 use crate::protocol::LATEST_PROTOCOL_VERSION;
 use crate::sorted_map::SortedMap;
 use crate::time::Millis;
-use serde_json::Value;
 use std::collections::VecDeque;
 
 /// Who an exchange, an ask or a timer belongs to.

@@ -11,8 +11,9 @@ use crate::engine::core::{Core, ResponseHead};
 pub use crate::engine::ops::{Listing, Purpose};
 use crate::error::Error;
 use crate::http::request::HttpRequest;
+use crate::json;
+use crate::json::Value;
 use crate::time::Millis;
-use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
 
 /// A request the engine sent, with its body parsed.

@@ -10,9 +10,9 @@
 use crate::error::{sanitize, Error, Result};
 use crate::http::x_mcp_header::{header_params, HeaderParam};
 use crate::json::RawJson;
+use crate::json::Value;
 use crate::schema::output::OutputSchema;
 use crate::sorted_map::SortedMap;
-use serde_json::Value;
 use std::rc::Rc;
 
 /// A compiled output schema, shared by the calls and tasks that use it.
@@ -169,7 +169,7 @@ impl ToolRegistry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn malformed_tools_are_dropped_with_warnings() {

@@ -118,8 +118,8 @@ impl ToolCallTemplate {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use crate::protocol::jsonrpc::{request_end, request_head, RequestId};
-    use serde_json::json;
 
     /// What the general framing writes for the same call (`Shared::request`'s modern arm).
     fn framed(

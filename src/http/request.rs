@@ -4,7 +4,7 @@
 //! `basic/transports/streamable-http.mdx` "Request Metadata").
 
 use crate::http::encoding::encode_header_value;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// An HTTP request for the shell to perform.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,7 +88,7 @@ pub(crate) struct RequestMeta<'a> {
 /// Adds the modern `_meta` to `params`, keeping any entries the host put there itself
 /// (the client's reserved keys win). The reference for [`modern_params_text`].
 #[cfg(test)]
-pub(crate) fn add_modern_meta(params: &mut Map<String, Value>, meta: &RequestMeta) {
+pub(crate) fn add_modern_meta(params: &mut Map, meta: &RequestMeta) {
     let mut m = match params.remove("_meta") {
         Some(Value::Object(m)) => m,
         _ => Map::new(),
@@ -115,7 +115,7 @@ pub(crate) fn add_modern_meta(params: &mut Map<String, Value>, meta: &RequestMet
 pub struct Params<'a> {
     /// The members in a map; `None`: none (a plain tool call's params have no map, so
     /// none is made for it, which ran indexmap's code and `RandomState`'s on every call).
-    pub map: Option<&'a Map<String, Value>>,
+    pub map: Option<&'a Map>,
     /// `name`, a string, when the map does not hold it.
     pub name: Option<&'a str>,
     /// A member's name and its value as JSON text.
@@ -124,7 +124,7 @@ pub struct Params<'a> {
 
 impl<'a> Params<'a> {
     /// Params that are a map only.
-    pub fn of(map: &'a Map<String, Value>) -> Params<'a> {
+    pub fn of(map: &'a Map) -> Params<'a> {
         Params {
             map: Some(map),
             name: None,
@@ -148,7 +148,7 @@ impl<'a> Params<'a> {
     /// Text a `Value` cannot read (only from a Rust caller: `JSON.stringify` never writes
     /// it) becomes `null`.
     #[cfg(feature = "legacy")]
-    pub(crate) fn to_map(self) -> Map<String, Value> {
+    pub(crate) fn to_map(self) -> Map {
         let mut m = self.map.cloned().unwrap_or_default();
         if let Some(n) = self.name {
             // `name` first, as it is written in the modern framing.
@@ -186,7 +186,7 @@ pub(crate) struct RequestMetaText<'a> {
 /// and the merged `_meta` comes last; reserved keys the host also set keep the host's
 /// position), without cloning `params` or building the `_meta` map.
 #[cfg(test)]
-pub(crate) fn modern_params_text(params: &Map<String, Value>, meta: &RequestMetaText) -> String {
+pub(crate) fn modern_params_text(params: &Map, meta: &RequestMetaText) -> String {
     let mut out = Vec::new();
     write_modern_params(&mut out, Params::of(params), meta);
     String::from_utf8(out).unwrap_or_default()
@@ -201,18 +201,9 @@ pub(crate) fn write_modern_params(out: &mut Vec<u8>, p: Params, meta: &RequestMe
         member(out, "name", Member::Str(n));
     }
     if let Some(params) = p.map {
-        let at = params.keys().position(|k| k == "_meta");
-        let last = params.iter().next_back();
-        for (j, (k, v)) in params.iter().enumerate() {
-            match at {
-                // `_meta`'s place goes to the last member (unless `_meta` is the last one).
-                Some(i) if i == j => match last {
-                    Some((lk, lv)) if j + 1 < params.len() => member(out, lk, Member::Value(lv)),
-                    _ => {}
-                },
-                Some(_) if j + 1 == params.len() => {}
-                _ => member(out, k, Member::Value(v)),
-            }
+        // `add_modern_meta` takes `_meta` out and puts it back last.
+        for (k, v) in params.iter().filter(|(k, _)| *k != "_meta") {
+            member(out, k, Member::Value(v));
         }
     }
     if let Some((k, r)) = p.raw {
@@ -284,10 +275,8 @@ pub(crate) fn member(out: &mut Vec<u8>, key: &str, v: Member) {
 
 /// Adds only a progress token (legacy eras: no per-request capabilities).
 #[cfg(feature = "legacy")]
-pub(crate) fn add_progress_token(params: &mut Map<String, Value>, token: &Value) {
-    let entry = params
-        .entry("_meta")
-        .or_insert_with(|| Value::Object(Map::new()));
+pub(crate) fn add_progress_token(params: &mut Map, token: &Value) {
+    let entry = params.get_or_insert_with("_meta", || Value::Object(Map::new()));
     if let Value::Object(m) = entry {
         m.insert(PROGRESS_TOKEN.into(), token.clone());
     }
@@ -356,7 +345,7 @@ pub(crate) fn legacy_post_headers(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[cfg(feature = "legacy")]
     #[test]
@@ -375,7 +364,7 @@ mod tests {
         assert_eq!(Params::of(&map).to_map(), map);
     }
 
-    fn obj(v: Value) -> Map<String, Value> {
+    fn obj(v: Value) -> Map {
         v.as_object().cloned().unwrap()
     }
 

@@ -16,7 +16,7 @@
 
 use crate::error::{sanitize, Error};
 use crate::http::encoding::{encode_header_value, is_token};
-use serde_json::{Map, Number, Value};
+use crate::json::{Map, Number, Value};
 
 /// The annotation keyword.
 const ANNOTATION: &str = "x-mcp-header";
@@ -204,7 +204,7 @@ impl<'a> Walker<'a> {
     /// The keyword `key` of the schema object `schema`, with value `value`.
     fn keyword(
         &mut self,
-        schema: &'a Map<String, Value>,
+        schema: &'a Map,
         key: &'a str,
         value: &'a Value,
         on_chain: bool,
@@ -250,12 +250,7 @@ impl<'a> Walker<'a> {
     }
 
     /// An `x-mcp-header` keyword on `schema`.
-    fn annotation(
-        &mut self,
-        schema: &Map<String, Value>,
-        value: &Value,
-        on_chain: bool,
-    ) -> Result<(), String> {
+    fn annotation(&mut self, schema: &Map, value: &Value, on_chain: bool) -> Result<(), String> {
         if !on_chain {
             return Err(format!(
                 "x-mcp-header at {} is not on a property reachable from the schema root \
@@ -369,7 +364,7 @@ impl<'a> Walker<'a> {
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
-    use serde_json::json;
+    use crate::json;
 
     fn param(name: &str, path: &[&str], ty: ParamType) -> HeaderParam {
         HeaderParam {

@@ -1,7 +1,8 @@
-//! Reading JSON text: into a `serde_json::Value`, or checked and kept as raw text
-//! ([`RawJson`]), or member by member for the few objects the engine reads field by field
-//! (`protocol::fields`, on this module's walker); and writing JSON text (`write.rs`). The
-//! `Value` type the engine works on stays serde_json's.
+//! JSON: the [`Value`] the engine works on (`value.rs`, its objects in `map.rs`, `json!` in
+//! `macros.rs`, conversions in `convert.rs`); reading JSON text into a `Value`, or checked
+//! and kept as raw text ([`RawJson`]), or member by member for the few objects the engine
+//! reads field by field (`protocol::fields`, on this module's walker); and writing JSON
+//! text (`write.rs`).
 //!
 //! Why by hand, not `serde_json::from_str`: serde's `Deserializer` and its visitors, with
 //! their error messages (whose `Display` pulls core's float formatting), were 35 KB of the
@@ -14,17 +15,24 @@
 //! number as the `f64` nearest to it, as `JSON.parse` and serde_json with its
 //! `float_roundtrip` feature (the tests' oracle) read it (`number.rs`).
 
+mod convert;
+mod macros;
+mod map;
 mod number;
 #[cfg(test)]
 mod tests;
+mod value;
+#[cfg(test)]
+mod value_tests;
 mod write;
 
-pub use write::text;
-pub(crate) use write::{object as write_object, string as write_str, write};
-
-use serde_json::{Map, Value};
+pub use convert::ToValue;
+pub use map::Map;
 use std::borrow::Cow;
 use std::fmt;
+pub use value::{Index, Number, Value};
+pub use write::text;
+pub(crate) use write::{object as write_object, string as write_str, write};
 
 /// How deep arrays and objects may nest (serde_json's limit: past it a hostile document
 /// would exhaust the stack).
@@ -266,13 +274,13 @@ impl<'a> Parser<'a> {
                 Ok(Value::Array(items))
             }
             Some(b'{') => {
-                let mut map = Map::new();
+                let mut members = Vec::new();
                 self.object(|p, key| {
                     let v = p.value(true)?;
-                    map.insert(key.to_string(), v);
+                    members.push((key.to_string(), v));
                     Ok(())
                 })?;
-                Ok(Value::Object(map))
+                Ok(Value::Object(Map::from_members(members)))
             }
             Some(_) => Err(self.error("expected value")),
         }

@@ -1,8 +1,8 @@
 //! JSON numbers: checked, or read into a `Number`: integers as serde_json reads them,
 //! other numbers as the `f64` nearest to the decimal value (what `JSON.parse` gives).
 
+use super::Number;
 use super::{JsonError, Parser};
-use serde_json::Number;
 
 impl Parser<'_> {
     /// A number checked for its syntax only: a checked raw value may hold a number past
@@ -190,7 +190,7 @@ mod decimals;
 #[cfg(test)]
 mod tests {
     use crate::json::parse;
-    use serde_json::Value;
+    use crate::json::Value;
 
     fn read(t: &str) -> f64 {
         match parse(t) {

@@ -11,7 +11,7 @@
 //! tests compare both on every kind of value (natively; the json fuzz target too), and the
 //! wasm's floats in the browsers and Node (`tests/wasm/`).
 
-use serde_json::{Map, Number, Value};
+use super::{Map, Number, Value};
 
 /// Appends `v` as compact JSON text.
 pub(crate) fn write(out: &mut Vec<u8>, v: &Value) {
@@ -36,7 +36,7 @@ pub(crate) fn write(out: &mut Vec<u8>, v: &Value) {
 }
 
 /// Appends the object `m` as compact JSON text.
-pub(crate) fn object(out: &mut Vec<u8>, m: &Map<String, Value>) {
+pub(crate) fn object(out: &mut Vec<u8>, m: &Map) {
     out.push(b'{');
     for (i, (k, x)) in m.iter().enumerate() {
         if i > 0 {
@@ -134,7 +134,8 @@ pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::{string, text};
-    use serde_json::{json, Value};
+    use crate::json;
+    use crate::json::Value;
 
     /// The same text as serde_json's printer.
     fn same(v: &Value) {

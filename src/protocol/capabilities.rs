@@ -3,8 +3,8 @@
 //! `capabilities.tasks` (`basic/utilities/tasks.mdx` "Capabilities": `list`, `cancel`,
 //! `requests.tools.call`).
 
+use crate::json::Value;
 use crate::protocol::TASKS_EXTENSION;
-use serde_json::Value;
 
 /// The tasks support a server declared.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,7 +46,7 @@ pub fn server_tasks(caps: &Value, modern: bool) -> ServerTasks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn each_era_declares_tasks_its_own_way() {

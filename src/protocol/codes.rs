@@ -37,7 +37,7 @@ pub fn from_rpc(e: &RpcError) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn modern_errors_are_recognised() {

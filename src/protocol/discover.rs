@@ -4,16 +4,16 @@
 //! discover result goes to the host unchanged), here and nowhere else.
 
 use crate::error::{Error, Result};
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// `capabilities` of a `DiscoverResult`, when it is an object.
-pub fn capabilities(result: &Map<String, Value>) -> Option<&Value> {
+pub fn capabilities(result: &Map) -> Option<&Value> {
     result.get("capabilities").filter(|c| c.is_object())
 }
 
 /// Checks the members of a `DiscoverResult` the client relies on (`supportedVersions`: an
 /// array of strings, `capabilities`: an object) and returns `capabilities`.
-pub fn check_discover_result(result: &Map<String, Value>) -> Result<&Value> {
+pub fn check_discover_result(result: &Map) -> Result<&Value> {
     match result.get("supportedVersions") {
         Some(Value::Array(a)) if a.iter().all(Value::is_string) => {}
         _ => {
@@ -40,9 +40,9 @@ pub fn supported_versions(data: Option<&Value>) -> impl Iterator<Item = &str> + 
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
-    use serde_json::json;
+    use crate::json;
 
-    fn obj(v: Value) -> Map<String, Value> {
+    fn obj(v: Value) -> Map {
         match v {
             Value::Object(m) => m,
             _ => panic!("not an object"),

@@ -6,8 +6,8 @@
 //! refused, and a JSON array read positionally (too short for a field without a default is
 //! an error), as serde reads a struct from an array.
 
+use crate::json::Value;
 use crate::json::{JsonError, Parser, RawJson};
-use serde_json::Value;
 
 /// How a member is read (the type the derived struct's field had).
 #[derive(Clone, Copy)]

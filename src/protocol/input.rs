@@ -9,8 +9,8 @@
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::json::RawJson;
 use crate::json::UniqueError;
+use crate::json::{Map, Value};
 use crate::protocol::fields::{self, field, Got, Kind, Shape};
-use serde_json::{Map, Value};
 
 /// The kinds of input a server may ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,7 +48,7 @@ pub struct InputRequest {
     pub key: String,
     pub kind: InputKind,
     /// The request's params as sent (an object; `{}` for `roots/list` without params).
-    pub params: Map<String, Value>,
+    pub params: Map,
 }
 
 /// A decoded `InputRequiredResult`.

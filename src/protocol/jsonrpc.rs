@@ -3,9 +3,9 @@
 
 use crate::error::{json_text, sanitize, Error, ErrorKind, Result};
 use crate::json::RawJson;
+use crate::json::{Map, Value};
 use crate::protocol::fields::{self, field, Got, Kind, Shape};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use std::fmt;
 
 /// A JSON-RPC request id: a string or an integer, never `null` (spec `RequestId`).
@@ -285,7 +285,7 @@ fn take_error(v: Option<Value>, code: i64) -> RpcError {
 pub fn encode_request(
     id: &RequestId,
     method: &str,
-    params: &Map<String, Value>,
+    params: &Map,
     raw_request_state: Option<&RawJson>,
 ) -> String {
     let mut out = Vec::with_capacity(128);
@@ -326,7 +326,7 @@ pub(crate) fn request_end(out: &mut Vec<u8>, raw_request_state: Option<&RawJson>
 }
 
 /// Serializes a notification (legacy eras only: `notifications/initialized`, `notifications/cancelled`).
-pub fn encode_notification(method: &str, params: Option<&Map<String, Value>>) -> String {
+pub fn encode_notification(method: &str, params: Option<&Map>) -> String {
     let mut v = Map::new();
     v.insert("jsonrpc".into(), "2.0".into());
     v.insert("method".into(), method.into());
@@ -351,13 +351,13 @@ pub fn encode_response(id: &RequestId, outcome: std::result::Result<Value, RpcEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     /// The `Deserialize` derive `Envelope` had; `parse_envelope` must read exactly as it did.
     mod derived {
+        use crate::json::Value;
         use serde::Deserialize;
         use serde_json::value::RawValue;
-        use serde_json::Value;
 
         #[derive(Deserialize)]
         pub(super) struct Envelope {
@@ -433,10 +433,15 @@ mod tests {
             json!(7),
         ];
         for v in cases {
-            let derived = serde_json::from_value::<RpcError>(v.clone()).ok();
+            let derived =
+                serde_json::from_value::<RpcError>(serde_json::to_value(&v).unwrap()).ok();
             assert_eq!(RpcError::from_value(&v), derived, "{v}");
             if let Some(e) = derived {
-                assert_eq!(e.to_value(), serde_json::to_value(&e).unwrap(), "{v}");
+                assert_eq!(
+                    serde_json::to_value(e.to_value()).unwrap(),
+                    serde_json::to_value(&e).unwrap(),
+                    "{v}"
+                );
                 assert_eq!(
                     e.to_value().to_string(),
                     serde_json::to_string(&e).unwrap(),

@@ -6,10 +6,10 @@
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::json::RawJson;
+use crate::json::{Map, Value};
 use crate::protocol::capabilities::server_tasks;
 use crate::protocol::tasks::{decode_create_task_result, Task};
 use crate::protocol::{HTTP_SSE_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS};
-use serde_json::{Map, Value};
 
 /// What `initialize` told the client.
 #[derive(Clone, Debug, PartialEq)]
@@ -214,7 +214,7 @@ pub(crate) fn resolve_endpoint(base: &str, endpoint: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     #[cfg(feature = "legacy")]

@@ -5,7 +5,7 @@
 //! engine reads it field by field: envelopes, tasks, input requests, `initialize`; as
 //! checks on the value where it passes it on: `server/discover`). Results that the client
 //! passes through to the host (tool results, resource contents, prompt messages, ...) stay
-//! [`serde_json::Value`] so that nothing the server sent is lost or reordered; their shapes
+//! [`crate::json::Value`] so that nothing the server sent is lost or reordered; their shapes
 //! are the spec's (`tests/spec_examples.rs` checks the spec's examples against its schema
 //! and against these decoders). The elicitation form schema is modelled once, by the
 //! checker in `schema::elicitation`.

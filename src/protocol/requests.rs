@@ -4,11 +4,11 @@
 //! converts JS values and calls these; it chooses no field itself.
 
 use crate::error::{Error, Result};
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// One page of a list (`PaginatedRequestParams`): of the host's `PageParams`, only `cursor`
 /// and `_meta` are sent. Absent or `null`: no params.
-pub(crate) fn page_params(params: Option<Value>) -> Result<Map<String, Value>> {
+pub(crate) fn page_params(params: Option<Value>) -> Result<Map> {
     let mut p = match params {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(m)) => m,
@@ -31,17 +31,14 @@ pub(crate) fn listen_filter(filter: Option<Value>) -> Value {
 }
 
 /// `resources/read` (`ReadResourceRequestParams`).
-pub(crate) fn read_resource_params(uri: String) -> Map<String, Value> {
+pub(crate) fn read_resource_params(uri: String) -> Map {
     let mut p = Map::new();
     p.insert("uri".into(), uri.into());
     p
 }
 
 /// `prompts/get` (`GetPromptRequestParams`): the arguments, when given, are an object.
-pub(crate) fn get_prompt_params(
-    name: String,
-    arguments: Option<Value>,
-) -> Result<Map<String, Value>> {
+pub(crate) fn get_prompt_params(name: String, arguments: Option<Value>) -> Result<Map> {
     let mut p = Map::new();
     p.insert("name".into(), name.into());
     match arguments {
@@ -61,7 +58,7 @@ pub(crate) fn complete_params(
     reference: Result<Option<Value>>,
     argument: Result<Option<Value>>,
     context: Result<Option<Value>>,
-) -> Result<Map<String, Value>> {
+) -> Result<Map> {
     let mut p = Map::new();
     for (k, v) in [
         ("ref", reference),
@@ -82,7 +79,7 @@ pub(crate) fn complete_params(
 // What the client declares about itself, from the host's options.
 
 /// `clientInfo` (`Implementation`): `name` and `version` are strings.
-pub(crate) fn client_info(info: Map<String, Value>) -> Result<Value> {
+pub(crate) fn client_info(info: Map) -> Result<Value> {
     if !info.get("name").is_some_and(Value::is_string)
         || !info.get("version").is_some_and(Value::is_string)
     {
@@ -93,9 +90,7 @@ pub(crate) fn client_info(info: Map<String, Value>) -> Result<Value> {
 
 /// `extensions` given as identifiers (each an array element as a string, if it is one):
 /// each is declared with empty settings (`ClientCapabilities.extensions`).
-pub(crate) fn extension_ids(
-    ids: impl IntoIterator<Item = Option<String>>,
-) -> Result<Map<String, Value>> {
+pub(crate) fn extension_ids(ids: impl IntoIterator<Item = Option<String>>) -> Result<Map> {
     let mut m = Map::new();
     for id in ids {
         let id = id.ok_or_else(|| Error::config("extensions must be strings"))?;
@@ -105,7 +100,7 @@ pub(crate) fn extension_ids(
 }
 
 /// `extensions` given as `{ id: settings }`: each settings value is an object.
-pub(crate) fn extension_settings(v: Option<Value>) -> Result<Map<String, Value>> {
+pub(crate) fn extension_settings(v: Option<Value>) -> Result<Map> {
     let Some(Value::Object(o)) = v else {
         return Err(Error::config(
             "extensions must be an array of identifiers or an object",
@@ -127,9 +122,9 @@ pub(crate) fn extension_settings(v: Option<Value>) -> Result<Map<String, Value>>
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
-    use serde_json::json;
+    use crate::json;
 
-    fn obj(v: Value) -> Map<String, Value> {
+    fn obj(v: Value) -> Map {
         v.as_object().cloned().unwrap_or_default()
     }
 
@@ -228,7 +223,7 @@ mod tests {
             .unwrap()
             .get("context")
             .is_none());
-        let msg = |p: Result<Map<String, Value>>| p.unwrap_err().message;
+        let msg = |p: Result<Map>| p.unwrap_err().message;
         assert_eq!(
             msg(complete_params(Ok(None), a(), Ok(None))),
             "complete: ref must be an object"

@@ -25,7 +25,7 @@ static PEEK: Shape = Shape {
     fields: &[field("resultType", Kind::Present, true)],
 };
 
-fn parse_peek(text: &str) -> crate::json::JsonResult<Option<serde_json::Value>> {
+fn parse_peek(text: &str) -> crate::json::JsonResult<Option<crate::json::Value>> {
     let mut g: [Got; 1] = Default::default();
     fields::parse(text, &PEEK, &mut g)?;
     Ok(g[0].value())
@@ -47,7 +47,7 @@ pub fn peek_result_type(raw: &RawJson) -> Result<ResultType> {
     })?;
     Ok(match result_type {
         None => ResultType::Complete,
-        Some(serde_json::Value::String(s)) => match s.as_str() {
+        Some(crate::json::Value::String(s)) => match s.as_str() {
             "complete" => ResultType::Complete,
             "input_required" => ResultType::InputRequired,
             "task" => ResultType::Task,
@@ -73,14 +73,14 @@ mod tests {
 
         fn present<'de, D: serde::Deserializer<'de>>(
             d: D,
-        ) -> std::result::Result<Option<serde_json::Value>, D::Error> {
-            serde_json::Value::deserialize(d).map(Some)
+        ) -> std::result::Result<Option<crate::json::Value>, D::Error> {
+            crate::json::Value::deserialize(d).map(Some)
         }
 
         #[derive(Deserialize)]
         pub(super) struct Peek {
             #[serde(rename = "resultType", default, deserialize_with = "present")]
-            pub result_type: Option<serde_json::Value>,
+            pub result_type: Option<crate::json::Value>,
         }
     }
 

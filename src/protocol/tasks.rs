@@ -5,11 +5,11 @@
 
 use crate::error::{json_text, sanitize, Error, ErrorKind, Result};
 use crate::json::RawJson;
+use crate::json::{Map, Value};
 use crate::protocol::fields::{self, field, Got, Kind, Shape};
 use crate::protocol::input::{decode_input_requests, InputRequest};
 use crate::protocol::jsonrpc::RpcError;
 use crate::time::parse_rfc3339;
-use serde_json::{Map, Value};
 
 /// Task status (spec `Task.status`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,7 +79,7 @@ impl Task {
     }
 
     /// The task as the wire shape (`Task` fields, camelCase).
-    pub fn to_value(&self) -> Map<String, Value> {
+    pub fn to_value(&self) -> Map {
         let mut m = Map::new();
         m.insert("taskId".into(), self.task_id.clone().into());
         m.insert("status".into(), self.status.as_str().into());
@@ -393,9 +393,9 @@ mod tests {
 
     /// The `Deserialize` derive `RawTask` had; `parse_raw_task` must read exactly as it did.
     mod derived {
+        use crate::json::Value;
         use serde::Deserialize;
         use serde_json::value::RawValue;
-        use serde_json::Value;
 
         fn present<'de, D: serde::Deserializer<'de>>(
             d: D,

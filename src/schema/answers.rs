@@ -6,7 +6,7 @@
 //! checked.
 
 use crate::error::{sanitize, Error, ErrorKind};
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 fn invalid(what: &str, path: &str, msg: &str) -> Error {
     let mut e = Map::new();
@@ -173,7 +173,7 @@ pub fn check_roots_result(v: &Value) -> Result<Value, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn fixture(text: &str) -> Value {
         serde_json::from_str(text).unwrap()

@@ -17,7 +17,7 @@
 use super::formats;
 use super::output::json_eq;
 use crate::error::{json_text, sanitize, Error, ErrorKind};
-use serde_json::{Map, Number, Value};
+use crate::json::{Map, Number, Value};
 
 pub use super::url::{check_url, UrlInfo};
 
@@ -64,7 +64,7 @@ fn ptr(name: &str) -> String {
 }
 
 /// The action of an `ElicitResult`, and the result without content unless it is `accept`.
-fn action_of(answer: &Value) -> Result<(&str, Map<String, Value>), Error> {
+fn action_of(answer: &Value) -> Result<(&str, Map), Error> {
     let obj = answer
         .as_object()
         .ok_or_else(|| input_error(vec![(String::new(), "the answer must be an object".into())]))?;
@@ -109,7 +109,7 @@ enum Field<'a> {
 }
 
 /// The `const` values of `oneOf`/`anyOf` options, or the strings of `enum`.
-fn options<'a>(s: &'a Map<String, Value>, name: &str) -> Result<Option<Vec<&'a str>>, Error> {
+fn options<'a>(s: &'a Map, name: &str) -> Result<Option<Vec<&'a str>>, Error> {
     let bad = |what: &str| schema_error(format!("property '{}': {what}", sanitize(name, 60)));
     if let Some(e) = s.get("enum") {
         let vals = e.as_array().ok_or_else(|| bad("enum must be an array"))?;
@@ -302,7 +302,7 @@ pub fn check_form_answer(requested_schema: &Value, answer: &Value) -> Result<Val
             .and_then(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>())
             .ok_or_else(|| schema_error("required must be an array of strings".into()))?,
     };
-    if let Some(r) = required.iter().find(|r| !props.contains_key(**r)) {
+    if let Some(r) = required.iter().find(|r| !props.contains_key(r)) {
         return Err(schema_error(format!(
             "required property '{}' is not defined",
             sanitize(r, 60)
@@ -345,7 +345,7 @@ pub fn check_form_answer(requested_schema: &Value, answer: &Value) -> Result<Val
     // `default`, as a pre-filled form would have sent it. A default that does not satisfy
     // its own property is the server's mistake: it is not sent.
     for ((name, f), (_, prop)) in fields.iter().zip(props.iter()) {
-        if content.contains_key(*name) {
+        if content.contains_key(name) {
             continue;
         }
         if let Some(d) = prop.get("default").filter(|d| !d.is_null()) {
@@ -357,7 +357,7 @@ pub fn check_form_answer(requested_schema: &Value, answer: &Value) -> Result<Val
         }
     }
     for r in &required {
-        if !sent.contains_key(*r) {
+        if !sent.contains_key(r) {
             problems.push((ptr(r), "required".into()));
         }
     }

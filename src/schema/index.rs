@@ -10,7 +10,7 @@
 
 use super::regex::Regex;
 use crate::error::sanitize;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// Base URI of a root schema without `$id`. Relative references resolve against it and so
 /// stay distinguishable from network URIs.
@@ -517,7 +517,7 @@ impl Index {
     }
 
     /// Checks the values of the assertion keywords, so that evaluation can rely on them.
-    fn check_values(&mut self, obj: &Map<String, Value>, ptr: &str) -> Result<(), String> {
+    fn check_values(&mut self, obj: &Map, ptr: &str) -> Result<(), String> {
         for (k, v) in obj {
             let k = k.as_str();
             let ok = match k {

@@ -27,7 +27,7 @@
 
 use super::index::{pointer, push_token, Index};
 use crate::error::{json_text, sanitize, Error, ErrorKind};
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// Deepest evaluation (schema frames, including followed references).
 pub(crate) const MAX_DEPTH: usize = 256;
@@ -282,13 +282,7 @@ impl<'a> Run<'a> {
         ok
     }
 
-    fn keywords(
-        &mut self,
-        obj: &'a Map<String, Value>,
-        inst: &'a Value,
-        collect: bool,
-        ann: &mut Ann,
-    ) -> bool {
+    fn keywords(&mut self, obj: &'a Map, inst: &'a Value, collect: bool, ann: &mut Ann) -> bool {
         let mut ok = true;
         macro_rules! fail {
             ($kw:expr, $($msg:tt)+) => {{

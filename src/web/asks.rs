@@ -5,11 +5,11 @@
 
 use crate::engine::actions::{Ask, AskId};
 use crate::error::{Error, ErrorKind};
+use crate::json::Value;
 use crate::protocol::input::InputKind;
 use crate::web::convert::{describe, from_js, to_js};
 use crate::web::driver::{now, pump, Handle};
 use js_sys::{Array, Function, Object, Reflect};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{spawn_local, JsFuture};

@@ -140,7 +140,7 @@ fn core_now() -> u64 {
 pub fn __bench_core_open(url: &str) -> Result<(), JsValue> {
     let mut cfg = Config::new(url);
     cfg.version = VersionChoice::Pinned("2026-07-28".into());
-    cfg.client_info = serde_json::json!({"name": "bench", "version": "1.0.0"});
+    cfg.client_info = crate::json!({"name": "bench", "version": "1.0.0"});
     let core = Core::new(cfg, core_now()).map_err(lean_err)?;
     CORE.with(|c| {
         *c.borrow_mut() = Some(CoreProbe {

@@ -6,6 +6,7 @@ use crate::engine::core::{Core, TaskRef};
 use crate::engine::ops::{Listing, Purpose, Want};
 use crate::engine::transport::{era_name, Transport};
 use crate::error::Error;
+use crate::json::Value;
 use crate::protocol::requests;
 use crate::time::Millis;
 use crate::web::convert::{error_to_js, from_js, to_js, tool_arguments};
@@ -13,7 +14,6 @@ use crate::web::driver::{abort_closure, now, pump, register, Driver, Handle, Kin
 use crate::web::js::Subscription;
 use crate::web::options::{call_options, client_options, get};
 use js_sys::{Function, Promise, Reflect};
-use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

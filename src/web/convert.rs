@@ -5,8 +5,8 @@
 use crate::engine::actions::{Output, TaskView};
 use crate::engine::ToolArguments;
 use crate::error::{json_text, Error, ErrorKind};
+use crate::json::Value;
 use crate::web::js::{args_into, args_kept, args_text, json_parse, json_stringify, make_error};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// A JSON value as a JS value.

@@ -387,7 +387,7 @@ fn progress_event(
 }
 
 #[inline(never)]
-fn log_event(h: &Handle, params: &serde_json::Value) {
+fn log_event(h: &Handle, params: &crate::json::Value) {
     let f = h.borrow().handlers.on_log.clone();
     if let Some(f) = f {
         call1(&f, &to_js(params));
@@ -395,7 +395,7 @@ fn log_event(h: &Handle, params: &serde_json::Value) {
 }
 
 #[inline(never)]
-fn notify_event(h: &Handle, method: &str, params: &serde_json::Value) {
+fn notify_event(h: &Handle, method: &str, params: &crate::json::Value) {
     let f = h.borrow().handlers.on_notification.clone();
     if let Some(f) = f {
         call2(&f, &JsValue::from_str(method), &to_js(params));

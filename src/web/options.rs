@@ -4,11 +4,11 @@ use crate::auth::client;
 use crate::engine::actions::OpOptions;
 use crate::engine::config::{Config, ValidateOutput, VersionChoice};
 use crate::error::Error;
+use crate::json::{Map, Value};
 use crate::protocol::requests;
 use crate::protocol::TASKS_EXTENSION;
 use crate::web::convert::from_js;
 use js_sys::{Array, Function, Object, Reflect};
-use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -180,7 +180,7 @@ fn headers(v: &JsValue) -> Result<Vec<(String, String)>, Error> {
 
 /// `extensions`: an array of identifiers, or an object `{ id: settings }`.
 #[inline(never)]
-fn extensions(v: &JsValue) -> Result<Map<String, Value>, Error> {
+fn extensions(v: &JsValue) -> Result<Map, Error> {
     if !present(v) {
         return Ok(Map::new());
     }

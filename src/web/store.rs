@@ -6,12 +6,12 @@
 use crate::engine::config::Config;
 use crate::engine::RestoreSkip;
 use crate::error::Error;
+use crate::json::Value;
 use crate::web::convert::{from_js, to_js};
 use crate::web::driver::{now, pump, warn, Handle};
 use crate::web::options::{get, Handlers};
 use crate::web::task::Task;
 use js_sys::{Array, Function, Promise};
-use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};

@@ -5,10 +5,10 @@
 
 use crate::engine::actions::TaskView;
 use crate::engine::handle::StoredTask;
+use crate::json::Value;
 use crate::protocol::tasks::TaskStatus;
 use crate::web::convert::{bad_arg, from_js, raw_to_js, to_js};
 use crate::web::driver::now;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// A task handle.

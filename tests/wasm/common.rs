@@ -462,7 +462,7 @@ async fn x_mcp_header_is_mirrored_as_mcp_param() {
 #[wasm_bindgen_test]
 fn floats_are_written_in_their_shortest_text_and_read_back_the_same() {
     use mcp_wasm_client::json;
-    use serde_json::Value;
+    use mcp_wasm_client::json::Value;
     let written = |f: f64| json::text(&Value::from(f));
     for (f, want) in [
         (0.1, "0.1"),
@@ -508,7 +508,7 @@ fn floats_are_written_in_their_shortest_text_and_read_back_the_same() {
         f *= 7.3;
     }
     // In a whole document, as the client writes a request's params.
-    let v = serde_json::json!({"age": 30.5, "n": [1, -0.0, 2.0e-9], "s": "x"});
+    let v = json!({"age": 30.5, "n": [1, -0.0, 2.0e-9], "s": "x"});
     assert_eq!(json::text(&v), r#"{"age":30.5,"n":[1,-0.0,2e-9],"s":"x"}"#);
 }
 
@@ -521,7 +521,7 @@ fn floats_are_written_in_their_shortest_text_and_read_back_the_same() {
 fn numbers_are_read_as_the_nearest_float() {
     use mcp_wasm_client::json;
     let read = |t: &str| match json::parse(t) {
-        Ok(serde_json::Value::Number(n)) => n.as_f64().map(f64::to_bits),
+        Ok(json::Value::Number(n)) => n.as_f64().map(f64::to_bits),
         other => panic!("{t}: {other:?}"),
     };
     for t in [

@@ -23,12 +23,12 @@ use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::http::request::Params;
 use crate::json::RawJson;
+use crate::json::{Map, Value};
 use crate::protocol::codes::{from_rpc, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::protocol::is_modern_version;
 use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::result::{peek_result_type, ResultType};
 use crate::time::Millis;
-use serde_json::{Map, Value};
 
 /// How one call behaves.
 #[derive(Clone, Debug)]
@@ -74,7 +74,7 @@ pub(crate) enum CallInput<'a> {
     Failed(Error),
     /// The response stream ended before the response.
     StreamClosed,
-    Progress(&'a Map<String, Value>),
+    Progress(&'a Map),
     Answer(AskId, std::result::Result<Value, Error>),
     Timer,
 }
@@ -127,7 +127,7 @@ impl Budget {
 /// One logical request.
 pub(crate) struct Call {
     pub method: String,
-    params: Map<String, Value>,
+    params: Map,
     /// The params' `name` when it is not in the map: a tool call's (`http::request::Params`).
     name_param: Option<String>,
     /// A member of the params kept as JSON text (`http::request::Params`).
@@ -170,7 +170,7 @@ impl Call {
 
     pub(crate) fn new(
         method: &str,
-        params: Map<String, Value>,
+        params: Map,
         extra_headers: Vec<(String, String)>,
         policy: CallPolicy,
     ) -> Call {
@@ -223,7 +223,7 @@ impl Call {
     }
 
     /// The request's params (without `_meta`, `inputResponses`, `requestState`).
-    pub(crate) fn params(&self) -> &Map<String, Value> {
+    pub(crate) fn params(&self) -> &Map {
         &self.params
     }
 

@@ -13,8 +13,8 @@ use crate::engine::small_map::SmallMap;
 use crate::error::json_object;
 use crate::error::{Error, ErrorKind, Result};
 use crate::json::RawJson;
+use crate::json::{Map, Value};
 use crate::protocol::input::{decode_input_required, InputRequest};
-use serde_json::{Map, Value};
 
 /// The state of an MRTR round.
 pub(super) struct Round {
@@ -22,7 +22,7 @@ pub(super) struct Round {
     pub(super) queued: Vec<(InputRequest, Option<UrlFacts>)>,
     pub(super) asking: SmallMap<AskId, String>,
     pub(super) requests: SmallMap<String, InputRequest>,
-    pub(super) answers: Map<String, Value>,
+    pub(super) answers: Map,
 }
 
 impl Call {

@@ -30,11 +30,11 @@ use crate::engine::session::{self, Outcome, Session, SessionPart};
 use crate::engine::shared::{Era, Owner, Shared};
 use crate::engine::task::{Note, Part, TaskBook};
 use crate::error::{Error, Result};
+use crate::json::Value;
 use crate::protocol::is_modern_version;
 use crate::protocol::jsonrpc::RequestId;
 use crate::sorted_map::SortedMap;
 use crate::time::Millis;
-use serde_json::Value;
 
 use crate::engine::listen::apply_notification;
 use crate::engine::ops::{OpInput, Operation};

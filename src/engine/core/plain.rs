@@ -25,11 +25,11 @@ use crate::engine::call::{Call, CallPolicy};
 use crate::engine::ops::{policy_for, Op, Purpose, ToolOp};
 use crate::engine::shared::{Era, Owner};
 use crate::http::request::HttpRequest;
+use crate::json::Map;
 use crate::json::RawJson;
 use crate::protocol::jsonrpc::{decode, Message, RequestId};
 use crate::protocol::result::{peek_result_type, ResultType};
 use crate::time::Millis;
-use serde_json::Map;
 
 /// Plain calls in flight at most; a call beyond takes the general path (whose deadlines
 /// are a heap: this table is scanned).

@@ -5,7 +5,7 @@ use super::Core;
 use crate::engine::call::CallInput;
 use crate::engine::shared::Owner;
 use crate::engine::task::push::timer_owner;
-use serde_json::Value;
+use crate::json::Value;
 
 impl Core {
     /// An event of listen request `gen` (0: the book's timer).

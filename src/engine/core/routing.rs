@@ -16,11 +16,11 @@ use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind};
 use crate::http::response::is_success;
 use crate::json::RawJson;
+use crate::json::{Map, Value};
 use crate::protocol::jsonrpc::{decode, Message, RequestId, RpcError};
 use crate::protocol::legacy::{check_session_id, decode_legacy_task_value};
 use crate::protocol::tasks::DetailedTask;
 use crate::time::Millis;
-use serde_json::{Map, Value};
 
 /// Resumptions of one legacy response stream before it counts as lost.
 const MAX_RESUMES: u32 = 5;

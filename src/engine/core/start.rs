@@ -13,11 +13,11 @@ use crate::engine::session::{era_error, FirstRequest};
 use crate::engine::shared::{Era, Owner};
 use crate::engine::tools::OutputCheck;
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::json::{Map, Value};
 use crate::protocol::capabilities::server_tasks;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::TASKS_EXTENSION;
 use crate::time::Millis;
-use serde_json::{Map, Value};
 
 /// A task an operation names: its id and, when the host has a handle, what it knows.
 #[derive(Clone, Debug)]
@@ -31,7 +31,7 @@ pub(super) enum Start {
     Discover(OpOptions),
     Request {
         purpose: Purpose,
-        params: Map<String, Value>,
+        params: Map,
         opts: OpOptions,
     },
     ListAll {
@@ -56,7 +56,7 @@ pub(super) enum Start {
         deadline: Option<Millis>,
     },
     Listen {
-        filter: Map<String, Value>,
+        filter: Map,
     },
     ListTasks {
         cursor: Option<String>,
@@ -236,13 +236,7 @@ impl Core {
         }
     }
 
-    fn start_rpc(
-        &mut self,
-        id: OpId,
-        purpose: Purpose,
-        params: Map<String, Value>,
-        opts: &OpOptions,
-    ) {
+    fn start_rpc(&mut self, id: OpId, purpose: Purpose, params: Map, opts: &OpOptions) {
         let mut cx = Ctx::new(&mut self.sh, &mut self.tasks);
         let (op, immediate) = RpcOp::start(&mut cx, id, purpose, params, Vec::new(), opts);
         let notes = cx.notes;
@@ -269,7 +263,7 @@ impl Core {
     pub fn request(
         &mut self,
         purpose: Purpose,
-        params: Map<String, Value>,
+        params: Map,
         opts: &OpOptions,
         now: Millis,
     ) -> OpId {
@@ -440,7 +434,7 @@ impl Core {
     pub fn update_task(
         &mut self,
         t: &TaskRef,
-        responses: Map<String, Value>,
+        responses: Map,
         opts: &OpOptions,
         now: Millis,
     ) -> OpId {

@@ -4,8 +4,8 @@
 use super::Core;
 use crate::engine::actions::TaskView;
 use crate::engine::task::store::{key_prefix, RestoreSkip};
+use crate::json::Value;
 use crate::time::Millis;
-use serde_json::Value;
 
 impl Core {
     /// The prefix of this server's keys in the task store (what `resumeTasks` lists).

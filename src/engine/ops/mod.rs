@@ -27,7 +27,7 @@ use crate::engine::listen::ListenOp;
 use crate::engine::shared::{Era, Shared};
 use crate::engine::task::{Note, TaskBook};
 use crate::error::Result;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// What handling an input did to an operation.
 pub(crate) enum Step {
@@ -163,7 +163,7 @@ pub(crate) fn policy_for(sh: &Shared, purpose: &Purpose, opts: &OpOptions) -> Ca
     }
 }
 
-fn with_meta(mut params: Map<String, Value>, opts: &OpOptions) -> Map<String, Value> {
+fn with_meta(mut params: Map, opts: &OpOptions) -> Map {
     if let Some(m) = &opts.meta {
         params.insert("_meta".into(), Value::Object(m.clone()));
     }

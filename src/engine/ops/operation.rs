@@ -9,8 +9,8 @@ use crate::engine::call::CallInput;
 use crate::engine::shared::Shared;
 use crate::engine::task::TaskBook;
 use crate::error::Result;
+use crate::json::Value;
 use crate::time::Millis;
-use serde_json::Value;
 
 impl<'a> Ctx<'a> {
     /// What an operation reaches while it handles one input.

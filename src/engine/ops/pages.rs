@@ -8,9 +8,9 @@ use crate::engine::call::{Call, CallInput, CallOutcome};
 use crate::engine::shared::{Owner, Shared};
 use crate::engine::task::TaskBook;
 use crate::error::{sanitize, Error, Result};
+use crate::json::{Map, Value};
 use crate::sorted_map::SortedSet;
 use crate::time::Millis;
-use serde_json::{Map, Value};
 
 use super::{Aborted, Ctx, OpInput, Operation, Step};
 use crate::engine::actions::OpId;

@@ -10,14 +10,14 @@ use crate::engine::task::{map_task_error, TaskBook};
 use crate::error::{Error, ErrorKind, Result};
 use crate::http::request::META_SERVER_INFO;
 use crate::json::RawJson;
+use crate::json::{Map, Value};
 use crate::protocol::codes::MISSING_REQUIRED_CLIENT_CAPABILITY;
 use crate::protocol::legacy::decode_legacy_task_value;
 use crate::protocol::tasks::{decode_detailed_task, DetailedTask, TaskStatus};
 use crate::time::Millis;
-use serde_json::{Map, Value};
 
 /// The cache key of a request: the params that affect the result.
-fn cache_key(method: &str, params: &Map<String, Value>) -> (String, Option<String>) {
+fn cache_key(method: &str, params: &Map) -> (String, Option<String>) {
     match method {
         "resources/read" => {
             let uri = params
@@ -59,7 +59,7 @@ pub(super) fn finish_rpc(
                 .and_then(|x| x.get(META_SERVER_INFO))
                 .cloned()
             {
-                m.entry("serverInfo").or_insert(info);
+                m.get_or_insert_with("serverInfo", || info);
             }
             Ok(Output::Value(Value::Object(m)))
         }
@@ -143,7 +143,7 @@ impl RpcOp {
         cx: &mut Ctx,
         op: OpId,
         purpose: Purpose,
-        params: Map<String, Value>,
+        params: Map,
         extra_headers: Vec<(String, String)>,
         opts: &OpOptions,
     ) -> (Option<RpcOp>, Option<Result<Output>>) {

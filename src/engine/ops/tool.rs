@@ -14,11 +14,11 @@ use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::http::x_mcp_header::param_headers;
 use crate::json::RawJson;
+use crate::json::{Map, Value};
 use crate::protocol::codes::HEADER_MISMATCH;
 use crate::protocol::legacy::{decode_legacy_create_task_result, InitializeResult};
 use crate::protocol::tasks::{decode_create_task_result, Task, TaskStatus};
 use crate::time::{format_rfc3339, Millis};
-use serde_json::{Map, Value};
 
 use super::{Aborted, OpInput, Operation};
 

@@ -7,9 +7,9 @@ use crate::engine::shared::Era;
 use crate::engine::task::TaskBook;
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::json::Value;
 use crate::protocol::tasks::Task;
 use crate::time::Millis;
-use serde_json::Value;
 
 /// What a wait returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

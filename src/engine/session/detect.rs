@@ -18,9 +18,9 @@ use crate::engine::ops::Purpose;
 use crate::engine::shared::{Era, Shared};
 use crate::error::Result;
 use crate::json::RawJson;
+use crate::json::{Map, Value};
 use crate::protocol::codes::{is_modern_error, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::protocol::{discover, LATEST_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS};
-use serde_json::{Map, Value};
 
 /// The host's first operation, when its request can be the probe: the first page of a
 /// list (no cursor) or `server/discover`, with no per-request options (no `_meta`,
@@ -39,7 +39,7 @@ impl FirstRequest {
     pub(crate) fn of(
         op: OpId,
         purpose: &Purpose,
-        params: &Map<String, Value>,
+        params: &Map,
         opts: &OpOptions,
     ) -> Option<FirstRequest> {
         let plain = params.is_empty()

@@ -10,11 +10,11 @@ use crate::engine::ids::ExchangeId;
 use crate::engine::shared::{Era, Shared};
 use crate::error::{Error, Result};
 use crate::http::request::{legacy_post_headers, HttpMethod, HttpRequest, Params};
+use crate::json::Map;
 use crate::protocol::codes::is_modern_error;
 use crate::protocol::jsonrpc::encode_notification;
 use crate::protocol::legacy::{decode_initialize_result, legacy_capabilities};
 use crate::protocol::HTTP_SSE_PROTOCOL_VERSION;
-use serde_json::{Map, Value};
 
 impl Session {
     pub(super) fn initialize(&mut self, sh: &mut Shared, version: &str, over_sse: bool) {
@@ -133,12 +133,7 @@ impl Session {
     }
 
     /// POSTs a notification (legacy eras), fire and forget.
-    pub(crate) fn send_notification(
-        &self,
-        sh: &mut Shared,
-        method: &str,
-        params: Option<&Map<String, Value>>,
-    ) {
+    pub(crate) fn send_notification(&self, sh: &mut Shared, method: &str, params: Option<&Map>) {
         let body = encode_notification(method, params);
         self.post_raw(sh, body);
     }

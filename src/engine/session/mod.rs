@@ -389,7 +389,7 @@ impl Session {
         &self,
         _sh: &mut Shared,
         _method: &str,
-        _params: Option<&serde_json::Map<String, serde_json::Value>>,
+        _params: Option<&crate::json::Map>,
     ) {
     }
     pub(crate) fn post_raw(&self, _sh: &mut Shared, _body: String) {}

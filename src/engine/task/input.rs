@@ -9,9 +9,9 @@ use crate::engine::input_requests::{check_answer, check_declared};
 use crate::engine::shared::Shared;
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::json::{Map, Value};
 use crate::protocol::codes::{INTERNAL_ERROR, INVALID_PARAMS};
 use crate::protocol::input::InputRequest;
-use serde_json::{Map, Value};
 
 pub(super) fn inputs_value(reqs: &[InputRequest]) -> Value {
     let mut m = Map::new();

@@ -31,12 +31,12 @@ use crate::engine::shared::{Owner, Shared};
 use crate::engine::small_map::SmallMap;
 use crate::engine::tools::OutputCheck;
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::json::{Map, Value};
 use crate::protocol::codes::INVALID_PARAMS;
 use crate::protocol::input::InputRequest;
 use crate::protocol::tasks::{DetailedTask, Task};
 use crate::sorted_map::{SortedMap, SortedSet};
 use crate::time::Millis;
-use serde_json::{Map, Value};
 
 /// Which exchange of a driver an owner names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -79,7 +79,7 @@ pub(crate) struct Driver {
     /// Keys presented to the host, ever (rule 7).
     presented: SortedSet<String>,
     /// Answers not yet acknowledged by a `tasks/update` (rule 8).
-    answered: Map<String, Value>,
+    answered: Map,
     update_keys: Vec<String>,
     /// Keys whose answers the server acknowledged (or stopped asking for).
     acked: SortedSet<String>,

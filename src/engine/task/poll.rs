@@ -10,10 +10,10 @@ use crate::engine::actions::{Action, TaskView};
 use crate::engine::call::{Call, CallInput, CallOutcome, CallPolicy};
 use crate::engine::shared::Shared;
 use crate::error::{sanitize, Error, ErrorKind, Result};
+use crate::json::{Map, Value};
 use crate::protocol::codes::{INTERNAL_ERROR, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY};
 use crate::protocol::tasks::{decode_detailed_task, DetailedTask, Task, TaskStatus};
 use crate::time::Millis;
-use serde_json::{Map, Value};
 
 impl Driver {
     /// The longest remaining wait budget, for each poll's own timeout (rule 15).

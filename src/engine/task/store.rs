@@ -38,7 +38,7 @@ use crate::engine::handle::StoredTask;
 use crate::engine::shared::Shared;
 use crate::engine::tools::OutputCheck;
 use crate::error::sanitize;
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 use std::fmt;
 
 /// The version of the stored record format.
@@ -177,7 +177,7 @@ struct Parsed {
     handle: StoredTask,
     tool: Option<String>,
     acked: Vec<String>,
-    pending: Map<String, Value>,
+    pending: Map,
 }
 
 fn parse(rec: &Value) -> Result<Parsed, RestoreSkip> {

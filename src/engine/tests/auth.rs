@@ -7,7 +7,8 @@ use crate::engine::config::{Config, VersionChoice};
 use crate::engine::core::ResponseHead;
 use crate::engine::testkit::*;
 use crate::error::{Error, ErrorKind};
-use serde_json::{json, Map, Value};
+use crate::json;
+use crate::json::{Map, Value};
 use std::collections::HashMap;
 
 const MCP: &str = "http://mcp.test/mcp";

@@ -10,7 +10,7 @@ use crate::engine::actions::{AuthAction, AuthInput, AuthStepId};
 use crate::engine::config::Config;
 use crate::engine::testkit::*;
 use crate::error::ErrorKind;
-use serde_json::json;
+use crate::json;
 use std::collections::HashMap;
 
 const MCP: &str = "http://mcp.test/mcp";
@@ -39,7 +39,7 @@ fn record(access: &str, refresh: &str, expires_at: u64) -> String {
 
 /// The shared storage, a rotating token endpoint, and what the engine asked, in order.
 struct Side {
-    routes: HashMap<String, (u16, serde_json::Value)>,
+    routes: HashMap<String, (u16, crate::json::Value)>,
     store: HashMap<String, String>,
     /// The one refresh token the server accepts; each use rotates it.
     valid_refresh: String,
@@ -78,7 +78,7 @@ impl Side {
         }
     }
 
-    fn token(&mut self, form: &str) -> (u16, serde_json::Value) {
+    fn token(&mut self, form: &str) -> (u16, crate::json::Value) {
         let q: HashMap<String, String> = crate::auth::url::query_params(&format!("?{form}"))
             .into_iter()
             .collect();
@@ -173,7 +173,7 @@ impl Side {
             .unwrap_or_else(|| panic!("{what} in {:?}", self.log))
     }
 
-    fn stored(&self) -> serde_json::Value {
+    fn stored(&self) -> crate::json::Value {
         serde_json::from_str(&self.store[&key()]).unwrap()
     }
 }

@@ -9,7 +9,8 @@ use crate::engine::actions::{AuthAction, AuthInput};
 use crate::engine::core::ResponseHead;
 use crate::engine::testkit::*;
 use crate::error::ErrorKind;
-use serde_json::{json, Value};
+use crate::json;
+use crate::json::Value;
 use std::collections::HashMap;
 
 const MCP: &str = "http://mcp.test/mcp";

@@ -6,7 +6,8 @@ use crate::engine::core::ResponseHead;
 use crate::engine::shared::Era;
 use crate::engine::testkit::*;
 use crate::error::ErrorKind;
-use serde_json::{json, Map, Value};
+use crate::json;
+use crate::json::{Map, Value};
 
 pub(super) fn auto() -> Config {
     let mut c = Config::new("http://mcp.test/mcp");

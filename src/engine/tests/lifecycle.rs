@@ -6,7 +6,8 @@ use crate::engine::actions::OpId;
 use crate::engine::config::VersionChoice;
 use crate::engine::testkit::*;
 use crate::error::ErrorKind;
-use serde_json::{json, Map};
+use crate::json;
+use crate::json::Map;
 
 /// Pins 2025-11-25 and answers `initialize`; returns the op waiting for the session and
 /// the `notifications/initialized` POST, unanswered.

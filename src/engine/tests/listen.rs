@@ -6,7 +6,8 @@ use crate::engine::actions::{OpId, OpOptions, SubscriptionEvent};
 use crate::engine::config::{Config, VersionChoice};
 use crate::engine::testkit::*;
 use crate::error::{Error, ErrorKind};
-use serde_json::{json, Map, Value};
+use crate::json;
+use crate::json::{Map, Value};
 
 const SUB: &str = "io.modelcontextprotocol/subscriptionId";
 
@@ -89,7 +90,7 @@ fn reconnects(h: &Harness, op: OpId) -> Vec<(u32, u64)> {
         .collect()
 }
 
-fn params(v: Value) -> Map<String, Value> {
+fn params(v: Value) -> Map {
     v.as_object().cloned().unwrap()
 }
 

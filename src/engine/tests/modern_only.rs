@@ -8,7 +8,8 @@ use crate::engine::config::{Config, VersionChoice};
 use crate::engine::core::Core;
 use crate::engine::testkit::*;
 use crate::error::ErrorKind;
-use serde_json::{json, Map};
+use crate::json;
+use crate::json::Map;
 
 fn auto() -> Config {
     Config::new("http://mcp.test/mcp")

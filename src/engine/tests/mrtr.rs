@@ -4,8 +4,9 @@ use crate::engine::actions::{AskScope, OpId, OpOptions};
 use crate::engine::config::{Config, ElicitationModes, SamplingSupport, VersionChoice};
 use crate::engine::testkit::*;
 use crate::error::{Error, ErrorKind};
+use crate::json;
+use crate::json::{Map, Value};
 use crate::protocol::input::InputKind;
-use serde_json::{json, Map, Value};
 
 fn cfg() -> Config {
     let mut c = Config::new("http://mcp.test/mcp");

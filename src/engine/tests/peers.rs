@@ -10,7 +10,8 @@ use crate::engine::core::TaskRef;
 use crate::engine::ops::Want;
 use crate::engine::testkit::*;
 use crate::error::{Error, ErrorKind};
-use serde_json::{json, Value};
+use crate::json;
+use crate::json::Value;
 use std::collections::{BTreeMap, VecDeque};
 
 const EXT: &str = "io.modelcontextprotocol/tasks";
@@ -53,7 +54,7 @@ fn elicit(msg: &str) -> Value {
 }
 
 fn asking(id: &str, keys: &[&str]) -> Value {
-    let mut m = serde_json::Map::new();
+    let mut m = crate::json::Map::new();
     for k in keys {
         m.insert(k.to_string(), elicit(k));
     }

@@ -17,7 +17,7 @@
 use crate::engine::actions::{Action, OpOptions};
 use crate::engine::core::ResponseHead;
 use crate::engine::testkit::*;
-use serde_json::json;
+use crate::json;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -116,7 +116,7 @@ fn per_call_probe() {
         .unwrap_or(0);
     let mut echo = tool("echo");
     let structured = if fields > 0 {
-        let props: serde_json::Map<String, serde_json::Value> = (0..fields)
+        let props: crate::json::Map = (0..fields)
             .map(|i| {
                 let d = format!("field {i} of the echo, as the server describes it");
                 (format!("f{i}"), json!({"type": "string", "description": d}))

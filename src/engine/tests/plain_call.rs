@@ -8,7 +8,8 @@ use crate::engine::actions::{OpId, OpOptions};
 use crate::engine::config::{Config, ValidateOutput};
 use crate::engine::testkit::*;
 use crate::error::{Error, ErrorKind};
-use serde_json::{json, Value};
+use crate::json;
+use crate::json::Value;
 
 const JSON: Option<&str> = Some("application/json");
 
@@ -433,7 +434,7 @@ fn calls_that_are_not_plain_take_the_general_path() {
             ..Default::default()
         },
         OpOptions {
-            meta: Some(serde_json::Map::from_iter([("k".to_string(), json!(1))])),
+            meta: Some(crate::json::Map::from_iter([("k".to_string(), json!(1))])),
             ..Default::default()
         },
     ];

@@ -9,7 +9,8 @@ use crate::engine::core::TaskRef;
 use crate::engine::ops::Want;
 use crate::engine::testkit::*;
 use crate::error::{Error, ErrorKind};
-use serde_json::{json, Value};
+use crate::json;
+use crate::json::Value;
 
 const EXT: &str = "io.modelcontextprotocol/tasks";
 const T0: &str = "2025-11-25T10:30:00Z";

@@ -10,7 +10,8 @@ use crate::engine::config::Config;
 use crate::engine::core::ResponseHead;
 use crate::engine::testkit::*;
 use crate::error::{Error, ErrorKind};
-use serde_json::{json, Map, Value};
+use crate::json;
+use crate::json::{Map, Value};
 
 fn none() -> Vec<&'static str> {
     Vec::new()

@@ -4,13 +4,14 @@ use crate::engine::actions::OpOptions;
 use crate::engine::config::{Config, ElicitationModes, VersionChoice};
 use crate::engine::testkit::*;
 use crate::error::ErrorKind;
-use serde_json::{json, Map, Value};
+use crate::json;
+use crate::json::{Map, Value};
 
 fn opts() -> OpOptions {
     OpOptions::default()
 }
 
-fn params(v: Value) -> Map<String, Value> {
+fn params(v: Value) -> Map {
     v.as_object().cloned().unwrap()
 }
 

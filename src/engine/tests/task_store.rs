@@ -10,7 +10,8 @@ use crate::engine::ops::Want;
 use crate::engine::task::store::{key_prefix, task_key};
 use crate::engine::testkit::*;
 use crate::error::ErrorKind;
-use serde_json::{json, Value};
+use crate::json;
+use crate::json::Value;
 
 const URL: &str = "http://mcp.test/mcp";
 

@@ -9,9 +9,10 @@ use crate::engine::core::TaskRef;
 use crate::engine::ops::Want;
 use crate::engine::testkit::*;
 use crate::error::{Error, ErrorKind};
+use crate::json;
+use crate::json::{Map, Value};
 use crate::protocol::input::InputKind;
 use crate::protocol::tasks::decode_create_task_result;
-use serde_json::{json, Map, Value};
 
 const EXT: &str = "io.modelcontextprotocol/tasks";
 /// The harness clock starts here.
@@ -69,7 +70,7 @@ fn with(mut v: Value, extra: Value) -> Value {
 fn without(mut v: Value, keys: &[&str]) -> Value {
     let m = v.as_object_mut().unwrap();
     for k in keys {
-        m.remove(*k);
+        m.remove(k);
     }
     v
 }

@@ -8,7 +8,8 @@ use crate::engine::testkit::*;
 use crate::engine::tests::legacy::legacy;
 use crate::engine::ToolArguments;
 use crate::error::ErrorKind;
-use serde_json::{json, Value};
+use crate::json;
+use crate::json::Value;
 
 /// A modern harness with a call of `t` started with `args`, its tools listed as `tools`,
 /// and the call's request (`None`: nothing was sent).

@@ -10,7 +10,8 @@ use crate::engine::core::TaskRef;
 use crate::engine::ops::Want;
 use crate::engine::testkit::*;
 use crate::error::{Error, ErrorKind};
-use serde_json::{json, Value};
+use crate::json;
+use crate::json::Value;
 
 const EXT: &str = "io.modelcontextprotocol/tasks";
 /// The harness clock starts here.
@@ -481,9 +482,12 @@ fn a_listen_backoff_running_as_the_network_goes_waits_for_it() {
 #[cfg(feature = "legacy")]
 fn legacy_with_get_stream(h: &mut Harness) -> Sent {
     use super::legacy::{answer_initialize, opts};
-    let op = h
-        .core
-        .request(Purpose::PromptsList, serde_json::Map::new(), &opts(), h.now);
+    let op = h.core.request(
+        Purpose::PromptsList,
+        crate::json::Map::new(),
+        &opts(),
+        h.now,
+    );
     // The first request is the era probe (`session::detect`); a 2025 server refuses it.
     let probe = take_method(h, "prompts/list");
     h.reply(

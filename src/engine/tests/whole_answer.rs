@@ -8,7 +8,8 @@ use crate::engine::config::Config;
 use crate::engine::core::ResponseHead;
 use crate::engine::testkit::*;
 use crate::error::Error;
-use serde_json::{json, Value};
+use crate::json;
+use crate::json::Value;
 
 const JSON: Option<&str> = Some("application/json");
 

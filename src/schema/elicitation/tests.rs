@@ -1,5 +1,5 @@
 use super::*;
-use serde_json::json;
+use crate::json;
 
 fn fixture(text: &str) -> Value {
     serde_json::from_str(text).unwrap()

@@ -3,7 +3,7 @@
 
 use super::{json_eq, mark, Ann, Run, Seg};
 use crate::error::{json_text, sanitize};
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 impl<'a> Run<'a> {
     /// Numbers in messages are printed by serde_json: `{}` of an `f64` would pull core's
@@ -63,7 +63,7 @@ impl<'a> Run<'a> {
 
     pub(super) fn array(
         &mut self,
-        obj: &'a Map<String, Value>,
+        obj: &'a Map,
         kw: &'a str,
         v: &'a Value,
         a: &'a [Value],
@@ -176,10 +176,10 @@ impl<'a> Run<'a> {
 
     pub(super) fn object(
         &mut self,
-        obj: &'a Map<String, Value>,
+        obj: &'a Map,
         kw: &'a str,
         v: &'a Value,
-        o: &'a Map<String, Value>,
+        o: &'a Map,
         collect: bool,
         ann: &mut Ann,
     ) -> bool {

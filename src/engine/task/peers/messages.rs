@@ -9,10 +9,10 @@ use crate::engine::shared::Shared;
 use crate::engine::task::{map_task_error, Driver, Note, TaskBook};
 use crate::error::Error;
 use crate::json::RawJson;
+use crate::json::Value;
 use crate::protocol::codes::INVALID_PARAMS;
 use crate::protocol::tasks::decode_detailed_task;
 use crate::sorted_map::SortedSet;
-use serde_json::Value;
 
 /// A message's common part: `(type, from, task)`, when it is one of ours.
 fn header<'a>(m: &'a Value, me: &str) -> Option<(&'a str, &'a str, &'a str)> {

@@ -49,10 +49,10 @@ use crate::engine::actions::{Action, PeerAction};
 use crate::engine::input_requests::check_declared;
 use crate::engine::shared::Shared;
 use crate::error::{json_text, Error, ErrorKind};
+use crate::json::{Map, Value};
 use crate::protocol::codes::INVALID_PARAMS;
 use crate::sorted_map::SortedSet;
 use crate::time::Millis;
-use serde_json::{Map, Value};
 
 /// The version of the messages between contexts; messages of another version are ignored.
 pub(crate) const PROTOCOL: u64 = 1;
@@ -211,7 +211,7 @@ impl PeerTask {
 }
 
 impl Driver {
-    fn post(&self, sh: &mut Shared, t: &str, mut body: Map<String, Value>) {
+    fn post(&self, sh: &mut Shared, t: &str, mut body: Map) {
         let Some(p) = &self.peer else { return };
         body.insert("v".into(), PROTOCOL.into());
         body.insert("t".into(), t.into());
@@ -449,7 +449,7 @@ impl Driver {
         let list =
             |v: Vec<&String>| Value::Array(v.into_iter().map(|k| k.as_str().into()).collect());
         let mut m = Map::new();
-        let presenters: Map<String, Value> = p
+        let presenters: Map = p
             .presenters
             .0
             .iter()

@@ -44,12 +44,12 @@ use crate::engine::ids::ExchangeId;
 use crate::engine::shared::{Era, Owner, Shared};
 use crate::error::sanitize;
 use crate::http::request::Params;
+use crate::json::{Map, Value};
 use crate::protocol::capabilities::server_tasks;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::tasks::TaskStatus;
 use crate::sorted_map::SortedSet;
 use crate::time::Millis;
-use serde_json::{Map, Value};
 
 /// The slowest backstop poll of a covered task: at most one per `max(pollIntervalMs, this)`.
 pub(crate) const BACKSTOP_MS: u64 = 60_000;

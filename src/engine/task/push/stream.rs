@@ -8,10 +8,10 @@ use crate::engine::shared::Shared;
 use crate::engine::task::{Note, TaskBook};
 use crate::error::{json_text, sanitize, ErrorKind};
 use crate::http::request::META_SUBSCRIPTION_ID;
+use crate::json::Value;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::tasks::decode_detailed_task;
 use crate::sorted_map::SortedSet;
-use serde_json::Value;
 
 impl TaskBook {
     /// An event of stream `gen` (or, for `gen` 0, the book's timer). Returns the tasks
