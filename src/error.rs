@@ -253,10 +253,9 @@ pub(crate) fn sanitize(s: &str, max_chars: usize) -> String {
     out
 }
 
-/// A JSON object from `(key, value)` pairs, in order. The shipped code uses this rather
-/// than `crate::json!` with expressions: `json!` turns every leaf that is not a literal
-/// `null`/`true`/`false`/`[]`/`{}` into `serde_json::to_value(..).unwrap()`, which links the
-/// serialize-into-`Value` machinery and the `Debug` of its error for each leaf type.
+/// A JSON object from `(key, value)` pairs, in order, the values moved in (`crate::json!`
+/// takes each leaf that is an expression by reference and clones it, as serde_json's
+/// `json!` does).
 pub(crate) fn json_object(pairs: Vec<(&str, Value)>) -> Value {
     let mut m = crate::json::Map::new();
     for (k, v) in pairs {
@@ -265,10 +264,8 @@ pub(crate) fn json_object(pairs: Vec<(&str, Value)>) -> Value {
     Value::Object(m)
 }
 
-/// A JSON value as compact text: the same text as `Value`'s `Display` (`to_string()`,
-/// `{}`; in the wasm a float's spelling may differ, `crate::json::text`), through the
-/// writer the client already links. `Display` links serde_json's serializer (and a
-/// pretty-printing one for `{:#}`).
+/// A JSON value as compact text: `crate::json::text`, which `Value`'s `Display`
+/// (`to_string()`, `{}`) writes too; without the formatter's machinery.
 pub(crate) fn json_text(v: &Value) -> String {
     crate::json::text(v)
 }
@@ -280,14 +277,16 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 mod tests {
     use super::*;
 
-    /// `json_text` writes what `Value`'s `Display` writes (messages show values through it).
+    /// `json_text` writes what serde_json's printer writes, and what `Value`'s `Display`
+    /// writes (messages show values through both).
     #[test]
-    fn json_text_is_display() {
+    fn json_text_is_serde_jsons_text_and_display() {
         let v: Value = serde_json::from_str(
             r#"{"b":[1,-2,3.5,1e300,null,true],"a":"\u0000\"\\é\u2028","c":{},"d":[],"e":0.1}"#,
         )
         .unwrap();
         for x in [&v, &v["b"], &v["a"], &v["e"], &Value::Null] {
+            assert_eq!(json_text(x), serde_json::to_string(x).unwrap());
             assert_eq!(json_text(x), x.to_string());
         }
     }

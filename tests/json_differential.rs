@@ -51,11 +51,23 @@ fn gen_value(r: &mut Rng, depth: u32, out: &mut String) {
         }
         _ => {
             out.push('{');
-            for i in 0..r.below(4) {
+            // Now and then more members than an object searched in order holds (past 8
+            // the crate's map sorts them), with keys that repeat, spelt alike or escaped.
+            let n = if r.below(4) == 0 {
+                r.below(24)
+            } else {
+                r.below(4)
+            };
+            for i in 0..n {
                 if i > 0 {
                     out.push(',');
                 }
-                gen_string(r, out);
+                if r.below(2) == 0 {
+                    let keys = [r#""a""#, r#""b""#, r#""\u0061""#, r#""ab""#, r#""""#];
+                    out.push_str(r.pick(&keys));
+                } else {
+                    gen_string(r, out);
+                }
                 out.push_str(r.pick(&[":", " : "]));
                 gen_value(r, depth + 1, out);
             }

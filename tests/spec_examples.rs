@@ -673,7 +673,7 @@ fn merge(into: &mut Value, from: Value) {
     match (into, from) {
         (Value::Object(a), Value::Object(b)) => {
             for (k, v) in b {
-                merge(a.get_or_insert_with(&k, || Value::Null), v);
+                merge(a.get_or_insert(&k, Value::Null), v);
             }
         }
         (slot, v) => *slot = v,

@@ -276,7 +276,7 @@ pub(crate) fn member(out: &mut Vec<u8>, key: &str, v: Member) {
 /// Adds only a progress token (legacy eras: no per-request capabilities).
 #[cfg(feature = "legacy")]
 pub(crate) fn add_progress_token(params: &mut Map, token: &Value) {
-    let entry = params.get_or_insert_with("_meta", || Value::Object(Map::new()));
+    let entry = params.get_or_insert("_meta", Value::Object(Map::new()));
     if let Value::Object(m) = entry {
         m.insert(PROGRESS_TOKEN.into(), token.clone());
     }

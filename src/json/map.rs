@@ -151,12 +151,13 @@ impl Map {
         }
     }
 
-    /// The value of `key`, inserting `make()` first when it is not a member.
-    pub fn get_or_insert_with(&mut self, key: &str, make: impl FnOnce() -> Value) -> &mut Value {
+    /// The value of `key`, inserting `value` first when it is not a member (`value` is
+    /// dropped when it is). Not a closure: one copy of this in the wasm, not one per caller.
+    pub fn get_or_insert(&mut self, key: &str, value: Value) -> &mut Value {
         let p = match self.find(key) {
             Ok((_, p)) => p,
             Err(_) => {
-                self.insert(key.to_string(), make());
+                self.insert(key.to_string(), value);
                 self.entries.len() - 1
             }
         };
@@ -413,7 +414,7 @@ mod tests {
                             .retain(|(_, v)| v.as_i64().is_some_and(|x| x >= cut));
                     }
                     8 => {
-                        let x = m.get_or_insert_with(&k, || Value::from("new"));
+                        let x = m.get_or_insert(&k, Value::from("new"));
                         if model.get(&k).is_none() {
                             model.insert(&k, Value::from("new"));
                         }

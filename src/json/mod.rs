@@ -9,8 +9,10 @@
 //! wasm, 14.4 KB gzip (`bench/tools/wasm-without.mjs`, BENCHMARKS.md); the engine needs only
 //! "text to `Value`" and "check this text and keep it", which this module does in a few KB.
 //! It accepts exactly what serde_json accepts (RFC 8259, nesting up to 127 levels, lone
-//! surrogate escapes refused) and builds the same `Value`s: `tests/json_differential.rs`
-//! and the `json` fuzz target (`fuzz/src/json.rs`) compare the two on every input.
+//! surrogate escapes refused) and builds the same values as serde_json's `Value` with
+//! `preserve_order` (members in order, a repeated key in its first place with its last
+//! value): `tests/json_differential.rs` and the `json` fuzz target (`fuzz/src/json.rs`)
+//! compare the two on every input.
 //! Integers are read as serde_json reads them (`u64` or `i64` where they fit); every other
 //! number as the `f64` nearest to it, as `JSON.parse` and serde_json with its
 //! `float_roundtrip` feature (the tests' oracle) read it (`number.rs`).
@@ -95,13 +97,13 @@ impl RawJson {
         Ok(RawJson(text.get(start..end).unwrap_or_default().into()))
     }
 
-    /// Text this crate printed itself (serde_json's output) or already checked: not
+    /// Text this crate printed itself ([`text`]'s output) or already checked: not
     /// checked again.
     pub(crate) fn printed(text: String) -> RawJson {
         RawJson(text.into_boxed_str())
     }
 
-    /// A value's text, printed by serde_json.
+    /// A value's text, as [`text`] prints it.
     pub(crate) fn of(v: &Value) -> RawJson {
         RawJson::printed(crate::error::json_text(v))
     }

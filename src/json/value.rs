@@ -342,7 +342,7 @@ impl Index for str {
             *v = Value::Object(Map::new());
         }
         match v {
-            Value::Object(m) => m.get_or_insert_with(self, || Value::Null),
+            Value::Object(m) => m.get_or_insert(self, Value::Null),
             _ => panic!("cannot index a non-object with {self:?}"),
         }
     }

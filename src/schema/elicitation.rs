@@ -84,7 +84,8 @@ fn action_of(answer: &Value) -> Result<(&str, Map), Error> {
 }
 
 /// Lower and upper bounds as the schema wrote them (numbers, checked). Kept as JSON
-/// values so that messages print them with serde_json rather than core's float formatting.
+/// values so that messages print them as JSON text (`crate::json::text`) rather than with
+/// core's float formatting.
 type Bounds<'a> = (Option<&'a Value>, Option<&'a Value>);
 
 fn outside(x: f64, (lo, hi): Bounds<'_>) -> bool {

@@ -538,7 +538,8 @@ impl OutputSchema {
         } else {
             format!("'{}'", sanitize(path, 200))
         };
-        // Maps by hand: `json!` with expressions links serde_json's `Debug` through `unwrap`.
+        // Maps by hand: the strings move in (`json!` takes its leaves by reference and
+        // clones them).
         let entry = |p: &str, m: &str| {
             let mut e = Map::new();
             e.insert("path".into(), Value::String(p.into()));

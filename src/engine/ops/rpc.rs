@@ -59,7 +59,7 @@ pub(super) fn finish_rpc(
                 .and_then(|x| x.get(META_SERVER_INFO))
                 .cloned()
             {
-                m.get_or_insert_with("serverInfo", || info);
+                m.get_or_insert("serverInfo", info);
             }
             Ok(Output::Value(Value::Object(m)))
         }

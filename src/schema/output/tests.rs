@@ -33,9 +33,10 @@ fn official_test_suite() {
                     .filter(|d| !d.is_empty()),
                 sch.as_object_mut(),
             ) {
-                o.get_or_insert_with("$schema", || {
-                    Value::String(format!("http://json-schema.org/{d}/schema#"))
-                });
+                o.get_or_insert(
+                    "$schema",
+                    Value::String(format!("http://json-schema.org/{d}/schema#")),
+                );
             }
             let schema = match OutputSchema::compile(&sch) {
                 Ok(s) => s,

@@ -6,7 +6,7 @@ use crate::error::{json_text, sanitize};
 use crate::json::{Map, Value};
 
 impl<'a> Run<'a> {
-    /// Numbers in messages are printed by serde_json: `{}` of an `f64` would pull core's
+    /// Numbers in messages are printed as JSON text: `{}` of an `f64` would pull core's
     /// float formatting into the wasm.
     pub(super) fn number(
         &mut self,
