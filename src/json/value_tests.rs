@@ -48,7 +48,7 @@ fn json_builds_what_serde_jsons_json_builds() {
 
 #[test]
 fn reads_and_compares_as_serde_jsons_value_does() {
-    let text = r#"{"a":[1,-1,1.5,18446744073709551615,-9223372036854775808],"s":"x","t":true,"n":null,"o":{"p/q":{"~r":[7]}}}"#;
+    let text = r#"{"a":[1,-1,1.5,18446744073709551615,-9223372036854775808],"s":"x","t":true,"n":null,"o":{"p/q":{"~r":[7]}},"~1":1,"~2":2,"~":3,"a~":4,"/0":5}"#;
     let (v, t) = (json::parse(text).unwrap(), theirs(text));
     for i in 0..6 {
         let (a, b) = (&v["a"][i], &t["a"][i]);
@@ -73,6 +73,11 @@ fn reads_and_compares_as_serde_jsons_value_does() {
         "/o/p~1q/~0r/x",
         "/n/x",
         "s",
+        "/~01",
+        "/~2",
+        "/~",
+        "/a~",
+        "/~10",
     ] {
         assert_eq!(v.pointer(p).map(as_theirs), t.pointer(p).cloned(), "{p}");
     }
