@@ -268,7 +268,7 @@ impl Value {
         let rest = pointer.strip_prefix('/')?;
         let mut v = self;
         for token in crate::text::split(rest, "/") {
-            let token = unescape_token(token);
+            let token = token.replace("~1", "/").replace("~0", "~");
             v = match v {
                 Value::Object(m) => m.get(&token)?,
                 Value::Array(a) => a.get(array_index(&token)?)?,
@@ -282,26 +282,6 @@ impl Value {
     pub fn take(&mut self) -> Value {
         std::mem::take(self)
     }
-}
-
-/// A JSON Pointer's reference token with `~1` read as `/` and `~0` as `~` (RFC 6901 §4), in
-/// one pass (`str::replace` with a `&str` would link core's substring searcher); any other
-/// `~` is kept, as serde_json keeps it.
-fn unescape_token(token: &str) -> String {
-    let mut out = String::with_capacity(token.len());
-    let mut chars = token.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, chars.peek()) {
-            ('~', Some('1')) => out.push('/'),
-            ('~', Some('0')) => out.push('~'),
-            _ => {
-                out.push(c);
-                continue;
-            }
-        }
-        chars.next();
-    }
-    out
 }
 
 /// An array index in a JSON Pointer: digits, no leading zero (RFC 6901 §4).
