@@ -5,7 +5,7 @@
 
 use crate::auth::metadata::{object, string, AsMeta};
 use crate::auth::url;
-use crate::error::{json_object, json_text, Error, Result};
+use crate::error::{json_object, json_text, Result};
 use crate::json::{Map, Value};
 
 /// Token endpoint client authentication.
@@ -79,21 +79,6 @@ pub(crate) fn client_name(given: Option<String>, client_info: &Value) -> String 
             .unwrap_or("mcp-wasm-client")
             .to_string()
     })
-}
-
-/// The `application_type` the host chose: `web` or `native` (OpenID Connect DCR 1.0 §2),
-/// anything else is a `ConfigError`; unset, [`registration_request`] chooses from the
-/// redirect URI.
-pub(crate) fn application_type(given: Option<String>) -> Result<Option<String>> {
-    if given
-        .as_deref()
-        .is_some_and(|t| t != "web" && t != "native")
-    {
-        return Err(Error::config(
-            "auth.applicationType must be 'web' or 'native'",
-        ));
-    }
-    Ok(given)
 }
 
 /// The DCR request body (RFC 7591 §2). A browser app served from a non-local host
@@ -230,15 +215,8 @@ mod tests {
         assert_eq!(client_name(Some("mine".into()), &info), "mine");
         assert_eq!(client_name(None, &info), "app");
         assert_eq!(client_name(None, &crate::json!({})), "mcp-wasm-client");
-        assert_eq!(application_type(None).unwrap(), None);
-        for t in ["web", "native"] {
-            assert_eq!(
-                application_type(Some(t.into())).unwrap().as_deref(),
-                Some(t)
-            );
-        }
-        let e = application_type(Some("desktop".into())).unwrap_err();
-        assert_eq!(e.message, "auth.applicationType must be 'web' or 'native'");
+        // `applicationType` is checked where the host's options are read (`js/objects.js`;
+        // tests/js/suite.mjs, "option errors").
     }
 
     #[test]

@@ -83,7 +83,7 @@ impl McpClient {
     fn run_boxed(&self, opts: &JsValue, start: Start<'_>) -> Promise {
         let copts = match call_options(opts) {
             Ok(o) => o,
-            Err(e) => return reject(&e),
+            Err(e) => return Promise::reject(&e),
         };
         // The promise is the fetch runner's, made in JS (no closure of ours, no call back
         // into the wasm); `driver::done` settles it. (The runner is made with the client:
@@ -159,8 +159,7 @@ impl McpClient {
         url: String,
         #[wasm_bindgen(unchecked_optional_param_type = "McpClientOptions")] options: JsValue,
     ) -> Result<McpClient, JsValue> {
-        let (cfg, handlers) = client_options(url.clone(), &options)
-            .map_err(|e| error_to_js(&e, JsValue::UNDEFINED))?;
+        let (cfg, handlers) = client_options(url.clone(), &options)?;
         let core = Core::new(cfg, now()).map_err(|e| error_to_js(&e, JsValue::UNDEFINED))?;
         let custom_fetch = handlers.fetch.clone();
         let h = Rc::new(RefCell::new(Driver::new(core, handlers, url)));
@@ -510,7 +509,7 @@ impl McpClient {
         };
         let copts = match call_options(&opts) {
             Ok(o) => o,
-            Err(e) => return reject(&e),
+            Err(e) => return Promise::reject(&e),
         };
         if self.h.borrow().closed {
             return reject(&Error::abort("the client is closed"));

@@ -85,9 +85,12 @@ pub(super) fn from_js(v: &JsValue) -> Result<Option<Value>, Error> {
     let Some(text) = stringify(v)? else {
         return Ok(None);
     };
-    crate::json::parse(&text)
-        .map(Some)
-        .map_err(|e| Error::config(format!("value is not JSON: {e}")))
+    from_text(&text).map(Some)
+}
+
+/// `JSON.stringify`'s text as a [`Value`].
+pub(super) fn from_text(text: &str) -> Result<Value, Error> {
+    crate::json::parse(text).map_err(|e| Error::config(format!("value is not JSON: {e}")))
 }
 
 /// A short description of a thrown JS value.

@@ -3,15 +3,12 @@
 //! failures become one warning and a fallback to memory, in `js/contexts.js`), and
 //! `resumeTasks()`. What is stored and when is the engine's (`engine::task::store`).
 
-use crate::engine::config::Config;
 use crate::engine::RestoreSkip;
-use crate::error::Error;
 use crate::json::Value;
 use crate::web::convert::{from_js, to_js};
 use crate::web::driver::{now, pump, warn, Handle};
-use crate::web::options::{get, Handlers};
 use crate::web::task::Task;
-use js_sys::{Array, Function, Promise};
+use js_sys::{Array, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -21,8 +18,11 @@ extern "C" {
     /// The store behind `taskStore` (`js/contexts.js`).
     #[derive(Clone)]
     pub(super) type TaskStore;
+    /// The store of option `taskStore` as `clientOptions` checked it ('indexeddb' where
+    /// IndexedDB exists, else 'memory'; 'memory'; a store object `{ get, put, delete,
+    /// list }`; `undefined`: the default).
     #[wasm_bindgen(js_name = openTaskStore)]
-    fn open_task_store(option: &JsValue, on_warning: &JsValue) -> TaskStore;
+    pub(super) fn open_task_store(option: &JsValue, on_warning: &JsValue) -> TaskStore;
     #[wasm_bindgen(method)]
     fn put(this: &TaskStore, key: &str, value: JsValue);
     #[wasm_bindgen(method)]
@@ -30,44 +30,6 @@ extern "C" {
     /// Resolves to `[key, value]` pairs; never rejects.
     #[wasm_bindgen(method)]
     fn list(this: &TaskStore, prefix: &str) -> Promise;
-}
-
-/// Reads `taskStore` ('indexeddb' where IndexedDB exists, else 'memory'; 'none'; or an
-/// object `{ get, put, delete, list }`) and `storeAnswers` (default true).
-pub(super) fn read_options(o: &JsValue, cfg: &mut Config, h: &mut Handlers) -> Result<(), Error> {
-    let v = get(o, "taskStore");
-    let option = match v.as_string().as_deref() {
-        Some("none") => None,
-        Some("indexeddb" | "memory") => Some(v.clone()),
-        Some(_) => {
-            return Err(Error::config(
-                "taskStore must be 'indexeddb', 'memory', 'none' or a store object",
-            ))
-        }
-        None if v.is_undefined() || v.is_null() => Some(JsValue::UNDEFINED),
-        None => {
-            let ok = v.is_object()
-                && ["get", "put", "delete", "list"]
-                    .iter()
-                    .all(|m| get(&v, m).is_instance_of::<Function>());
-            if !ok {
-                return Err(Error::config(
-                    "a taskStore object must have get, put, delete and list functions",
-                ));
-            }
-            Some(v.clone())
-        }
-    };
-    cfg.persist_tasks = option.is_some();
-    let on_warning = h.on_warning.clone().map(JsValue::from).unwrap_or_default();
-    h.task_store = option.map(|o| open_task_store(&o, &on_warning));
-    let sa = get(o, "storeAnswers");
-    if !sa.is_undefined() && !sa.is_null() {
-        cfg.store_answers = sa
-            .as_bool()
-            .ok_or_else(|| Error::config("storeAnswers must be a boolean"))?;
-    }
-    Ok(())
 }
 
 fn store_of(h: &Handle) -> Option<TaskStore> {

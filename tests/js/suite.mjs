@@ -909,6 +909,145 @@ test('option errors: each misfit option is a ConfigError naming it, and of sever
   c.close();
 });
 
+test("every client option's misfit is a ConfigError with its message; a misfit found by the engine's own checks is reported in reading order with the others", async () => {
+  // The options are read in one order (js/objects.js `clientOptions`), some of them checked
+  // further by the engine (clientInfo, extensions, the elicitation and sampling declarations,
+  // then the whole configuration): of several misfits the host sees the first in that order.
+  const url = 'https://never.mcp.test/mcp';
+  const fetch = async () => { throw new Error('no request may be made'); };
+  const fn = () => {};
+  const person = { redirectUri: 'https://app.example/cb', onAuthorize: () => 'x' };
+  const key = { kty: 'EC' };
+  const thrown = (options) => {
+    try {
+      new McpClient(url, { fetch, ...options }).close();
+    } catch (e) {
+      ok(e instanceof ConfigError, `${Object.keys(options)}: ${e?.name}: ${e?.message}`);
+      return e.message;
+    }
+    return null;
+  };
+  const store = { get: fn, put: fn, delete: fn, list: async () => [] };
+  const cases = [
+    [{ protocolVersion: 5 }, /^protocolVersion must be a string$/],
+    [{ headers: 5 }, /^headers must be an object, a Headers or an array of pairs$/],
+    [{ headers: [5] }, /^headers entries must be \[name, value\] pairs$/],
+    [{ headers: [[1, 'v']] }, /^header names must be strings$/],
+    [{ headers: [['x-a']] }, /^header x-a must have a string value$/],
+    [{ headers: { 'x-a': 1 } }, /^header x-a must have a string value$/],
+    [{ headers: { entries() { throw new Error('no'); } } }, /^headers\.entries\(\) failed$/],
+    [{ extensions: [1] }, /^extensions must be strings$/],
+    [{ requestTimeoutMs: NaN }, /^requestTimeoutMs must be a non-negative number$/],
+    [{ hiddenPollIntervalMs: '1' }, /^hiddenPollIntervalMs must be a non-negative number$/],
+    [{ validateOutput: 'loud' }, /^validateOutput must be 'strict', 'warn' or 'off'$/],
+    [{ validateOutput: 1 }, /^validateOutput must be a string$/],
+    [{ onWarning: 'x' }, /^onWarning must be a function$/],
+    [{ taskStore: 'disk' }, /^taskStore must be 'indexeddb', 'memory', 'none' or a store object$/],
+    [{ taskStore: { get: fn } }, /^a taskStore object must have get, put, delete and list functions$/],
+    [{ storeAnswers: 'yes' }, /^storeAnswers must be a boolean$/],
+    [{ onElicitation: fn, elicitation: { form: 'yes' } }, /^form must be a boolean$/],
+    [{ elicitation: { form: true } }, /no onElicitation handler/],
+    [{ onElicitation: fn, elicitation: { form: false, url: false } }, /elicitation must enable at least one of form and url/],
+    [{ onSampling: fn, sampling: { tools: 1 } }, /^tools must be a boolean$/],
+    [{ roots: 'file:///' }, /^roots must be an array or a function$/],
+    [{ maxInputRounds: -1 }, /^maxInputRounds must be a non-negative number$/],
+    [{ limits: [] }, /^limits must be an object$/],
+    [{ limits: { maxBytes: 1 } }, /^limits has a name that is not a limit \(the limits are maxEventBytes, maxBodyBytes, maxConcurrentInputs, maxInputRequests, listenMaxRetries, listenBackoffMs, listenMaxBackoffMs, listenAckTimeoutMs\)$/],
+    [{ auth: 'x' }, /^auth must be an object$/],
+    [{ auth: { ...person, grant: 5 } }, /^grant must be a string$/],
+    [{ auth: { ...person, storage: { get: 1, set: fn } } }, /^get must be a function$/],
+    [{ auth: { ...person, privateKey: key, algorithm: 256 } }, /^algorithm must be a string$/],
+    [{ auth: { ...person, privateKey: key, keyId: 5 } }, /^keyId must be a string$/],
+    [{ auth: { ...person, clientName: 5 } }, /^clientName must be a string$/],
+    [{ auth: { ...person, issuer: 5 } }, /^issuer must be a string$/],
+    [{ coordination: 'x' }, /^coordination must be 'auto' or 'none'$/],
+    [{ pushTasks: true }, /^pushTasks must be 'auto' or false$/],
+    // Misfits found on either side, in reading order.
+    [{ clientInfo: { name: 5 }, headers: 5 }, /^clientInfo needs string name and version$/],
+    [{ headers: 5, extensions: [1] }, /^headers must be/],
+    [{ extensions: [1], requestTimeoutMs: -1 }, /^extensions must be strings$/],
+    [{ onLog: 5, elicitation: { form: true } }, /^onLog must be a function$/],
+    [{ elicitation: { form: true }, roots: 'x' }, /no onElicitation handler/],
+    [{ sampling: { tools: true }, limits: [] }, /no onSampling handler/],
+    [{ roots: 'x', auth: 'x' }, /^roots must be/],
+    [{ logLevel: 'loud', pushTasks: true }, /^pushTasks must be/],
+    [{ logLevel: 'loud' }, /^logLevel must be one of debug, info/],
+  ];
+  for (const [options, want] of cases) {
+    const m = thrown(options);
+    ok(m !== null && want.test(m), `${JSON.stringify(options, (k, v) => (typeof v === 'function' ? 'fn' : v))}: got ${m}`);
+  }
+  // Well-formed options of every kind are accepted.
+  const accepted = [
+    { protocolVersion: 'auto' },
+    { headers: new Headers({ 'x-a': 'b' }) },
+    { headers: new Map([['x-a', 'b']]) },
+    { headers: [['x-a', 'b']] },
+    { requestTimeoutMs: Infinity, maxTotalTimeoutMs: 0, hiddenPollIntervalMs: Infinity },
+    { validateOutput: 'warn', onLog: fn, onNotification: fn, onWarning: fn },
+    { extensions: [TASKS], taskStore: 'memory', storeAnswers: false, coordination: 'none', pushTasks: false },
+    { extensions: [TASKS], taskStore: store },
+    { taskStore: 'none' },
+    { onElicitation: fn, elicitation: { form: true, url: false }, onSampling: fn, sampling: { tools: true } },
+    { elicitation: null, roots: [], maxInputRounds: 3, limits: { maxEventBytes: 2 ** 40, listenMaxRetries: 1 } },
+    { roots: () => [] },
+    { auth: { ...person, clientId: 'c', privateKey: key, algorithm: 'RS256', keyId: 'k', dpop: true, applicationType: 'native', storage: { get: fn, set: fn } } },
+    { auth: { grant: 'client_credentials', clientId: 'c', clientSecret: 's', dpop: 'auto' } },
+  ];
+  for (const options of accepted) eq(thrown(options), null, `accepted: ${Object.keys(options)}`);
+});
+
+test("a call's options reach its request: _meta and logLevel in params._meta, cache: 'no-cache' past a fresh entry", async ({ url }) => {
+  const platform = globalThis.fetch;
+  const bodies = [];
+  const fetch = (input, init) => {
+    if (typeof init?.body === 'string') bodies.push(JSON.parse(init.body));
+    return platform(input, init);
+  };
+  const c = new McpClient(url, { fetch });
+  try {
+    const meta = { 'app.example/trace': 'abc', nested: { n: [1, 2.5] } };
+    eq(text(await c.callTool('echo', { text: 'm' }, { _meta: meta, logLevel: 'debug', timeoutMs: 5000, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 60_000 })), 'm', 'echo');
+    const sent = bodies.findLast((b) => b.method === 'tools/call').params._meta;
+    eq(sent['app.example/trace'], 'abc', '_meta entry');
+    eq(sent.nested, meta.nested, 'nested _meta entry');
+    eq(sent['io.modelcontextprotocol/logLevel'], 'debug', 'logLevel');
+    eq(text(await c.callTool('echo', { text: 'n' }, { _meta: null, cache: 'default' })), 'n', 'echo with _meta null');
+    ok(!('app.example/trace' in (bodies.findLast((b) => b.method === 'tools/call').params._meta ?? {})), 'no _meta entry');
+    await c.discover();
+    const before = bodies.filter((b) => b.method === 'server/discover').length;
+    await c.discover();
+    eq(bodies.filter((b) => b.method === 'server/discover').length, before, 'a fresh discover result is served from the cache');
+    await c.discover({ cache: 'no-cache' });
+    eq(bodies.filter((b) => b.method === 'server/discover').length, before + 1, "cache: 'no-cache' sends the request");
+  } finally {
+    c.close();
+  }
+});
+
+test("a call's misfit options: every message", async () => {
+  const c = new McpClient('https://never.mcp.test/mcp', { fetch: async () => { throw new Error('no request may be made'); }, protocolVersion: '2026-07-28' });
+  try {
+    for (const [options, want] of [
+      [{ maxTotalTimeoutMs: 'x' }, /^maxTotalTimeoutMs must be a non-negative number$/],
+      [{ taskTimeoutMs: -1 }, /^taskTimeoutMs must be a non-negative number$/],
+      [{ logLevel: 5 }, /^logLevel must be a string$/],
+      [{ cache: 5 }, /^cache must be a string$/],
+      [{ _meta: [] }, /^_meta must be an object$/],
+      [{ _meta: { n: 1n } }, /^value is not JSON-serializable: /],
+      [{ onStatus: 1 }, /^onStatus must be a function$/],
+      [{ logLevel: 'loud', timeoutMs: -1 }, /^timeoutMs must be/],
+    ]) {
+      const e = await rejects(c.callTool('echo', {}, options), ConfigError);
+      ok(want.test(e.message), `${Object.keys(options)}: got ${e.message}`);
+      const l = await rejects(c.listTools(undefined, options), ConfigError);
+      eq(l.message, e.message, 'the same from listTools');
+    }
+  } finally {
+    c.close();
+  }
+});
+
 test('invalid call options → ConfigError, client still works', async ({ client }) => {
   const c = client();
   await rejects(c.callTool('echo', { text: 'x' }, { timeoutMs: -5 }), ConfigError);
