@@ -9,10 +9,10 @@ use crate::json::Value;
 use crate::protocol::input::InputKind;
 use crate::web::convert::{describe, from_js, to_js};
 use crate::web::driver::{now, pump, Handle};
+use crate::web::js::when;
 use js_sys::{Array, Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::AbortController;
 
 fn set(o: &Object, k: &str, v: &JsValue) {
@@ -129,9 +129,7 @@ fn call(h: &Handle, ask: &Ask, f: &Function, server_url: &str, roots: bool) {
         Err(e) => settle(h, id, Err(e)),
         Ok(v) => {
             let h = h.clone();
-            let p = js_sys::Promise::resolve(&v);
-            spawn_local(async move {
-                let r = JsFuture::from(p).await;
+            when(&v, move |r| {
                 // A host answering a withdrawn ask is ignored by the engine.
                 settle(&h, id, r);
             });

@@ -13,10 +13,10 @@ use crate::error::Error;
 use crate::http::request::HttpRequest;
 use crate::web::convert::describe;
 use crate::web::driver::{now, pump, warn, Handle};
+use crate::web::js::when;
 use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::AbortController;
 
 // Out of line: not on the first call's path (`driver::pump`).
@@ -61,8 +61,8 @@ fn dpop_key(h: &Handle, id: AuthStepId, name: String) {
     };
     let p = js_dpop_key(&storage, &name, &memo);
     let h = h.clone();
-    spawn_local(async move {
-        let input = match JsFuture::from(p).await {
+    when(&p, move |r| {
+        let input = match r {
             Ok(v) => {
                 let a = js_sys::Array::from(&v);
                 let jwk = a.get(0).as_string();
@@ -84,8 +84,8 @@ fn sign_assertion(h: &Handle, id: AuthStepId, input: String) {
     };
     let p = js_sign(&key, alg, &input);
     let h = h.clone();
-    spawn_local(async move {
-        let sig = match JsFuture::from(p).await {
+    when(&p, move |r| {
+        let sig = match r {
             Ok(v) => Some(Uint8Array::new(&v).to_vec()),
             Err(e) => {
                 warn(
@@ -121,33 +121,29 @@ fn signed_send(h: &Handle, mut req: HttpRequest) {
         .get(slot)
         .map(|(_, v)| v.clone())
         .unwrap_or_default();
-    let p = key.map(|k| js_sign(&k, "ES256", &input));
+    // Without a key (never, once `send` saw one) the request fails as an unsigned one would.
+    let signing = key.is_some();
+    let p = key.map_or(JsValue::UNDEFINED, |k| js_sign(&k, "ES256", &input).into());
     let h = h.clone();
-    spawn_local(async move {
-        let sig = match p {
-            Some(p) => JsFuture::from(p).await.ok(),
-            None => None,
-        };
-        match sig {
-            Some(s) => {
-                let proof = crate::auth::dpop::compact(&input, &Uint8Array::new(&s).to_vec());
-                if let Some((_, v)) = req.headers.get_mut(slot) {
-                    *v = proof;
-                }
-                crate::web::fetch::perform(&h, req);
+    when(&p, move |r| match r.ok().filter(|_| signing) {
+        Some(s) => {
+            let proof = crate::auth::dpop::compact(&input, &Uint8Array::new(&s).to_vec());
+            if let Some((_, v)) = req.headers.get_mut(slot) {
+                *v = proof;
             }
-            None => {
-                {
-                    let mut d = h.borrow_mut();
-                    let t = now();
-                    let e = Error::new(
-                        crate::error::ErrorKind::Auth,
-                        "the DPoP proof could not be signed (crypto.subtle)".to_string(),
-                    );
-                    d.core.on_fail(req.id, e, t);
-                }
-                pump(&h);
+            crate::web::fetch::perform(&h, req);
+        }
+        None => {
+            {
+                let mut d = h.borrow_mut();
+                let t = now();
+                let e = Error::new(
+                    crate::error::ErrorKind::Auth,
+                    "the DPoP proof could not be signed (crypto.subtle)".to_string(),
+                );
+                d.core.on_fail(req.id, e, t);
             }
+            pump(&h);
         }
     });
 }
@@ -208,13 +204,12 @@ fn authorize(h: &Handle, id: AuthStepId, req: AuthorizeReq) {
         set(&ctx, "scope", &JsValue::from_str(s));
     }
     let ret = f.call2(&JsValue::UNDEFINED, &JsValue::from_str(&req.url), &ctx);
-    let p = match ret {
-        Ok(v) => Promise::resolve(&v),
+    let v = match ret {
+        Ok(v) => v,
         Err(e) => return settle(h, id, Err(e)),
     };
     let h = h.clone();
-    spawn_local(async move {
-        let r = JsFuture::from(p).await;
+    when(&v, move |r| {
         settle(&h, id, r);
     });
 }
@@ -258,16 +253,16 @@ fn load(h: &Handle, id: AuthStepId, key: String) {
         None => return feed(h, id, AuthInput::Loaded(None)),
         Some(r) => r,
     };
-    let p = match r {
-        Ok(v) => Promise::resolve(&v),
+    let v = match r {
+        Ok(v) => v,
         Err(e) => {
             warn(h, &format!("auth.storage.get threw: {}", describe(&e)));
             return feed(h, id, AuthInput::Loaded(None));
         }
     };
     let h = h.clone();
-    spawn_local(async move {
-        let v = match JsFuture::from(p).await {
+    when(&v, move |r| {
+        let v = match r {
             Ok(v) => v.as_string(),
             Err(e) => {
                 warn(&h, &format!("auth.storage.get failed: {}", describe(&e)));
@@ -291,8 +286,8 @@ fn save(h: &Handle, key: &str, value: &str) {
             let h = h.clone();
             let p = Promise::resolve(&v);
             crate::web::auth_lock::saving(&h, &p);
-            spawn_local(async move {
-                if let Err(e) = JsFuture::from(p).await {
+            when(&p, move |r| {
+                if let Err(e) = r {
                     warn(&h, &format!("auth.storage.set failed: {}", describe(&e)));
                 }
             });

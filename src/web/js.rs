@@ -21,6 +21,42 @@ extern "C" {
     /// `{ progress, total?, message? }`, the argument of a call's `onProgress`.
     #[wasm_bindgen(js_name = progressInfo)]
     pub fn progress_info(progress: f64, total: Option<f64>, message: Option<String>) -> JsValue;
+    /// `f(true, value)` or `f(false, reason)` once `v` settles; the promise of `f`'s result.
+    fn settled(v: &JsValue, f: &JsValue) -> js_sys::Promise;
+}
+
+/// What `when` runs once a value settles.
+type Settled = Box<dyn FnOnce(Result<JsValue, JsValue>) -> JsValue>;
+
+/// Runs `f` with what `v` (a value or a promise) settles to, `Ok` when fulfilled, `Err` when
+/// rejected, in a later microtask (`settled` in `js/objects.js`). The shell's waits (the
+/// host's handlers and storage, WebCrypto, the task store) go through here instead of
+/// `wasm_bindgen_futures`' `spawn_local` and `JsFuture`: one closure a wait, and no
+/// executor or future state machine in the wasm (BENCHMARKS.md, the fifty-first session).
+pub(crate) fn when(v: &JsValue, f: impl FnOnce(Result<JsValue, JsValue>) + 'static) {
+    // `f` cannot throw, so the promise `settled` returns never rejects: nothing to handle.
+    let _ = when_boxed(
+        v,
+        Box::new(move |r| {
+            f(r);
+            JsValue::UNDEFINED
+        }),
+    );
+}
+
+/// [`when`], and the promise of what `f` returns.
+pub(crate) fn when_then(
+    v: &JsValue,
+    f: impl FnOnce(Result<JsValue, JsValue>) -> JsValue + 'static,
+) -> js_sys::Promise {
+    when_boxed(v, Box::new(f))
+}
+
+/// `when`'s body, compiled once: one closure type for every wait.
+#[inline(never)]
+fn when_boxed(v: &JsValue, f: Settled) -> js_sys::Promise {
+    let cb = Closure::once_into_js(move |ok: bool, x: JsValue| f(if ok { Ok(x) } else { Err(x) }));
+    settled(v, &cb)
 }
 
 #[wasm_bindgen(module = "/src/web/js/fetch.js")]

@@ -7,11 +7,11 @@ use crate::engine::RestoreSkip;
 use crate::json::Value;
 use crate::web::convert::{from_js, to_js};
 use crate::web::driver::{now, pump, warn, Handle};
+use crate::web::js::when_then;
 use crate::web::task::Task;
 use js_sys::{Array, Promise};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 #[wasm_bindgen(module = "/src/web/js/contexts.js")]
 extern "C" {
@@ -67,13 +67,11 @@ pub(super) fn resume(h: &Handle) -> Promise {
         return Promise::resolve(&empty);
     };
     let weak = Rc::downgrade(h);
-    future_to_promise(async move {
-        let entries = JsFuture::from(store.list(&prefix))
-            .await
-            .unwrap_or_else(|_| Array::new().into());
+    when_then(&store.list(&prefix), move |entries| {
+        let entries = entries.unwrap_or_else(|_| Array::new().into());
         let out = Array::new();
         let Some(h) = weak.upgrade() else {
-            return Ok(out.into());
+            return out.into();
         };
         for e in Array::from(&entries).iter() {
             let pair = Array::from(&e);
@@ -101,6 +99,6 @@ pub(super) fn resume(h: &Handle) -> Promise {
         }
         // Expired and ended records are removed now.
         pump(&h);
-        Ok(out.into())
+        out.into()
     })
 }

@@ -31,6 +31,7 @@ const {
   AuthorizationError,
   HttpError,
   UnsupportedProtocolVersionError,
+  InputValidationError,
 } = await import(MODERN ? '../../pkg/modern/index.js' : '../../pkg/index.js');
 
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -522,6 +523,12 @@ test('sampling (ask_sampling) answered by onSampling', async ({ client }) => {
 test('roots (ask_roots) from the roots option', async ({ client }) => {
   const c = client({ roots: [{ uri: 'file:///tmp/a', name: 'a' }, { uri: 'file:///tmp/b' }] });
   eq(text(await c.callTool('ask_roots', {})), 'file:///tmp/a\nfile:///tmp/b', 'result');
+});
+
+test('an input handler that answers nothing → InputValidationError; the client still works', async ({ client }) => {
+  const c = client({ onElicitation: () => undefined });
+  await rejects(c.callTool('ask_name', {}), InputValidationError, { message: /the input handler returned nothing/ });
+  await stillWorks(c);
 });
 
 test('a handler that throws: the call rejects with THAT error object', async ({ client }) => {
@@ -1395,6 +1402,45 @@ test('OAuth: what onAuthorize throws rejects the call unchanged; a foreign resou
   const e = await rejects(d.listTools(), AuthorizationError);
   eq(e.data?.reason, 'resource-mismatch', 'reason');
   eq(evil.people, 0, 'the person was not asked');
+  d.close();
+});
+
+test("OAuth: the host's storage failing (get or set, thrown or rejected) is a warning each, and the flow goes on without it", async () => {
+  for (const [how, get, set, want] of [
+    ['thrown', () => { throw new Error('get boom'); }, () => { throw new Error('set boom'); }, [/^auth\.storage\.get threw: get boom$/, /^auth\.storage\.set threw: set boom$/]],
+    ['rejected', async () => { throw new Error('get later'); }, async () => { throw new Error('set later'); }, [/^auth\.storage\.get failed: get later$/, /^auth\.storage\.set failed: set later$/]],
+  ]) {
+    const w = oauthWorld();
+    const warnings = [];
+    const c = new McpClient(w.url, {
+      protocolVersion: '2026-07-28', fetch: w.fetch, onWarning: (m) => warnings.push(m),
+      auth: { redirectUri: 'http://localhost:8765/callback', onAuthorize: w.onAuthorize, storage: { get, set } },
+    });
+    try {
+      eq((await c.listTools()).tools.length, 1, `${how}: answered with the token`);
+      eq(w.people, 1, `${how}: the person signed in`);
+      await sleep(20); // a rejected set is heard after the call's answer
+      for (const re of want) ok(warnings.some((m) => re.test(m)), `${how}: a warning ${re} among ${JSON.stringify(warnings)}`);
+    } finally {
+      c.close();
+    }
+  }
+});
+
+test('OAuth: onAuthorize may resolve with a URL object; with anything else the call rejects with ConfigError', async () => {
+  const w = oauthWorld();
+  const c = new McpClient(w.url, {
+    protocolVersion: '2026-07-28', fetch: w.fetch,
+    auth: { redirectUri: 'http://localhost:8765/callback', onAuthorize: async (u, ctx) => new URL(await w.onAuthorize(u, ctx)) },
+  });
+  eq((await c.listTools()).tools.length, 1, 'a URL object is the callback URL');
+  c.close();
+  const v = oauthWorld();
+  const d = new McpClient(v.url, {
+    protocolVersion: '2026-07-28', fetch: v.fetch,
+    auth: { redirectUri: 'http://localhost:8765/callback', onAuthorize: async () => 42 },
+  });
+  await rejects(d.listTools(), ConfigError, { message: /^auth\.onAuthorize must resolve with the callback URL \(a string or a URL\)$/ });
   d.close();
 });
 

@@ -457,3 +457,14 @@ export function callOptions(o) {
   out.push(given(signal) ? signal : undefined, fn(o, 'onProgress'), fn(o, 'onTaskStatus') ?? fn(o, 'onStatus'));
   return out;
 }
+
+// Waiting on a promise, for the wasm: `f(true, value)` once `v` (a value or a promise) is
+// fulfilled, `f(false, reason)` once it is rejected, always in a later microtask; the promise
+// of what `f` returns. The shell's few waits (the host's handlers and storage, WebCrypto, the
+// task store) take one closure each this way instead of wasm-bindgen-futures' executor and a
+// future's state machine per wait in the wasm (BENCHMARKS.md, the fifty-first session).
+
+/** Used by the wasm module (`web::js::when`). */
+export function settled(v, f) {
+  return Promise.resolve(v).then((x) => f(true, x), (e) => f(false, e));
+}
