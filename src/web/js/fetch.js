@@ -8,14 +8,8 @@
 import {
   EMPTY, JS_CHUNKED_BODIES, LONGER, SHORTER, STAND_IN_MIN, bytesOf, join, objectOf, oneReadSize, readAnswer, sizedAs, statedSize,
 } from './bodies.js';
-import { corsFacts, crossOrigin, diagnose } from './objects.js';
+import { corsFacts, crossOrigin, describe, diagnose } from './objects.js';
 
-/** A thrown value's description (what the shell's `describe` gives). */
-function describe(e) {
-  if (typeof e === 'string') return e;
-  const m = e?.message;
-  return typeof m === 'string' ? m : '(non-error value)';
-}
 
 /** The first header the platform refuses, as the error the shell reports, or null. */
 function badHeader(pairs) {

@@ -271,6 +271,13 @@ const given = (v) => v !== undefined && v !== null;
 const field = (o, k) => (o !== null && typeof o === 'object' ? o[k] : undefined);
 const misfit = (message) => { throw makeError('ConfigError', message); };
 
+/** A thrown value's description (what the shell's `describe` gives); fetch.js's too. */
+export function describe(e) {
+  if (typeof e === 'string') return e;
+  const m = e?.message;
+  return typeof m === 'string' ? m : '(non-error value)';
+}
+
 /** Option `k` of `o` when given; a ConfigError `${k} must be ${what}` when not `ok`. */
 function checked(o, k, ok, what) {
   const v = field(o, k);
@@ -446,7 +453,7 @@ export function callOptions(o) {
   let text;
   if (meta !== undefined) {
     try { text = JSON.stringify(meta); } catch (e) {
-      misfit(`value is not JSON-serializable: ${typeof e === 'string' ? e : typeof e?.message === 'string' ? e.message : '(non-error value)'}`);
+      misfit(`value is not JSON-serializable: ${describe(e)}`);
     }
     if (text === 'null') text = undefined;
     else if (text !== undefined && text[0] !== '{') misfit('_meta must be an object');
