@@ -5,7 +5,8 @@
 #   tests/browsers/run.sh [firefox] [webkit]        (default: both, in parallel; the
 #                                                    timing-sensitive suites one at a time)
 #
-# Per engine, in turn:
+# Per engine: wasm; then dialog, console, sign-in and service worker (the two engines at the
+# same time); then js, faults and lifecycle (one engine at a time: TIMING_LOCK, below). Each:
 #   wasm   tests/wasm_browser.rs by wasm-bindgen-test-runner: Firefox through geckodriver
 #          (GECKODRIVER, capabilities in a webdriver.json: the ESR binary; the runner adds
 #          -headless), WebKit through WebKitWebDriver as the runner's SAFARIDRIVER under Xvfb
@@ -130,7 +131,8 @@ why_none() {
 
 # engine <engine>: every suite in the engine; writes $OUT/<engine>.summary.
 engine() {
-  local e=$1 passed=0 failed=0 rc=0 parts=() version='' p f line
+  local e=$1 passed=0 failed=0 rc=0 parts=() version='' p f line k
+  local -A part=()
   local why
   why=$("$NODE" --input-type=module -e "import { missing } from '$ROOT/tests/browsers/webdriver.mjs'; const w = missing('$e'); if (w) console.log(w);")
   if [ -n "$why" ]; then
@@ -142,8 +144,54 @@ engine() {
   line=$(grep -E '^test result:' "$OUT/$e-wasm.log" | tail -1)
   p=$(sed -n 's/.* \([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
   if [ -z "$p" ]; then p=0; f=$((f + 1)); rc=1; echo "$e wasm: no test result (see ${OUT#"$ROOT"/}/$e-wasm.log): $(why_none "$OUT/$e-wasm.log")"; fi
-  passed=$((passed + p)); failed=$((failed + ${f:-0})); parts+=("wasm $p/$((p + ${f:-0}))")
+  passed=$((passed + p)); failed=$((failed + ${f:-0})); part[wasm]="wasm $p/$((p + ${f:-0}))"
   [ "$rc" = 0 ] || { echo "$e wasm: FAILED"; grep -E 'FAIL|panicked|rror' "$OUT/$e-wasm.log" | head -20; }
+  # The flows below (dialog, console, sign-in, service worker) have no timing bounds of their own
+  # beyond waits of seconds: they hold TIMING_LOCK shared, so the two engines run them at the
+  # same time, never beside a timing suite (js, faults, lifecycle: exclusive, after them). Both
+  # engines reach them together, just after the wasm tests.
+  # dialog: tests/e2e/dialog.mjs, the dialog's end-to-end flows (real clicks and keys through
+  # WebDriver), the same bodies as in Chromium through playwright-shim.mjs; its own static server
+  local drc=0 dn
+  BROWSER_ENGINE=$e flock --shared "$TIMING_LOCK" "$NODE" tests/e2e/dialog.mjs >"$OUT/$e-dialog.log" 2>&1 || drc=1
+  line=$(grep -E '^dialog tests: [0-9]+ passed, [0-9]+ failed' "$OUT/$e-dialog.log" | tail -1)
+  p=$(sed -n 's/^dialog tests: \([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
+  dn=$(sed -n 's/.* \([0-9]*\) not run.*/\1/p' <<<"$line")
+  if [ -z "$p" ]; then p=0; f=1; drc=1; echo "$e dialog: no result (see ${OUT#"$ROOT"/}/$e-dialog.log): $(why_none "$OUT/$e-dialog.log")"; fi
+  passed=$((passed + p)); failed=$((failed + f)); part[dialog]="dialog $p/$((p + f))$([ "${dn:-0}" = 0 ] || echo " + $dn not run")"
+  grep -E '^NOT RUN' "$OUT/$e-dialog.log" || true
+  grep -E '^\[shim\]' "$OUT/$e-dialog.log" | sort | uniq -c || true
+  [ "$drc" = 0 ] || { echo "$e dialog: FAILED"; grep -E '^FAIL' "$OUT/$e-dialog.log" | head -20; rc=1; }
+  # console: tests/e2e/console.mjs, the agent console's flows (www/) against the example
+  # server, the same bodies as in Chromium through playwright-shim.mjs (its own servers)
+  local crc=0
+  BROWSER_ENGINE=$e flock --shared "$TIMING_LOCK" "$NODE" tests/e2e/console.mjs >"$OUT/$e-console.log" 2>&1 || crc=1
+  p=$(grep -c '^PASS console:' "$OUT/$e-console.log" || true); f=$(grep -c '^FAIL console:' "$OUT/$e-console.log" || true)
+  # A run that ended without a FAIL line but with an error (a crash) still fails.
+  if [ "$crc" != 0 ] && [ "${f:-0}" = 0 ]; then f=1; echo "$e console: no result (see ${OUT#"$ROOT"/}/$e-console.log): $(why_none "$OUT/$e-console.log")"; fi
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0})); part[console]="console ${p:-0}/$((${p:-0} + ${f:-0}))"
+  grep -E '^NOT RUN' "$OUT/$e-console.log" || true
+  [ "$crc" = 0 ] || { echo "$e console: FAILED"; grep -E '^FAIL' "$OUT/$e-console.log" | head -20; rc=1; }
+  # sign-in: tests/e2e/signin.mjs, the console's sign-in flows against the real authorization
+  # server (oidc-provider), the same way; a flow needing what the engine's driver lacks
+  # (addInitScript without BiDi: WebKit) is printed NOT RUN with the reason
+  local src=0 sn
+  BROWSER_ENGINE=$e flock --shared "$TIMING_LOCK" "$NODE" tests/e2e/signin.mjs >"$OUT/$e-signin.log" 2>&1 || src=1
+  p=$(grep -c '^PASS sign-in:' "$OUT/$e-signin.log" || true); f=$(grep -c '^FAIL sign-in:' "$OUT/$e-signin.log" || true)
+  sn=$(grep -c '^NOT RUN' "$OUT/$e-signin.log" || true)
+  if [ "$src" != 0 ] && [ "${f:-0}" = 0 ]; then f=1; echo "$e sign-in: no result (see ${OUT#"$ROOT"/}/$e-signin.log): $(why_none "$OUT/$e-signin.log")"; fi
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+  part[sign-in]="sign-in ${p:-0}/$((${p:-0} + ${f:-0}))$([ "${sn:-0}" = 0 ] || echo " + $sn not run")"
+  grep -E '^NOT RUN' "$OUT/$e-signin.log" || true
+  [ "$src" = 0 ] || { echo "$e sign-in: FAILED"; grep -E '^FAIL' "$OUT/$e-signin.log" | head -20; rc=1; }
+  # service worker: tests/runtimes/run.mjs's module Service Worker scenario (the package in a
+  # ServiceWorkerGlobalScope, answering the page's messages), the same way, its own MCP server
+  local wrc=0
+  BROWSER_ENGINE=$e RUNTIMES=service-worker MCP_TEST_SERVER_URL= flock --shared "$TIMING_LOCK" "$NODE" tests/runtimes/run.mjs >"$OUT/$e-service-worker.log" 2>&1 || wrc=1
+  if grep -q '^PASS runtime service-worker' "$OUT/$e-service-worker.log"; then p=1; f=0; else p=0; f=1; fi
+  [ "$wrc" = 0 ] || f=1
+  passed=$((passed + p)); failed=$((failed + f)); part["service worker"]="service worker $p/1"
+  [ "$f" = 0 ] || { echo "$e service worker: FAILED"; grep -E '^(FAIL|runtime)' "$OUT/$e-service-worker.log" | head -10; rc=1; }
   # js
   local jrc=0
   # The suite has timing cases (poll gaps): one engine at a time runs it (TIMING_LOCK).
@@ -152,7 +200,7 @@ engine() {
   version=$(sed -n "s/^$e \([^:]*\):.*/\1/p" <<<"$line")
   p=$(sed -n 's/^[^:]*: \([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
   if [ -z "$p" ]; then p=0; f=1; echo "$e js: no result (see ${OUT#"$ROOT"/}/$e-js.log): $(why_none "$OUT/$e-js.log")"; jrc=1; fi
-  passed=$((passed + p)); failed=$((failed + f)); parts+=("js $p/$((p + f))")
+  passed=$((passed + p)); failed=$((failed + f)); part[js]="js $p/$((p + f))"
   grep -E '^  XFAIL' "$OUT/$e-js.log" || true
   [ "$jrc" = 0 ] || { echo "$e js: FAILED"; grep -v -E '^  ok ' "$OUT/$e-js.log" | tail -40; rc=1; }
   # faults: tests/faults/suite.mjs against the fault server (tests/faults/server.mjs)
@@ -161,7 +209,7 @@ engine() {
   line=$(grep -E "^$e [^ ]+: [0-9]+ passed" "$OUT/$e-faults.log" | tail -1)
   p=$(sed -n 's/^[^:]*: \([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
   if [ -z "$p" ]; then p=0; f=1; echo "$e faults: no result (see ${OUT#"$ROOT"/}/$e-faults.log): $(why_none "$OUT/$e-faults.log")"; frc=1; fi
-  passed=$((passed + p)); failed=$((failed + f)); parts+=("faults $p/$((p + f))")
+  passed=$((passed + p)); failed=$((failed + f)); part[faults]="faults $p/$((p + f))"
   grep -E '^  XFAIL' "$OUT/$e-faults.log" || true
   [ "$frc" = 0 ] || { echo "$e faults: FAILED"; grep -v -E '^  (ok|skip) ' "$OUT/$e-faults.log" | tail -40; rc=1; }
   # lifecycle: tests/lifecycle/*.test.mjs, the same bodies through playwright-shim.mjs
@@ -178,60 +226,20 @@ engine() {
     grep -E '^NOT RUN' "$OUT/$e-lifecycle-$name.log" || true
     [ "$f" = 0 ] || { echo "$e lifecycle $name: FAILED"; grep -E '^FAIL' -A4 "$OUT/$e-lifecycle-$name.log" | head -40; }
   done
-  passed=$((passed + lp)); failed=$((failed + lf)); parts+=("lifecycle $lp/$((lp + lf))${ln:+$([ "$ln" = 0 ] || echo " + $ln not run")}")
+  passed=$((passed + lp)); failed=$((failed + lf)); part[lifecycle]="lifecycle $lp/$((lp + lf))${ln:+$([ "$ln" = 0 ] || echo " + $ln not run")}"
   [ "$lrc" = 0 ] || rc=1
-  # dialog: tests/e2e/dialog.mjs, the dialog's end-to-end flows (real clicks and keys through
-  # WebDriver), the same bodies as in Chromium through playwright-shim.mjs; its own static server
-  local drc=0 dn
-  BROWSER_ENGINE=$e flock "$TIMING_LOCK" "$NODE" tests/e2e/dialog.mjs >"$OUT/$e-dialog.log" 2>&1 || drc=1
-  line=$(grep -E '^dialog tests: [0-9]+ passed, [0-9]+ failed' "$OUT/$e-dialog.log" | tail -1)
-  p=$(sed -n 's/^dialog tests: \([0-9]*\) passed.*/\1/p' <<<"$line"); f=$(sed -n 's/.* \([0-9]*\) failed.*/\1/p' <<<"$line")
-  dn=$(sed -n 's/.* \([0-9]*\) not run.*/\1/p' <<<"$line")
-  if [ -z "$p" ]; then p=0; f=1; drc=1; echo "$e dialog: no result (see ${OUT#"$ROOT"/}/$e-dialog.log): $(why_none "$OUT/$e-dialog.log")"; fi
-  passed=$((passed + p)); failed=$((failed + f)); parts+=("dialog $p/$((p + f))$([ "${dn:-0}" = 0 ] || echo " + $dn not run")")
-  grep -E '^NOT RUN' "$OUT/$e-dialog.log" || true
-  grep -E '^\[shim\]' "$OUT/$e-dialog.log" | sort | uniq -c || true
-  [ "$drc" = 0 ] || { echo "$e dialog: FAILED"; grep -E '^FAIL' "$OUT/$e-dialog.log" | head -20; rc=1; }
-  # console: tests/e2e/console.mjs, the agent console's flows (www/) against the example
-  # server, the same bodies as in Chromium through playwright-shim.mjs (its own servers)
-  local crc=0
-  BROWSER_ENGINE=$e flock "$TIMING_LOCK" "$NODE" tests/e2e/console.mjs >"$OUT/$e-console.log" 2>&1 || crc=1
-  p=$(grep -c '^PASS console:' "$OUT/$e-console.log" || true); f=$(grep -c '^FAIL console:' "$OUT/$e-console.log" || true)
-  # A run that ended without a FAIL line but with an error (a crash) still fails.
-  if [ "$crc" != 0 ] && [ "${f:-0}" = 0 ]; then f=1; echo "$e console: no result (see ${OUT#"$ROOT"/}/$e-console.log): $(why_none "$OUT/$e-console.log")"; fi
-  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0})); parts+=("console ${p:-0}/$((${p:-0} + ${f:-0}))")
-  grep -E '^NOT RUN' "$OUT/$e-console.log" || true
-  [ "$crc" = 0 ] || { echo "$e console: FAILED"; grep -E '^FAIL' "$OUT/$e-console.log" | head -20; rc=1; }
-  # sign-in: tests/e2e/signin.mjs, the console's sign-in flows against the real authorization
-  # server (oidc-provider), the same way; a flow needing what the engine's driver lacks
-  # (addInitScript without BiDi: WebKit) is printed NOT RUN with the reason
-  local src=0 sn
-  BROWSER_ENGINE=$e flock "$TIMING_LOCK" "$NODE" tests/e2e/signin.mjs >"$OUT/$e-signin.log" 2>&1 || src=1
-  p=$(grep -c '^PASS sign-in:' "$OUT/$e-signin.log" || true); f=$(grep -c '^FAIL sign-in:' "$OUT/$e-signin.log" || true)
-  sn=$(grep -c '^NOT RUN' "$OUT/$e-signin.log" || true)
-  if [ "$src" != 0 ] && [ "${f:-0}" = 0 ]; then f=1; echo "$e sign-in: no result (see ${OUT#"$ROOT"/}/$e-signin.log): $(why_none "$OUT/$e-signin.log")"; fi
-  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
-  parts+=("sign-in ${p:-0}/$((${p:-0} + ${f:-0}))$([ "${sn:-0}" = 0 ] || echo " + $sn not run")")
-  grep -E '^NOT RUN' "$OUT/$e-signin.log" || true
-  [ "$src" = 0 ] || { echo "$e sign-in: FAILED"; grep -E '^FAIL' "$OUT/$e-signin.log" | head -20; rc=1; }
-  # service worker: tests/runtimes/run.mjs's module Service Worker scenario (the package in a
-  # ServiceWorkerGlobalScope, answering the page's messages), the same way, its own MCP server
-  local wrc=0
-  BROWSER_ENGINE=$e RUNTIMES=service-worker MCP_TEST_SERVER_URL= flock "$TIMING_LOCK" "$NODE" tests/runtimes/run.mjs >"$OUT/$e-service-worker.log" 2>&1 || wrc=1
-  if grep -q '^PASS runtime service-worker' "$OUT/$e-service-worker.log"; then p=1; f=0; else p=0; f=1; fi
-  [ "$wrc" = 0 ] || f=1
-  passed=$((passed + p)); failed=$((failed + f)); parts+=("service worker $p/1")
-  [ "$f" = 0 ] || { echo "$e service worker: FAILED"; grep -E '^(FAIL|runtime)' "$OUT/$e-service-worker.log" | head -10; rc=1; }
   # A browser that did not start and was started again (webdriver.mjs startRetried), in any suite.
   grep -h -E '^RETRY' "$OUT/$e"-*.log 2>/dev/null || true
+  for k in wasm js faults lifecycle dialog console sign-in "service worker"; do parts+=("${part[$k]}"); done
   local joined; joined=$(printf '%s, ' "${parts[@]}")
   echo "$e ${version:-?}: $passed passed, $failed failed (${joined%, })" | tee "$OUT/$e.summary"
   return $rc
 }
 
 # The engines run in parallel (two cores), except the timing-sensitive suites, which take
-# this lock: on a loaded machine two browsers' timers and requests delay each other enough to
-# fail the poll-gap bounds (seen in both engines when the JS suites overlapped).
+# this lock exclusively: on a loaded machine two browsers' timers and requests delay each other
+# enough to fail the poll-gap bounds (seen in both engines when the JS suites overlapped). The
+# UI flows take it shared: with each other, never beside a timing suite.
 TIMING_LOCK=$OUT/.timing.lock
 : >"$TIMING_LOCK"
 status=0
