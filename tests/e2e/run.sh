@@ -55,21 +55,48 @@ start_server EXAMPLE_MCP_URL www/server/example_server.py
 echo "test server:    $MCP_TEST_URL"
 echo "example server: $EXAMPLE_MCP_URL"
 
+# Two lanes at once (two cores: each step is CPU-bound in bursts, with a core idle between):
+# the package, the environments, the types, the dialog and the frameworks (the test server, a
+# static server), beside the console and its sign-in (the example server, which only they use,
+# one after the other as before). Nothing here measures time against a bound tighter than
+# seconds. Each step's output is kept and printed whole, in the order below.
 status=0
-step() {
-  echo "== $1"
-  shift
-  "$@" || status=1
+steps=()
+step() { # step <lane> <title> <command...>
+  steps+=("$1|$2")
+  shift 2
+  printf '%s\0' "$@" >"$TMP/step-${#steps[@]}.cmd"
 }
-step "package contents (tests/env/pack.mjs)" "$NODE" tests/env/pack.mjs
-step "environments (tests/env/run.mjs)" "$NODE" tests/env/run.mjs
-step "types (tests/types/check.mjs)" "$NODE" tests/types/check.mjs
-step "dialog checks (tests/e2e/dialog-checks.mjs)" "$NODE" tests/e2e/dialog-checks.mjs
-step "dialog (tests/e2e/dialog.mjs)" "$NODE" tests/e2e/dialog.mjs
-step "console e2e (tests/e2e/console.mjs)" "$NODE" tests/e2e/console.mjs
-step "console sign-in e2e, real authorization server (tests/e2e/signin.mjs)" "$NODE" tests/e2e/signin.mjs
-step "React hooks (tests/frameworks/react.mjs)" "$NODE" tests/frameworks/react.mjs
-step "AI SDK adapter (tests/frameworks/ai.mjs)" "$NODE" tests/frameworks/ai.mjs
+lane() {
+  local n i=0 entry
+  for entry in "${steps[@]}"; do
+    i=$((i + 1))
+    [ "${entry%%|*}" = "$1" ] || continue
+    mapfile -d '' n <"$TMP/step-$i.cmd"
+    "${n[@]}" >"$TMP/step-$i.log" 2>&1
+    echo $? >"$TMP/step-$i.rc"
+  done
+}
+step 1 "package contents (tests/env/pack.mjs)" "$NODE" tests/env/pack.mjs
+step 1 "environments (tests/env/run.mjs)" "$NODE" tests/env/run.mjs
+step 1 "types (tests/types/check.mjs)" "$NODE" tests/types/check.mjs
+step 1 "dialog checks (tests/e2e/dialog-checks.mjs)" "$NODE" tests/e2e/dialog-checks.mjs
+step 1 "dialog (tests/e2e/dialog.mjs)" "$NODE" tests/e2e/dialog.mjs
+step 2 "console e2e (tests/e2e/console.mjs)" "$NODE" tests/e2e/console.mjs
+step 2 "console sign-in e2e, real authorization server (tests/e2e/signin.mjs)" "$NODE" tests/e2e/signin.mjs
+step 1 "React hooks (tests/frameworks/react.mjs)" "$NODE" tests/frameworks/react.mjs
+step 1 "AI SDK adapter (tests/frameworks/ai.mjs)" "$NODE" tests/frameworks/ai.mjs
+lane 1 &
+pids+=($!)
+lane 2 &
+pids+=($!)
+wait "${pids[@]: -2}"
+for i in "${!steps[@]}"; do
+  n=$((i + 1))
+  echo "== ${steps[$i]#*|}"
+  cat "$TMP/step-$n.log" 2>/dev/null
+  [ "$(cat "$TMP/step-$n.rc" 2>/dev/null)" = 0 ] || status=1
+done
 
 if [ $status = 0 ]; then echo "tests/e2e/run.sh: all passed"; else echo "tests/e2e/run.sh: FAILED" >&2; fi
 exit $status
