@@ -11,9 +11,9 @@ PROFILE=${PROFILE:-release}
 # std rebuilt for size (scripts/wasm-std.sh says why and what it saves), and Binaryen's passes.
 . scripts/wasm-std.sh
 . scripts/wasm-opt.sh
-# One wasm build into a directory: cargo (features $1), wasm-bindgen, wasm-opt, the de-duplicated
-# import keys. Both builds share the target dir: std and the dependencies are compiled once
-# (their features do not change), only this crate is built (and linked with LTO) per feature set.
+# One wasm build into a directory: cargo (features $1) and wasm-bindgen; finish_wasm (below) does the
+# rest. Both builds share the target dir: std and the dependencies are compiled once (their
+# features do not change), only this crate is built (and linked with LTO) per feature set.
 build_wasm() {
   local features=$1 out=$2
   log "cargo build --target wasm32-unknown-unknown --$PROFILE $features (std rebuilt for size)"
@@ -23,7 +23,11 @@ build_wasm() {
   mkdir -p "$out"
   log "wasm-bindgen --target web -> $out"
   wasm-bindgen --target web --out-dir "$out" --out-name mcp_wasm_client "$wasm"
-
+}
+# finish_wasm <dir>: what follows in <dir> alone (wasm-opt, the import keys, the short names), so
+# the modern entry's runs beside the default entry's cargo build (its LTO link is one thread).
+finish_wasm() {
+  local out=$1
   if [ "$PROFILE" = release ]; then
     log "wasm-opt ${WASM_OPT_PASSES[*]} (scripts/wasm-opt.sh says why each)"
     # The producers and target-features sections are only for tools: dropped after optimizing.
@@ -59,10 +63,17 @@ if [ "${MODERN:-1}" != 0 ]; then
   build_wasm --no-default-features "$OUT.tmp/modern"
   cp "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$PROFILE/mcp_wasm_client.wasm" \
     "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$PROFILE/mcp_wasm_client_modern.wasm"
+  finish_wasm "$OUT.tmp/modern" &
+  MODERN_PID=$!
   # Its entry files are the default entry's: they import their own glue by relative path.
   cp src/web/package/index.js src/web/package/index.d.ts src/web/package/load.js src/web/package/load.d.ts "$OUT.tmp/modern/"
 fi
 build_wasm "" "$OUT.tmp"
+finish_wasm "$OUT.tmp"
+if [ -n "${MODERN_PID:-}" ] && ! wait "$MODERN_PID"; then
+  echo "build: the modern entry's wasm-opt or post-processing failed (above)" >&2
+  exit 1
+fi
 
 cp src/web/package/index.js src/web/package/index.d.ts src/web/package/load.js src/web/package/load.d.ts "$OUT.tmp/"
 # The framework entries: React hooks and the AI SDK adapter (their frameworks are optional peers).
