@@ -525,6 +525,47 @@ test('roots (ask_roots) from the roots option', async ({ client }) => {
   eq(text(await c.callTool('ask_roots', {})), 'file:///tmp/a\nfile:///tmp/b', 'result');
 });
 
+test('the context objects of the input handlers and onAuthorize: every field, in order, and its value', async ({ client, url, base }) => {
+  const seen = [];
+  const rootsCtx = [];
+  const c = client({
+    onElicitation: formAnswers(seen),
+    elicitation: { form: true, url: true },
+    roots: (ctx) => { rootsCtx.push(ctx); return [{ uri: 'file:///tmp/a' }]; },
+  });
+  await c.readResource('test://secret/bob');
+  await c.callTool('ask_url', {});
+  await c.callTool('task_two_inputs', {});
+  await c.callTool('ask_roots', {});
+  const [form, link, inTask] = seen.map((s) => s.ctx);
+  const plain = ['signal', 'scope', 'taskId', 'key', 'method', 'serverUrl'];
+  eq(Object.keys(form), plain, 'form mode: the fields');
+  ok(form.signal instanceof AbortSignal && !form.signal.aborted, 'form mode: an AbortSignal, not aborted');
+  eq([form.scope, form.taskId, form.key, form.method, form.serverUrl], ['request', undefined, 'confirm', 'resources/read', url], 'form mode: the values');
+  eq(Object.keys(link), [...plain, 'url', 'origin', 'host', 'hostname', 'isPunycode'], 'URL mode: the fields');
+  const u = new URL(base);
+  eq([link.scope, link.taskId, link.key, link.method, link.serverUrl, link.url, link.origin, link.host, link.hostname, link.isPunycode],
+    ['request', undefined, 'authorize', 'tools/call', url, `${base}/debug/consent?flow=ask_url`, u.origin, u.host, u.hostname, false], 'URL mode: the values');
+  eq(Object.keys(inTask), plain, 'in a task: the fields');
+  ok(typeof inTask.taskId === 'string' && inTask.taskId.length > 0 && inTask.scope === 'task', `in a task: scope ${show(inTask.scope)}, taskId ${show(inTask.taskId)}`);
+  eq(rootsCtx.length, 1, 'the roots function: called once');
+  eq(Object.keys(rootsCtx[0]), plain, 'roots: the fields');
+  eq([rootsCtx[0].scope, rootsCtx[0].method, rootsCtx[0].serverUrl], ['request', 'tools/call', url], 'roots: the values');
+  // onAuthorize's context (oauthWorld, below): with and without a scope.
+  for (const scope of [null, 'tools']) {
+    const w = oauthWorld({ scope });
+    let got;
+    const onAuthorize = (authorizationUrl, ctx) => { got = ctx; return w.onAuthorize(authorizationUrl, ctx); };
+    const a = new McpClient(w.url, { protocolVersion: '2026-07-28', fetch: w.fetch, auth: { redirectUri: 'http://localhost:8765/callback', onAuthorize } });
+    await a.listTools();
+    a.close();
+    eq(Object.keys(got), ['signal', 'serverUrl', 'issuer', 'resource', 'redirectUri', ...(scope ? ['scope'] : [])], `onAuthorize (scope ${show(scope)}): the fields`);
+    ok(got.signal instanceof AbortSignal, 'onAuthorize: an AbortSignal');
+    eq([got.serverUrl, got.issuer, got.redirectUri, got.scope], [w.url, w.as, 'http://localhost:8765/callback', scope ?? undefined], `onAuthorize (scope ${show(scope)}): the values`);
+    eq(typeof got.resource === 'string' && got.resource.length > 0, true, 'onAuthorize: a resource');
+  }
+});
+
 test('an input handler that answers nothing → InputValidationError; the client still works', async ({ client }) => {
   const c = client({ onElicitation: () => undefined });
   await rejects(c.callTool('ask_name', {}), InputValidationError, { message: /the input handler returned nothing/ });
@@ -1247,7 +1288,7 @@ test('server down (connection refused) → NetworkError', async ({ deadUrl, clie
 // the same cases run in Node and Chromium without another server.
 
 /** The fake: `fetch` for the client, and what the servers saw. */
-function oauthWorld({ resource } = {}) {
+function oauthWorld({ resource, scope = 'tools' } = {}) {
   const base = 'https://mcp.oauth.test';
   const as = 'https://as.oauth.test';
   const w = { base, as, url: `${base}/mcp`, valid: new Set(), seen: [], tokenGrants: [], registrations: 0, n: 0 };
@@ -1259,7 +1300,7 @@ function oauthWorld({ resource } = {}) {
     const body = typeof init.body === 'string' ? init.body : '';
     w.seen.push({ url: u.href, auth: headers.get('authorization') });
     if (u.href === `${base}/.well-known/oauth-protected-resource/mcp`) {
-      return json(200, { resource: resource ?? `${base}/mcp`, authorization_servers: [as], scopes_supported: ['tools'] });
+      return json(200, { resource: resource ?? `${base}/mcp`, authorization_servers: [as], scopes_supported: scope ? [scope] : undefined });
     }
     if (u.href === `${as}/.well-known/oauth-authorization-server`) {
       return json(200, {
@@ -1283,7 +1324,7 @@ function oauthWorld({ resource } = {}) {
       const a = headers.get('authorization') ?? '';
       if (!w.valid.has(a.replace(/^Bearer /, ''))) {
         return json(401, { error: 'invalid_token' }, {
-          'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="tools"`,
+          'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"${scope ? `, scope="${scope}"` : ''}`,
         });
       }
       const m = JSON.parse(body);
