@@ -224,7 +224,6 @@ summary() {
     FAILURES=$((FAILURES + 1))
   fi
   stop_servers
-  stop_fuzz_build
   printf '\n%s━━━ summary ━━━%s\n' "$C_B" "$C_0"
   for r in "${RESULTS[@]}"; do
     IFS='|' read -r status title ms <<<"$r"
@@ -262,27 +261,6 @@ if [ "${SKIP_SETUP:-0}" = 1 ]; then
 else
   run "setup" setup 'setup complete' scripts/setup.sh
 fi
-
-# The fuzz targets' build (fuzz/build.sh: cargo-fuzz's install when missing, then about 1.5
-# minutes of compiling on two idle cores) runs in the background from here under SCHED_IDLE: the
-# kernel gives it a core only when no other task wants it, and preempts it at once when one
-# wakes (so the timing cases of the browser suites do not wait on it). The sections leave a core
-# idle much of the time (browsers waiting on timers and requests, cargo's last single-crate
-# steps), so the fuzz smoke at the end finds its targets built. The smoke builds again anyway: a
-# no-op when this finished, and the place that reports a build error (this log is only kept).
-FUZZ_BUILD_PID=''
-if [ -x fuzz/smoke.sh ] && [ -x fuzz/build.sh ]; then
-  idle=(nice -n 19)
-  chrt --idle 0 true 2>/dev/null && idle=(chrt --idle 0 nice -n 19)
-  # setsid: a process group of its own, so that stop_fuzz_build ends cargo and rustc with it.
-  setsid "${idle[@]}" fuzz/build.sh >"$OUT/fuzz-build.log" 2>&1 3>&- 4>&- &
-  FUZZ_BUILD_PID=$!
-fi
-stop_fuzz_build() {
-  [ -n "$FUZZ_BUILD_PID" ] || return 0
-  kill -TERM -- "-$FUZZ_BUILD_PID" 2>/dev/null || true
-  FUZZ_BUILD_PID=''
-}
 
 run "fmt" fmt '.^' cargo fmt --all -- --check
 
@@ -368,12 +346,6 @@ run "schema: recorded requests" schema '^schema: ' "$NODE" tests/js/validate-log
 # ------------------------------------------------------------------ g. hooks (later stages)
 
 for hook in "${HOOKS[@]}"; do
-  if [ "$hook" = fuzz/smoke.sh ] && [ -n "$FUZZ_BUILD_PID" ]; then
-    # The background build (above) ends before the smoke builds: two builds would contend for
-    # fuzz/target's lock with one of them at idle priority.
-    wait "$FUZZ_BUILD_PID" 2>/dev/null || true
-    FUZZ_BUILD_PID=''
-  fi
   if [ -x "$hook" ]; then
     run "hook: $hook" "hook-$(basename "$(dirname "$hook")")-$(basename "$hook" .sh)" '.' "$hook"
   else
