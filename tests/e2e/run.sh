@@ -59,41 +59,43 @@ echo "example server: $EXAMPLE_MCP_URL"
 # the package, the environments, the types, the dialog and the frameworks (the test server, a
 # static server), beside the console and its sign-in (the example server, which only they use,
 # one after the other as before). Nothing here measures time against a bound tighter than
-# seconds. Each step's output is kept and printed whole, in the order below.
+# seconds. Each step's output is kept and printed whole, in the order of STEPS.
 status=0
-steps=()
-step() { # step <lane> <title> <command...>
-  steps+=("$1|$2")
-  shift 2
-  printf '%s\0' "$@" >"$TMP/step-${#steps[@]}.cmd"
+STEPS=(
+  "package contents (tests/env/pack.mjs)"
+  "environments (tests/env/run.mjs)"
+  "types (tests/types/check.mjs)"
+  "dialog checks (tests/e2e/dialog-checks.mjs)"
+  "dialog (tests/e2e/dialog.mjs)"
+  "console e2e (tests/e2e/console.mjs)"
+  "console sign-in e2e, real authorization server (tests/e2e/signin.mjs)"
+  "React hooks (tests/frameworks/react.mjs)"
+  "AI SDK adapter (tests/frameworks/ai.mjs)"
+)
+step() { # step <n> <command...>: STEPS[n], its output and exit status kept for the report
+  local n=$1
+  shift
+  "$@" >"$TMP/step-$n.log" 2>&1
+  echo $? >"$TMP/step-$n.rc"
 }
-lane() {
-  local n i=0 entry
-  for entry in "${steps[@]}"; do
-    i=$((i + 1))
-    [ "${entry%%|*}" = "$1" ] || continue
-    mapfile -d '' n <"$TMP/step-$i.cmd"
-    "${n[@]}" >"$TMP/step-$i.log" 2>&1
-    echo $? >"$TMP/step-$i.rc"
-  done
-}
-step 1 "package contents (tests/env/pack.mjs)" "$NODE" tests/env/pack.mjs
-step 1 "environments (tests/env/run.mjs)" "$NODE" tests/env/run.mjs
-step 1 "types (tests/types/check.mjs)" "$NODE" tests/types/check.mjs
-step 1 "dialog checks (tests/e2e/dialog-checks.mjs)" "$NODE" tests/e2e/dialog-checks.mjs
-step 1 "dialog (tests/e2e/dialog.mjs)" "$NODE" tests/e2e/dialog.mjs
-step 2 "console e2e (tests/e2e/console.mjs)" "$NODE" tests/e2e/console.mjs
-step 2 "console sign-in e2e, real authorization server (tests/e2e/signin.mjs)" "$NODE" tests/e2e/signin.mjs
-step 1 "React hooks (tests/frameworks/react.mjs)" "$NODE" tests/frameworks/react.mjs
-step 1 "AI SDK adapter (tests/frameworks/ai.mjs)" "$NODE" tests/frameworks/ai.mjs
-lane 1 &
+{
+  step 0 "$NODE" tests/env/pack.mjs
+  step 1 "$NODE" tests/env/run.mjs
+  step 2 "$NODE" tests/types/check.mjs
+  step 3 "$NODE" tests/e2e/dialog-checks.mjs
+  step 4 "$NODE" tests/e2e/dialog.mjs
+  step 7 "$NODE" tests/frameworks/react.mjs
+  step 8 "$NODE" tests/frameworks/ai.mjs
+} &
 pids+=($!)
-lane 2 &
+{
+  step 5 "$NODE" tests/e2e/console.mjs
+  step 6 "$NODE" tests/e2e/signin.mjs
+} &
 pids+=($!)
 wait "${pids[@]: -2}"
-for i in "${!steps[@]}"; do
-  n=$((i + 1))
-  echo "== ${steps[$i]#*|}"
+for n in "${!STEPS[@]}"; do
+  echo "== ${STEPS[$n]}"
   cat "$TMP/step-$n.log" 2>/dev/null
   [ "$(cat "$TMP/step-$n.rc" 2>/dev/null)" = 0 ] || status=1
 done
