@@ -65,6 +65,8 @@ if [ "${MODERN:-1}" != 0 ]; then
     "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$PROFILE/mcp_wasm_client_modern.wasm"
   finish_wasm "$OUT.tmp/modern" &
   MODERN_PID=$!
+  # Should the default build fail, the script ends only after this: nothing left writing in pkg.tmp.
+  trap 'wait' EXIT
   # Its entry files are the default entry's: they import their own glue by relative path.
   cp src/web/package/index.js src/web/package/index.d.ts src/web/package/load.js src/web/package/load.d.ts "$OUT.tmp/modern/"
 fi
