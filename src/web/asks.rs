@@ -68,7 +68,7 @@ pub(super) fn run(h: &Handle, ask: Ask) {
             // The list itself is the answer (the engine wraps it in `ListRootsResult`).
             Some(r) if Array::is_array(&r) => return settle(h, ask.id, Ok(r)),
             // Else a function: the options reader refused anything else
-            // (`readOptions` in js/objects.js), so no second check here.
+            // (`clientOptions` in js/objects.js), so no second check here.
             Some(r) => return call(h, &ask, r.unchecked_ref(), &url, true),
             None => return answer(h, ask.id, Err(Error::config("no roots are configured"))),
         }
