@@ -311,6 +311,20 @@ const ENVELOPES = {
   'not-utf8': (id) => Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"`), Buffer.from([0xc3, 0x28]), Buffer.from('"}]}}')]),
 };
 
+/**
+ * `body` made `pad` bytes longer (when `pad` is a number): a member `"pad"` of that many
+ * `x`s before the first `"content":`, or, in a body without one, white space at its end. A
+ * large answer may be read another way than a small one (src/web/js/fetch.js `standIn`); it
+ * must be taken the same.
+ */
+function padded(body, pad) {
+  if (typeof pad !== 'number') return body;
+  const t = Buffer.from(body).toString('latin1');
+  const at = t.indexOf('"content":');
+  const out = at < 0 ? t + ' '.repeat(pad) : `${t.slice(0, at)}"pad":"${'x'.repeat(pad)}",${t.slice(at)}`;
+  return Buffer.from(out, 'latin1');
+}
+
 async function toolsCall(ctx, reply, p) {
   const { st, scenario } = ctx;
   const name = p.name;
@@ -326,7 +340,7 @@ async function toolsCall(ctx, reply, p) {
     const id = JSON.stringify(reply.id);
     const form = typeof args.raw === 'string' ? () => Buffer.from(Buffer.from(args.raw, 'base64').toString('latin1').replaceAll('$ID', id), 'latin1') : ENVELOPES[args.form];
     if (!form) return reply.error(-32602, 'unknown form');
-    const body = form(id);
+    const body = padded(form(id), args.pad);
     return reply.res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }).end(body);
   }
   if (scenario === 'header-echo' && name !== 'echo' && name !== 'region_echo') {

@@ -27,7 +27,7 @@ export const SCENARIOS = {
   'html-200': { target: 'tools/call hit', fault: '200 text/html (a login page)' },
   'wrong-content-type': { target: 'tools/call hit', fault: '200 text/plain carrying a valid JSON-RPC response' },
   'other-id': { target: 'tools/call hit', fault: 'a JSON response naming another request id' },
-  envelopes: { target: 'tools/call hit {form} or {raw}', fault: 'the response written in one of many forms, well-formed or not: members in other orders, spaced, duplicated, escaped, a BOM, bytes that are not UTF-8, other ids and result types; or as the bytes given (random mutants of well-formed responses)' },
+  envelopes: { target: 'tools/call hit {form} or {raw}, and {pad}', fault: 'the response written in one of many forms, well-formed or not: members in other orders, spaced, duplicated, escaped, a BOM, bytes that are not UTF-8, other ids and result types; or as the bytes given (random mutants of well-formed responses); padded past 64 KiB on asking' },
   'duplicate-response': { target: 'tools/call hit', fault: 'SSE: the response, then a second, different response with the same id' },
   'sse-malformed': { target: 'tools/call hit', fault: 'SSE event whose data is not JSON' },
   'oversized-event': { target: 'tools/call sized', fault: 'one SSE event whose data is exactly `bytes` (an argument) long' },

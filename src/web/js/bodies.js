@@ -109,7 +109,7 @@ function idAt(t, from, to) {
 }
 
 /** `text` parsed, when it is one JSON object (not an array); else null. */
-export function objectOf(text) {
+function objectOf(text) {
   let v;
   try {
     v = JSON.parse(text);
@@ -120,21 +120,8 @@ export function objectOf(text) {
 }
 
 /**
- * A plain answer's JSON-RPC response read here, for the direct path: `{ id, result }` when
- * `bytes` are UTF-8 text of one of the two forms above, with exactly the members `jsonrpc`,
- * `id` (an integer) and `result`, and the result a JSON object whose `resultType` is
- * absent or `"complete"` (its name written once, none of its letters escaped), and no
- * surrogate escaped in it; else null.
- * What such an answer holds is what the engine would hand the host for it
- * (`Core::plain_answer`), so the engine is only told its id and size
- * (`Core::on_result_read`), and reads nothing: the runner parses the result once, as it
- * does anyway (BENCHMARKS.md, the thirty-fourth session).
- * Anything else is handed to the engine whole, which decides as for any answer.
- *
- * Why text is compared: `JSON.parse` keeps the last of duplicate members, which the engine
- * refuses. With the envelope's text fixed around it, the result's text parsing as one value
- * is what proves the envelope has its three members once each. (Exported for the
- * differential of fuzz/js/envelopes.mjs, which counts what it reads.)
+ * A plain answer's JSON-RPC response read here: `{ id, result }` when `bytes` are UTF-8 text
+ * that `answerIn` reads; else null. The direct path's reader (below).
  */
 export function readAnswer(bytes) {
   let t;
@@ -143,6 +130,28 @@ export function readAnswer(bytes) {
   } catch {
     return null;
   }
+  return answerIn(t);
+}
+
+/**
+ * A plain answer's JSON-RPC response read from its text `t`: `{ id, result }` when `t` is
+ * of one of the two forms above, with exactly the members `jsonrpc`,
+ * `id` (an integer) and `result`, and the result a JSON object whose `resultType` is
+ * absent or `"complete"` (its name written once, none of its letters escaped), and no
+ * surrogate escaped in it; else null.
+ * What such an answer holds is what the engine would hand the host for it
+ * (`Core::plain_answer`), so the engine is only told its id and size
+ * (`Core::on_result_read`), or fed a stand-in for a large result (`Fetcher.standIn`), and
+ * reads nothing of it: the runner parses the result once, as it does anyway (BENCHMARKS.md,
+ * the thirty-fourth session).
+ * Anything else is handed to the engine whole, which decides as for any answer.
+ *
+ * Why text is compared: `JSON.parse` keeps the last of duplicate members, which the engine
+ * refuses. With the envelope's text fixed around it, the result's text parsing as one value
+ * is what proves the envelope has its three members once each. (`readAnswer` is exported for
+ * the differential of fuzz/js/envelopes.mjs, which counts what it reads.)
+ */
+export function answerIn(t) {
   const end = t.length - 1;
   if (t.charCodeAt(end) !== 125) return null; // `}`
   let id;

@@ -6,7 +6,7 @@
 // objects.js beside the CorsError it fills.
 
 import {
-  EMPTY, JS_CHUNKED_BODIES, LONGER, SHORTER, STAND_IN_MIN, bytesOf, join, objectOf, oneReadSize, readAnswer, sizedAs, statedSize,
+  EMPTY, JS_CHUNKED_BODIES, LONGER, SHORTER, STAND_IN_MIN, answerIn, bytesOf, join, oneReadSize, readAnswer, sizedAs, statedSize,
 } from './bodies.js';
 import { corsFacts, crossOrigin, describe, diagnose } from './objects.js';
 
@@ -186,20 +186,19 @@ export class Fetcher {
   /**
    * A large JSON body whose result goes to the host unread: parsed here once (the engine
    * would scan it twice, and the host parse it again), the result kept, and the engine
-   * fed a stand-in: the same `jsonrpc` and `id`, and a result naming only what was kept.
-   * `text`: the body, decoded. Anything else (an error, a request, a non-`complete`
-   * result, not JSON): null, and the engine reads the body as it is.
+   * fed a stand-in: the same `id`, and a result naming only what was kept.
+   * `text`: the body, decoded. Read as the direct path reads a small answer (`answerIn`),
+   * so that a large body passes only what the engine would pass: `JSON.parse` alone would
+   * keep the last of two `result`s, `id`s or `resultType`s, and take an `id` of `7.0`.
+   * Anything else (an error, a request, a non-`complete` result, another form): null, and
+   * the engine reads the body as it is.
    */
   standIn(text) {
-    const msg = objectOf(text);
-    if (msg === null) return null;
-    const { jsonrpc, id, result } = msg;
-    if (typeof jsonrpc !== 'string' || !(typeof id === 'string' || Number.isSafeInteger(id))) return null;
-    if ('error' in msg || 'method' in msg || result === null || typeof result !== 'object' || Array.isArray(result)) return null;
-    if (result.resultType !== undefined && result.resultType !== 'complete') return null;
+    const m = answerIn(text);
+    if (m === null) return null;
     const n = this.nextRef++;
-    this.kept.set(n, result);
-    const stub = `{"jsonrpc":${JSON.stringify(jsonrpc)},"id":${JSON.stringify(id)},"result":{"resultType":"complete",${this.keyJson}:${n}}}`;
+    this.kept.set(n, m.result);
+    const stub = `{"jsonrpc":"2.0","id":${m.id},"result":{"resultType":"complete",${this.keyJson}:${n}}}`;
     return { n, bytes: new TextEncoder().encode(stub) };
   }
 

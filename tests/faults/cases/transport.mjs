@@ -200,6 +200,32 @@ test('a response in any form: the direct path, the shell\'s general path and the
   await stillWorks(c);
 });
 
+test('a response in any form, padded past 64 KiB: each path makes the same of it as of the small one', { scenarios: ['envelopes'] }, async ({ client }) => {
+  // A large plain answer for the host is parsed by the runner and the engine fed a stand-in
+  // (src/web/js/fetch.js `standIn`): it must pass only what the engine would pass, whatever
+  // the size (JSON.parse alone keeps the last of two members, and takes an id of `7.0`).
+  const c = client('envelopes');
+  await c.listAllTools();
+  const PAD = 70 * 1024;
+  for (const form of Object.keys(ENVELOPES)) {
+    const small = await threeWays(c, { form });
+    const large = await threeWays(c, { form, pad: PAD });
+    for (const way of ['direct', 'shell', 'general']) {
+      const s = small[way];
+      const l = large[way];
+      if (s.error) {
+        ok(l.error, `${form} (${way}): rejected small, so large too (got ${show(l.value)?.slice(0, 200)})`);
+        eq(l.error[0], s.error[0], `${form} (${way}): the error's class, large against small`);
+      } else {
+        ok(l.value && typeof l.value === 'object', `${form} (${way}): resolved small, so large too (got ${show(l.error)})`);
+        eq(text(l.value), text(s.value), `${form} (${way}): the result's text, large against small`);
+        if (Array.isArray(s.value.content)) eq(l.value.pad?.length, PAD, `${form} (${way}): the padding reached the host`);
+      }
+    }
+  }
+  await stillWorks(c);
+});
+
 test('random mutants of well-formed responses (300, seeded): the direct path, the shell\'s general path and the engine\'s make the same of each', { scenarios: ['envelopes'] }, async ({ client }) => {
   // The longer run of the same: fuzz/js/envelopes.mjs (RELIABILITY.md).
   const c = client('envelopes');
