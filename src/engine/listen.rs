@@ -42,33 +42,35 @@ pub(crate) struct ListenOp {
     acknowledged_once: bool,
 }
 
-/// Checks a listen filter (spec `SubscriptionFilter`; `taskIds` is the tasks extension's).
-pub(crate) fn check_filter(filter: &Value, tasks_declared: bool) -> Result<Map> {
-    let Value::Object(m) = filter else {
-        return Err(Error::config("listen filter must be an object"));
-    };
+/// What is wrong with filter `m`'s members (spec `SubscriptionFilter`; `taskIds` is the tasks
+/// extension's): `"{key} must be …"`, or None. Members it does not name are left alone.
+fn filter_misfit(m: &Map) -> Option<String> {
     for key in [
         "toolsListChanged",
         "promptsListChanged",
         "resourcesListChanged",
     ] {
-        if let Some(v) = m.get(key) {
-            if !v.is_boolean() {
-                return Err(Error::config(format!(
-                    "listen filter {key} must be a boolean"
-                )));
-            }
+        if m.get(key).is_some_and(|v| !v.is_boolean()) {
+            return Some(format!("{key} must be a boolean"));
         }
     }
     for key in ["resourceSubscriptions", "taskIds"] {
         if let Some(v) = m.get(key) {
-            let ok = v.as_array().is_some_and(|a| a.iter().all(Value::is_string));
-            if !ok {
-                return Err(Error::config(format!(
-                    "listen filter {key} must be an array of strings"
-                )));
+            if !v.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
+                return Some(format!("{key} must be an array of strings"));
             }
         }
+    }
+    None
+}
+
+/// Checks a listen filter (spec `SubscriptionFilter`; `taskIds` is the tasks extension's).
+pub(crate) fn check_filter(filter: &Value, tasks_declared: bool) -> Result<Map> {
+    let Value::Object(m) = filter else {
+        return Err(Error::config("listen filter must be an object"));
+    };
+    if let Some(misfit) = filter_misfit(m) {
+        return Err(Error::config(format!("listen filter {misfit}")));
     }
     let wants_tasks = m
         .get("taskIds")
@@ -206,13 +208,35 @@ impl ListenOp {
         }
     }
 
-    /// The listen request's response: a graceful end (spec "Graceful Closure").
+    /// The listen request's response: a graceful end (spec "Graceful Closure"). Before the
+    /// first acknowledgement it is none: the acknowledgement MUST be the server's first
+    /// message on the subscription (schema `SubscriptionsAcknowledgedNotification`), and
+    /// `listen()` resolves with the granted filter.
     fn on_response(&mut self, cx: &mut Ctx) -> Step {
         if let Some(x) = self.xfer.take() {
             cx.sh.cancel_exchange(x);
         }
         self.state = State::Closed;
+        if !self.acknowledged_once {
+            return Step::Done(Err(Error::invalid_result(
+                "subscriptions/listen was answered before the server acknowledged it",
+            )));
+        }
         Step::Done(Ok(Output::Empty))
+    }
+
+    /// An acknowledgement that is not one (`why`): `listen()` fails with an
+    /// `InvalidResultError`; a re-listen's counts as a dropped stream (listened to again).
+    fn bad_ack(&mut self, cx: &mut Ctx, op: OpId, why: String) -> Step {
+        let message = format!("malformed notifications/subscriptions/acknowledged: {why}");
+        if self.acknowledged_once {
+            return self.dropped(cx, op, message);
+        }
+        if let Some(x) = self.xfer.take() {
+            cx.sh.cancel_exchange(x);
+        }
+        self.state = State::Closed;
+        Step::Done(Err(Error::invalid_result(message)))
     }
 
     fn on_error(&mut self, cx: &mut Ctx, op: OpId, e: RpcError, status: u16) -> Step {
@@ -265,10 +289,20 @@ impl ListenOp {
         }
         match method {
             "notifications/subscriptions/acknowledged" => {
-                let granted = params
-                    .get("notifications")
-                    .cloned()
-                    .unwrap_or(Value::Object(Map::new()));
+                // `notifications` is required, a `SubscriptionFilter` (schema
+                // `SubscriptionsAcknowledgedNotificationParams`): the host reads it as one.
+                let granted = match params.get("notifications") {
+                    Some(Value::Object(m)) => match filter_misfit(m) {
+                        None => Value::Object(m.clone()),
+                        Some(misfit) => {
+                            return self.bad_ack(cx, op, format!("its notifications' {misfit}"))
+                        }
+                    },
+                    Some(_) => {
+                        return self.bad_ack(cx, op, "its notifications is not an object".into())
+                    }
+                    None => return self.bad_ack(cx, op, "it has no notifications".into()),
+                };
                 self.state = State::Open;
                 self.ack_deadline = None;
                 self.attempts = 0;

@@ -349,7 +349,11 @@ export interface SubscriptionFilter {
   /** Tasks extension: `notifications/tasks` for these tasks. */
   taskIds?: string[];
 }
-/** A `subscriptions/listen` stream. Also an async iterator of `{ method, params }`. */
+/**
+ * A `subscriptions/listen` stream. Also an async iterator of `{ method, params }`: without an
+ * `onNotification` callback it keeps every notification until read; with one (which sees
+ * each), only the latest 1,000 not yet read.
+ */
 export interface Subscription extends AsyncIterableIterator<{ method: string; params: Record<string, unknown> }> {
   /** The filter the server agreed to honour (compare with what you asked). */
   readonly acknowledged: SubscriptionFilter;

@@ -633,6 +633,22 @@ async function listen(ctx, reply, p) {
     },
   };
   reply.res.on('close', () => st.listens.delete(l));
+  if (scenario === 'listen-odd-ack') {
+    // Not an acknowledgement of the filter: `?form=` says what comes first instead.
+    const form = params.get('form');
+    if (form === 'result') {
+      reply.event(reply.message({ resultType: 'complete', _meta: meta }));
+      return reply.res.end();
+    }
+    if (form === 'input-required') {
+      const ask = { method: 'elicitation/create', params: { mode: 'form', message: 'Why?', requestedSchema: { type: 'object', properties: {} } } };
+      reply.event(reply.message({ resultType: 'input_required', inputRequests: { why: ask }, _meta: meta }));
+      return reply.res.end();
+    }
+    const odd = { array: ['toolsListChanged'], string: 'all', boolean: { toolsListChanged: 'yes' }, ids: { taskIds: 'all' } };
+    const p2 = form === 'missing' ? { _meta: meta } : { notifications: odd[form], _meta: meta };
+    return reply.event({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: p2 });
+  }
   if (scenario === 'listen-slow-ack') {
     const delay = params.get('delay');
     if (delay === null) return; // never acknowledged
@@ -651,6 +667,11 @@ async function listen(ctx, reply, p) {
       st.listens.delete(l);
       reply.cut();
     }
+  }
+  if (scenario === 'listen-flood') {
+    // `?count=` list_changed notifications at once, numbered by `seq`.
+    const count = Number(params.get('count') ?? 3000);
+    for (let i = 0; i < count; i++) l.notify('notifications/tools/list_changed', { seq: i });
   }
   if (scenario === 'listen-flap') {
     await sleep(30);

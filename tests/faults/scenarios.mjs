@@ -62,6 +62,8 @@ export const SCENARIOS = {
   // ---- subscriptions/listen
   'listen-drop': { target: 'subscriptions/listen #1', fault: 'acknowledged, one notification, then the stream is cut' },
   'listen-flap': { target: 'subscriptions/listen', fault: 'acknowledged then cut; the next ?fails= listens answer 503; the one after stays' },
+  'listen-odd-ack': { target: 'subscriptions/listen', fault: 'instead of an acknowledgement of the filter, ?form=: result (the final response), input-required (an input_required result), missing / array / string / boolean / ids (an acknowledgement without notifications, or with a malformed one)' },
+  'listen-flood': { target: 'subscriptions/listen', fault: 'none: acknowledged, then ?count= (3000) notifications/tools/list_changed at once, numbered by params.seq' },
   'listen-slow-ack': { target: 'subscriptions/listen', fault: 'the acknowledgement comes after ?delay= ms (never when absent)' },
 
   // ---- CORS (a page on another origin; paths /cors/<policy>/<token>/mcp)

@@ -273,6 +273,111 @@ fn a_final_response_is_a_graceful_end() {
 }
 
 #[test]
+fn a_response_before_the_acknowledgement_is_an_invalid_result() {
+    // The acknowledgement MUST be the first message (schema
+    // `SubscriptionsAcknowledgedNotification`): `listen()` resolves with the granted filter,
+    // never with none.
+    let mut h = harness();
+    for result in [
+        json!({"resultType":"complete"}),
+        json!({}),
+        json!({"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}}}),
+    ] {
+        let op = h.core.listen(&json!({"toolsListChanged":true}), h.now);
+        let s = h.take();
+        h.result(&s, result.clone());
+        let e = h.err(op);
+        assert_eq!(e.kind, ErrorKind::InvalidResult, "{result}");
+        assert!(
+            e.message.contains("before the server acknowledged"),
+            "{}",
+            e.message
+        );
+        assert!(h.asks.is_empty(), "no input asked for: {result}");
+    }
+    assert!(h.subs.is_empty(), "no acknowledgement reached the host");
+    h.advance(60_000);
+    assert!(h.try_take().is_none(), "nothing listened to again");
+    assert_eq!(h.core.ops_in_flight(), 0);
+}
+
+#[test]
+fn a_malformed_acknowledgement_fails_the_listen_and_drops_a_relisten() {
+    let mut h = harness();
+    for (params, why) in [
+        (json!({}), "it has no notifications"),
+        (
+            json!({"notifications":[]}),
+            "its notifications is not an object",
+        ),
+        (
+            json!({"notifications":"all"}),
+            "its notifications is not an object",
+        ),
+        (
+            json!({"notifications":{"toolsListChanged":"yes"}}),
+            "toolsListChanged must be a boolean",
+        ),
+        (
+            json!({"notifications":{"taskIds":"all"}}),
+            "taskIds must be an array of strings",
+        ),
+        (
+            json!({"notifications":{"resourceSubscriptions":[1]}}),
+            "resourceSubscriptions must be an array of strings",
+        ),
+    ] {
+        let op = h.core.listen(&json!({"toolsListChanged":true}), h.now);
+        let s = h.take();
+        h.sse(
+            &s,
+            &[msg(
+                "notifications/subscriptions/acknowledged",
+                &s.id(),
+                params.clone(),
+            )],
+            false,
+        );
+        let e = h.err(op);
+        assert_eq!(e.kind, ErrorKind::InvalidResult, "{params}");
+        assert!(e.message.contains(why), "{params}: {}", e.message);
+        assert!(
+            h.cancelled.contains(&s.xfer()),
+            "{params}: the stream is closed"
+        );
+    }
+    assert!(h.subs.is_empty(), "no acknowledgement reached the host");
+    assert!(h.try_take().is_none());
+
+    // Once acknowledged, a re-listen's malformed acknowledgement is a drop: listened to again.
+    let filter = json!({"toolsListChanged":true});
+    let (op, s1) = open(&mut h, filter.clone());
+    h.end(s1.xfer());
+    h.advance(500);
+    let s2 = h.take();
+    h.sse(
+        &s2,
+        &[msg(
+            "notifications/subscriptions/acknowledged",
+            &s2.id(),
+            json!({"notifications":[]}),
+        )],
+        false,
+    );
+    assert_eq!(reconnects(&h, op), [(1, 500), (2, 1000)]);
+    assert!(h.outcome(op).is_none());
+    h.advance(1000);
+    let s3 = h.take();
+    h.sse(&s3, &[acknowledged(&s3.id(), filter)], false);
+    push(
+        &mut h,
+        &s3,
+        &msg("notifications/tools/list_changed", &s3.id(), json!({})),
+    );
+    assert_eq!(received(&h, op).len(), 1);
+}
+
+#[test]
 fn a_drop_relistens_with_a_new_id_after_the_backoff() {
     let mut h = harness();
     let filter = json!({"toolsListChanged":true});

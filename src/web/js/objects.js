@@ -180,6 +180,9 @@ export function progressInfo(progress, total, message) {
 // and an async iterator over notifications, `closed`, and `close()`. Plain JS because an
 // async iterator is most natural here; the wasm module drives it through the _methods.
 
+/** Notifications a subscription with a callback keeps for its iterator, unread (`_push`). */
+const UNREAD_MAX = 1000;
+
 export class Subscription {
   constructor(close, onNotification, onReconnect) {
     this._close = close;
@@ -230,7 +233,14 @@ export class Subscription {
       try { this._onNotification(method, params); } catch (e) { queueMicrotask(() => { throw e; }); }
     }
     const w = this._waiters.shift();
-    if (w) w.resolve({ value: n, done: false }); else this._queue.push(n);
+    if (w) w.resolve({ value: n, done: false });
+    else {
+      this._queue.push(n);
+      // With a callback, which has seen each, the iterator keeps only the latest UNREAD_MAX:
+      // a subscription used through its callback alone must not hold every notification
+      // of a long-lived page. Without one, the iterator is the only reader: all are kept.
+      if (this._onNotification && this._queue.length > UNREAD_MAX) this._queue.shift();
+    }
   }
 
   _reconnecting(attempt, delayMs, reason) {
