@@ -124,7 +124,8 @@ impl ErrorKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Error {
     pub kind: ErrorKind,
-    /// The JSON-RPC error code, only when the peer sent one.
+    /// The JSON-RPC error code: the peer's; or, for an error of a kind the spec gives one
+    /// code (`-32022`, `-32602` for an unknown task) that the client found itself, that code.
     pub code: Option<i64>,
     pub message: String,
     pub data: Option<Value>,
@@ -167,6 +168,11 @@ impl Error {
 
     pub(crate) fn with_status(mut self, status: u16) -> Self {
         self.status = Some(status);
+        self
+    }
+
+    pub(crate) fn with_code(mut self, code: i64) -> Self {
+        self.code = Some(code);
         self
     }
 

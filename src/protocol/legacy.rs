@@ -8,6 +8,7 @@ use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::json::RawJson;
 use crate::json::{Map, Value};
 use crate::protocol::capabilities::server_tasks;
+use crate::protocol::codes::UNSUPPORTED_PROTOCOL_VERSION;
 use crate::protocol::tasks::{decode_create_task_result, Task};
 use crate::protocol::{HTTP_SSE_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS};
 
@@ -66,6 +67,7 @@ pub fn decode_initialize_result(raw: &RawJson, over_sse: bool) -> Result<Initial
             ErrorKind::UnsupportedProtocolVersion,
             format!("the server answered initialize with protocol version \"{}\", which this client does not speak", sanitize(&version, 40)),
         )
+        .with_code(UNSUPPORTED_PROTOCOL_VERSION)
         .with_data(json_object(vec![
             (
                 "supported",
@@ -271,9 +273,10 @@ mod tests {
         let bad =
             RawJson::from_string(r#"{"protocolVersion":"1999-01-01","capabilities":{}}"#.into())
                 .unwrap();
+        let e = decode_initialize_result(&bad, false).unwrap_err();
         assert_eq!(
-            decode_initialize_result(&bad, false).unwrap_err().kind,
-            ErrorKind::UnsupportedProtocolVersion
+            (e.kind, e.code),
+            (ErrorKind::UnsupportedProtocolVersion, Some(-32022))
         );
     }
 }

@@ -44,7 +44,11 @@ export type PrimitiveSchemaDefinition =
   | { type: 'number' | 'integer'; title?: string; description?: string; minimum?: number; maximum?: number; default?: number }
   | { type: 'boolean'; title?: string; description?: string; default?: boolean }
   | { type: 'array'; title?: string; description?: string; minItems?: number; maxItems?: number; items: { type?: 'string'; enum?: string[]; anyOf?: { const: string; title: string }[] }; default?: string[] };
-export interface ElicitResult { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]> }
+export interface ElicitResult {
+  action: 'accept' | 'decline' | 'cancel';
+  /** The answers by field. `null` leaves an optional field empty; a field left out gets its `default`. */
+  content?: Record<string, string | number | boolean | string[] | null>;
+}
 
 export interface SamplingMessage { role: 'user' | 'assistant'; content: SamplingContent | SamplingContent[]; _meta?: JsonObject }
 export type SamplingContent = TextContent | ImageContent | AudioContent | { type: 'tool_use'; id: string; name: string; input: JsonObject } | { type: 'tool_result'; toolUseId: string; content: ContentBlock[]; structuredContent?: JsonValue; isError?: boolean };
@@ -287,6 +291,9 @@ export interface WaitOptions {
   /** Budget of the wait; an elapsed budget sends nothing. The task keeps running. */
   timeoutMs?: number;
   maxTotalTimeoutMs?: number;
+  /** Called when the task changes (as `CallToolOptions.onTaskStatus`). */
+  onTaskStatus?: (task: Task) => void;
+  /** The same as `onTaskStatus` (read when that is not given). */
   onStatus?: (task: Task) => void;
 }
 export interface ListenOptions { signal?: AbortSignal; onReconnect?: (info: { attempt: number; delayMs: number; reason: string }) => void }
@@ -304,9 +311,12 @@ export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceL
 
 export interface ToolAnnotations { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean }
 export interface Tool { name: string; title?: string; description?: string; icons?: Icon[]; inputSchema: JsonObject & { type: 'object' }; outputSchema?: JsonObject; annotations?: ToolAnnotations; _meta?: JsonObject }
-export interface CacheHints { ttlMs?: number; cacheScope?: 'public' | 'private' }
+/** What every result carries (spec `Result`): `resultType` is `"complete"` in what reaches the host
+ *  (the client itself handles `input_required` and `task`), and absent from servers of older eras. */
+export interface ResultBase { resultType?: 'complete'; _meta?: JsonObject }
+export interface CacheHints extends ResultBase { ttlMs?: number; cacheScope?: 'public' | 'private' }
 export interface ListToolsResult extends CacheHints { tools: Tool[]; nextCursor?: string; _meta?: JsonObject }
-export interface CallToolResult { content: ContentBlock[]; structuredContent?: JsonValue; isError?: boolean; _meta?: JsonObject }
+export interface CallToolResult extends ResultBase { content: ContentBlock[]; structuredContent?: JsonValue; isError?: boolean; _meta?: JsonObject }
 export interface Resource { uri: string; name: string; title?: string; description?: string; mimeType?: string; size?: number; icons?: Icon[]; annotations?: Annotations; _meta?: JsonObject }
 export interface ResourceTemplate { uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string; icons?: Icon[]; annotations?: Annotations; _meta?: JsonObject }
 export interface ListResourcesResult extends CacheHints { resources: Resource[]; nextCursor?: string }
@@ -316,10 +326,10 @@ export interface PromptArgument { name: string; title?: string; description?: st
 export interface Prompt { name: string; title?: string; description?: string; arguments?: PromptArgument[]; icons?: Icon[]; _meta?: JsonObject }
 export interface ListPromptsResult extends CacheHints { prompts: Prompt[]; nextCursor?: string }
 export interface PromptMessage { role: 'user' | 'assistant'; content: ContentBlock }
-export interface GetPromptResult { description?: string; messages: PromptMessage[]; _meta?: JsonObject }
+export interface GetPromptResult extends ResultBase { description?: string; messages: PromptMessage[]; _meta?: JsonObject }
 export interface PromptReference { type: 'ref/prompt'; name: string }
 export interface ResourceTemplateReference { type: 'ref/resource'; uri: string }
-export interface CompleteResult { completion: { values: string[]; total?: number; hasMore?: boolean } }
+export interface CompleteResult extends ResultBase { completion: { values: string[]; total?: number; hasMore?: boolean } }
 export interface ServerCapabilities {
   experimental?: Record<string, JsonObject>; logging?: JsonObject; completions?: JsonObject;
   prompts?: { listChanged?: boolean }; resources?: { subscribe?: boolean; listChanged?: boolean };

@@ -1262,6 +1262,7 @@ test('a 2025-11-25-only server: the default entry speaks its era; mcp-wasm-clien
   }
   const e = await rejects(c.listTools(), UnsupportedProtocolVersionError, { message: /mcp-wasm-client\/modern/ });
   eq(e.status, 400, 'status');
+  eq(e.code, -32022, 'code (UnsupportedProtocolVersionError is an McpError: its code is the spec\'s for the condition)');
   eq(e.data, { era: '2025-11-25 or 2024-11-05', supported: ['2026-07-28'], entry: 'mcp-wasm-client' }, 'data');
   eq(w.methods, ['tools/list'], 'only the probe was sent: no initialize');
   // A pinned older version is refused at construction.
@@ -1273,6 +1274,7 @@ test('a 2025-11-25-only server: the default entry speaks its era; mcp-wasm-clien
   }
   ok(thrown instanceof UnsupportedProtocolVersionError, `pinned 2025-11-25: ${thrown?.name}: ${thrown?.message}`);
   eq(thrown.data?.era, '2025-11-25', 'pinned era');
+  eq(thrown.code, -32022, 'pinned: code');
   c.close();
 });
 

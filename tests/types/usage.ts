@@ -239,6 +239,9 @@ export async function everything(token: string, signal: AbortSignal): Promise<vo
   const done: Task = await client.waitForTask(stored, { signal, timeoutMs: 60_000, maxTotalTimeoutMs: 120_000, onStatus: (t) => console.log(t.status) });
   const resumedTasks: Task[] = await client.resumeTasks();
   for (const t of resumedTasks) void client.waitForTask(t, { onStatus: (s) => console.log(s.status) });
+  void client.waitForTask(stored, { onTaskStatus: (t) => console.log(t.statusMessage) }); // README's name for it
+  const kind: 'complete' | undefined = taskResultKind(await client.callTool('x'));
+  const leftEmpty: ElicitResult = { action: 'accept', content: { nickname: null, name: 'Ada' } };
   const taskResult: CallToolResult = await client.getTaskResult(done.taskId, { timeoutMs: 1_000 });
   const responses: InputResponses = { name: { action: 'accept', content: { name: 'Ada' } } };
   const updated: void = await client.updateTask(task, responses);
@@ -452,3 +455,8 @@ async function agent(client: McpClient, signal: AbortSignal) {
   void [set, answer];
 }
 void agent;
+
+/** `resultType` is declared on results (spec `Result`). */
+function taskResultKind(r: CallToolResult): 'complete' | undefined {
+  return r.resultType;
+}

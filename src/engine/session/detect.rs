@@ -211,7 +211,8 @@ pub(crate) fn legacy_era_error(version: Option<&str>, status: u16) -> crate::err
             Value::Array(vec![LATEST_PROTOCOL_VERSION.into()]),
         ),
         ("entry", "mcp-wasm-client".into()),
-    ]));
+    ]))
+    .with_code(crate::protocol::codes::UNSUPPORTED_PROTOCOL_VERSION);
     if status != 0 {
         e.status = Some(status);
     }

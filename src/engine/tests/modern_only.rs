@@ -29,6 +29,7 @@ fn a_server_refusing_the_probe_with_a_bare_400_is_an_older_era() {
         h.reply(&probe, status, json!({"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Server not initialized"}}));
         let e = h.err(op);
         assert_eq!(e.kind, ErrorKind::UnsupportedProtocolVersion);
+        assert_eq!(e.code, Some(-32022), "the code its class stands for");
         assert_eq!(e.status, Some(status));
         let data = e.data.expect("data");
         assert_eq!(data["era"], "2025-11-25 or 2024-11-05");
@@ -101,6 +102,7 @@ fn an_older_pinned_version_is_refused_at_construction() {
             panic!("{v} was accepted")
         };
         assert_eq!(e.kind, ErrorKind::UnsupportedProtocolVersion, "{v}");
+        assert_eq!(e.code, Some(-32022), "{v}");
         assert_eq!(e.data.expect("data")["era"], v);
         assert_eq!(e.status, None);
     }

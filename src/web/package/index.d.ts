@@ -14,7 +14,9 @@ export declare class McpClientError extends Error {
   /** The HTTP status, when one came with the error. */
   status?: number;
 }
-/** A JSON-RPC error answered by the server (`code`, `message`, `data` as sent). */
+/** A JSON-RPC error answered by the server (`code`, `message`, `data` as sent). Its
+ *  subclasses the client may also find itself carry the spec's code for the condition
+ *  (`-32022` for no common protocol version). */
 export declare class McpError extends McpClientError { code: number }
 /** An HTTP failure without a JSON-RPC body. */
 export declare class HttpError extends McpClientError { status: number }
