@@ -424,6 +424,12 @@ async function mrtr(ctx, reply, p, args) {
     // No response head at all: every engine's fetch rejects, as Firefox's does for a cut
     // after the head and before any body byte.
     if (scenario === 'mrtr-reset-retry' && st.calls['mrtr retries'] === 1) return CUT_NOW(reply);
+    // Refused for a while: 503 with Retry-After: 1 (once).
+    if (scenario === 'mrtr-busy-retry' && st.calls['mrtr retries'] === 1) {
+      st.busyAt = Date.now();
+      return reply.res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '1' }).end('busy\n');
+    }
+    if (scenario === 'mrtr-busy-retry') st.calls['mrtr retry after ms'] = Date.now() - st.busyAt;
   }
   if (s.round < rounds.length) {
     const keys = rounds[s.round];

@@ -45,6 +45,7 @@ export const SCENARIOS = {
 
   // ---- MRTR (input_required on tools/call)
   'mrtr-drop-retry': { target: 'tools/call ask, retry #1', fault: 'the retry carrying inputResponses is cut before its response (once)' },
+  'mrtr-busy-retry': { target: 'tools/call ask, retry #1', fault: 'the retry carrying inputResponses is answered 503 with Retry-After: 1 (once)' },
   'mrtr-reset-retry': { target: 'tools/call ask, retry #1', fault: 'the retry carrying inputResponses has its connection reset before any response head (once)' },
 
   // ---- tasks

@@ -30,6 +30,9 @@ use crate::protocol::jsonrpc::{RequestId, RpcError};
 use crate::protocol::result::{peek_result_type, ResultType};
 use crate::time::Millis;
 
+/// How long a refused retry carrying answers waits without a `Retry-After` ([`Call::resend_later`]).
+const RESEND_AFTER_MS: u64 = 1000;
+
 /// How one call behaves.
 #[derive(Clone, Debug)]
 pub(crate) struct CallPolicy {
@@ -144,6 +147,9 @@ pub(crate) struct Call {
     /// A retry carrying answers failed while the context was offline: it is sent again once
     /// the context is back online ([`Call::on_online`]).
     held_offline: bool,
+    /// A retry carrying answers refused for a while (HTTP 408, 425, 429, 5xx): when it is
+    /// sent again with the same answers ([`Call::resend_later`]).
+    resend_at: Option<Millis>,
     version_retried: bool,
     round: Option<Round>,
     finished: bool,
@@ -194,6 +200,7 @@ impl Call {
             rounds: 0,
             reissued: false,
             held_offline: false,
+            resend_at: None,
             version_retried: false,
             round: None,
             finished: false,
@@ -319,8 +326,38 @@ impl Call {
         if self.finished {
             None
         } else {
-            self.budget.deadline()
+            match (self.budget.deadline(), self.resend_at) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
         }
+    }
+
+    /// A retry carrying the person's answers that the server refused for a while (`e`: HTTP
+    /// 408, 425, 429 or 5xx, `Error::is_transient`) is sent once more with the same answers
+    /// after its `Retry-After` (1 s without one), when that is within the call's time
+    /// budget: the answers are not lost nor asked again. Whether it will be.
+    fn resend_later(&mut self, sh: &Shared, e: &Error) -> bool {
+        let again = e.kind == ErrorKind::Http
+            && e.is_transient()
+            && self.carries_answers()
+            && self.policy.reissue_on_drop
+            && !self.reissued;
+        if !again {
+            return false;
+        }
+        let wait = e
+            .data
+            .as_ref()
+            .and_then(|d| d.get("retryAfterMs"))
+            .and_then(Value::as_u64)
+            .unwrap_or(RESEND_AFTER_MS);
+        let at = sh.now.saturating_add(wait);
+        if self.budget.deadline().is_some_and(|d| at >= d) {
+            return false;
+        }
+        self.resend_at = Some(at);
+        true
     }
 
     /// Stops everything in flight (exchange, asks) and releases the progress token.
@@ -467,9 +504,10 @@ impl Call {
                 // and WebKit give the head and then break the stream (README, "Browsers").
                 // A request that never reached the server is only sent once more; one that
                 // did is re-issued as a broken stream would be.
-                let again = e.kind == ErrorKind::Network
+                let again = (e.kind == ErrorKind::Network
                     && self.carries_answers()
-                    && self.send_again(sh, owner);
+                    && self.send_again(sh, owner))
+                    || self.resend_later(sh, &e);
                 if again {
                     None
                 } else {
@@ -520,6 +558,10 @@ impl Call {
             }
             CallInput::Answer(ask, answer) => self.on_answer(sh, owner, ask, answer),
             CallInput::Timer => {
+                if self.resend_at.is_some_and(|t| sh.now >= t) {
+                    self.resend_at = None;
+                    self.reissue(sh, owner);
+                }
                 let d = self.budget.deadline()?;
                 if sh.now < d {
                     return None;

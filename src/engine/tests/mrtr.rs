@@ -432,6 +432,83 @@ fn a_retry_carrying_answers_is_sent_once_more_only_once() {
     assert!(h.asks.is_empty());
 }
 
+/// Answers `s` with HTTP `status`, a plain-text body and, when given, `Retry-After: secs`.
+fn refused(h: &mut Harness, s: &Sent, status: u16, retry_after: Option<&str>) {
+    h.core.on_head(
+        s.xfer(),
+        crate::engine::core::ResponseHead {
+            status,
+            content_type: Some("text/plain"),
+            retry_after,
+            ..Default::default()
+        },
+        h.now,
+    );
+    h.pump();
+    h.chunk(s.xfer(), b"busy");
+    h.end(s.xfer());
+}
+
+#[test]
+fn a_retry_carrying_answers_refused_for_a_while_is_sent_again_after_its_retry_after() {
+    // 503 / 429 with Retry-After, and 502 / 504 without (then 1 s): the same answers go
+    // again, once, when the server said it would take them; the person is not asked again.
+    for (status, retry_after, wait) in [
+        (503, Some("2"), 2000),
+        (429, Some("1"), 1000),
+        (502, None, 1000),
+        (504, None, 1000),
+    ] {
+        let mut h = Harness::new(cfg());
+        let (op, s2) = answered_retry(&mut h);
+        refused(&mut h, &s2, status, retry_after);
+        assert!(h.outcome(op).is_none(), "{status}: the call goes on");
+        h.advance(wait - 1);
+        assert!(h.try_take().is_none(), "{status}: not before {wait} ms");
+        h.advance(1);
+        let s3 = h.take();
+        assert_ne!(s3.id(), s2.id(), "{status}: a new request id");
+        assert_eq!(
+            s3.params(),
+            s2.params(),
+            "{status}: the same answers and state"
+        );
+        assert!(h.asks.is_empty(), "{status}: the person is not asked again");
+        // Once only: a second refusal ends the call with it.
+        refused(&mut h, &s3, status, retry_after);
+        let e = h.err(op);
+        assert_eq!((e.kind, e.status), (ErrorKind::Http, Some(status)));
+        h.advance(60_000);
+        assert!(h.try_take().is_none(), "{status}: nothing more is sent");
+    }
+}
+
+#[test]
+fn a_refused_retry_is_not_sent_again_past_the_calls_budget_nor_for_a_lasting_refusal() {
+    // A Retry-After past the call's time budget: the refusal ends the call at once.
+    let mut h = Harness::new(cfg());
+    let (op, s2) = answered_retry(&mut h);
+    refused(&mut h, &s2, 503, Some("3600"));
+    assert_eq!(h.err(op).status, Some(503));
+    assert!(h.try_take().is_none());
+    // 400, 403, 404: not a refusal for a while.
+    for status in [400, 403, 404] {
+        let mut h = Harness::new(cfg());
+        let (op, s2) = answered_retry(&mut h);
+        refused(&mut h, &s2, status, Some("1"));
+        assert_eq!(h.err(op).status, Some(status));
+        h.advance(5000);
+        assert!(h.try_take().is_none(), "{status}");
+    }
+    // The first request carries no answers: its 503 ends the call, as before.
+    let mut h = Harness::new(cfg());
+    let (op, s1) = start(&mut h);
+    refused(&mut h, &s1, 503, Some("1"));
+    assert_eq!(h.err(op).status, Some(503));
+    h.advance(5000);
+    assert!(h.try_take().is_none());
+}
+
 #[test]
 fn only_a_network_failure_of_a_retry_carrying_answers_sends_it_once_more() {
     // The first request carries no answers: its failure ends the call, as before.

@@ -300,6 +300,17 @@ test('MRTR: the retry carrying the answers gets no response (connection reset) â
   await stillWorks(c);
 });
 
+test('MRTR: the retry carrying the answers is answered 503 with Retry-After: 1 â†’ sent again after it with the same answers; the handler is asked once', { scenarios: ['mrtr-busy-retry'] }, async ({ client, debug }) => {
+  const { calls, handler } = counting();
+  const c = client('mrtr-busy-retry', { onElicitation: handler });
+  eq(text(await c.callTool('ask', { rounds: [['city']] })), 'city=city-1', 'result');
+  eq(calls, { city: 1 }, 'handler invocations');
+  const state = (await debug('state')).calls;
+  eq(state['mrtr retries'], 2, 'retries the server saw (the refused one, then the one sent again)');
+  ok(state['mrtr retry after ms'] >= 950, `sent again after the Retry-After (${state['mrtr retry after ms']} ms)`);
+  await stillWorks(c);
+});
+
 test('MRTR: two rounds, every key presented and answered exactly once', { scenarios: ['ok'] }, async ({ client, debug }) => {
   const { calls, handler } = counting();
   const c = client('ok', { onElicitation: handler });
