@@ -4,8 +4,8 @@
 //! them from one corpus): `peek_result_type`, `decode_input_required`,
 //! `decode_create_task_result`, `decode_detailed_task` (as a `tasks/get` answer and as
 //! `notifications/tasks` params), `decode_initialize_result` (Streamable HTTP and
-//! HTTP+SSE), `decode_legacy_create_task_result`, `parse_rfc3339`, and the
-//! `server/discover` checks (`check_discover_result`, `supported_versions`).
+//! HTTP+SSE), `decode_legacy_create_task_result`, `parse_rfc3339`, `parse_iso8601`, and
+//! the `server/discover` checks (`check_discover_result`, `supported_versions`).
 //!
 //! Properties:
 //! - never panics; errors are typed (`InvalidResult`) and sanitized;
@@ -15,7 +15,10 @@
 //!   JSON that carries it unchanged; input request keys are unique;
 //! - a discover result the client accepts has a `supportedVersions` list of strings and a
 //!   `capabilities` object; `supported_versions` yields exactly the strings of `supported`;
-//! - `parse_rfc3339` ∘ `format_rfc3339` is the identity on what parsed.
+//! - `parse_rfc3339` ∘ `format_rfc3339` is the identity on what parsed;
+//! - `parse_iso8601` places every RFC 3339 date-time where `parse_rfc3339` does, and a
+//!   decoded task's `*_ms` fields are what it says of the task's timestamps (`None`: a
+//!   local time).
 
 use crate::oracle::serde_value;
 use crate::util::{check_error, is_json_text};
@@ -30,7 +33,7 @@ use mcp_wasm_client::protocol::legacy::{
 };
 use mcp_wasm_client::protocol::result::{peek_result_type, ResultType};
 use mcp_wasm_client::protocol::tasks::{decode_create_task_result, decode_detailed_task, Task};
-use mcp_wasm_client::time::{format_rfc3339, parse_rfc3339};
+use mcp_wasm_client::time::{format_rfc3339, parse_iso8601, parse_rfc3339, IsoTime};
 use serde_json::value::RawValue;
 
 fn invalid_result(e: &Error) {
@@ -42,13 +45,20 @@ fn raw(v: &Value) -> RawJson {
     RawJson::from_string(v.to_string()).expect("a value encodes")
 }
 
+/// The epoch milliseconds of a decoded task's timestamp (`None`: a local time); a
+/// timestamp that does not parse never decodes.
+fn placed(text: &str) -> Option<i64> {
+    match parse_iso8601(text) {
+        Some(IsoTime::Placed(ms)) => Some(ms),
+        Some(IsoTime::Local) => None,
+        None => panic!("a task decoded with the timestamp {text:?}"),
+    }
+}
+
 fn check_task(t: &Task, decode: impl Fn(&RawJson) -> Result<Task, Error>) {
     assert!(!t.task_id.is_empty());
-    assert_eq!(parse_rfc3339(&t.created_at), Some(t.created_at_ms));
-    assert_eq!(
-        parse_rfc3339(&t.last_updated_at),
-        Some(t.last_updated_at_ms)
-    );
+    assert_eq!(placed(&t.created_at), t.created_at_ms);
+    assert_eq!(placed(&t.last_updated_at), t.last_updated_at_ms);
     let again = decode(&raw(&Value::Object(t.to_value()))).expect("a re-encoded task decodes");
     assert_eq!(&again, t);
 }
@@ -79,7 +89,12 @@ pub fn run(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    let iso = parse_iso8601(text);
+    if let Some(IsoTime::Placed(ms)) = iso {
+        assert!(ms.abs() < 253_402_400_000_000, "{text:?} -> {ms}");
+    }
     if let Some(ms) = parse_rfc3339(text) {
+        assert_eq!(iso, Some(IsoTime::Placed(ms)), "{text:?}");
         let f = format_rfc3339(ms);
         match parse_rfc3339(&f) {
             Some(ms2) => assert_eq!(ms, ms2, "{text:?} -> {f:?}"),
@@ -198,7 +213,7 @@ pub fn run(data: &[u8]) {
     match decode_legacy_create_task_result(&r) {
         Ok(t) => {
             assert!(!t.task_id.is_empty());
-            assert_eq!(parse_rfc3339(&t.created_at), Some(t.created_at_ms));
+            assert_eq!(placed(&t.created_at), t.created_at_ms);
         }
         Err(e) => invalid_result(&e),
     }

@@ -1,7 +1,8 @@
 //! Tasks extension (`io.modelcontextprotocol/tasks`, spec `ext-tasks/specification/draft/tasks.md`):
 //! `Task`, `DetailedTask`, `CreateTaskResult`, strictly decoded (tasks rule 3): a
-//! missing or non-string `taskId`, an unknown `status`, malformed timestamps, `ttlMs` or
-//! `pollIntervalMs` are [`ErrorKind::InvalidResult`] errors.
+//! missing or non-string `taskId`, an unknown `status`, timestamps that are not ISO 8601
+//! dates and times, a malformed `ttlMs` or `pollIntervalMs` are
+//! [`ErrorKind::InvalidResult`] errors.
 
 use crate::error::{json_text, sanitize, Error, ErrorKind, Result};
 use crate::json::RawJson;
@@ -9,7 +10,7 @@ use crate::json::{Map, Value};
 use crate::protocol::fields::{self, field, Got, Kind, Shape};
 use crate::protocol::input::{decode_input_requests, InputRequest};
 use crate::protocol::jsonrpc::RpcError;
-use crate::time::parse_rfc3339;
+use crate::time::{parse_iso8601, IsoTime};
 
 /// Task status (spec `Task.status`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -60,22 +61,25 @@ pub struct Task {
     pub status_message: Option<String>,
     /// As sent (ISO 8601).
     pub created_at: String,
-    /// `created_at` in epoch milliseconds.
-    pub created_at_ms: i64,
+    /// `created_at` in epoch milliseconds; `None` for a time without a UTC offset, which
+    /// cannot be placed on the timeline (tasks rule 3).
+    pub created_at_ms: Option<i64>,
     pub last_updated_at: String,
-    pub last_updated_at_ms: i64,
+    /// `last_updated_at` in epoch milliseconds, or `None` as for `created_at_ms`.
+    pub last_updated_at_ms: Option<i64>,
     /// Time to live from creation; `None` = unlimited (`ttlMs: null`).
     pub ttl_ms: Option<u64>,
     pub poll_interval_ms: Option<u64>,
 }
 
 impl Task {
-    /// When the TTL backstop passes (`createdAt + ttlMs`), if the task has a TTL.
+    /// When the TTL backstop passes (`createdAt + ttlMs`), if the task has a TTL and its
+    /// `createdAt` names its offset. A local `createdAt` has no backstop (tasks rule 10):
+    /// read in a wrong zone it could end a live task hours early.
     pub(crate) fn expires_at_ms(&self) -> Option<i64> {
-        self.ttl_ms.map(|ttl| {
-            self.created_at_ms
-                .saturating_add(ttl.min(i64::MAX as u64) as i64)
-        })
+        let created = self.created_at_ms?;
+        self.ttl_ms
+            .map(|ttl| created.saturating_add(ttl.min(i64::MAX as u64) as i64))
     }
 
     /// The task as the wire shape (`Task` fields, camelCase).
@@ -197,16 +201,19 @@ fn millis(v: &Value, field: &str) -> Result<u64> {
     }
 }
 
-/// The milliseconds of an RFC 3339 date-time field (checked where it lies; `take_text`
-/// takes its text once the whole task is known good).
-fn timestamp(v: &Option<Value>, field: &str) -> Result<i64> {
+/// The milliseconds of an ISO 8601 timestamp field ("ISO 8601 timestamp", § Tasks; the
+/// schema says only `string`), `None` when it has no UTC offset (tasks rule 3). Checked
+/// where it lies; `take_text` takes its text once the whole task is known good.
+fn timestamp(v: &Option<Value>, field: &str) -> Result<Option<i64>> {
     match v {
-        Some(Value::String(s)) => parse_rfc3339(s).ok_or_else(|| {
-            invalid(format!(
-                "{field} is not an ISO 8601 date-time: \"{}\"",
+        Some(Value::String(s)) => match parse_iso8601(s) {
+            Some(IsoTime::Placed(ms)) => Ok(Some(ms)),
+            Some(IsoTime::Local) => Ok(None),
+            None => Err(invalid(format!(
+                "{field} is not an ISO 8601 calendar date and time (such as 2025-11-25T10:30:00Z): \"{}\"",
                 sanitize(s, 60)
-            ))
-        }),
+            ))),
+        },
         Some(_) => Err(invalid(format!("{field} is not a string"))),
         None => Err(invalid(format!("task has no {field}"))),
     }
@@ -223,8 +230,8 @@ fn take_text(v: &mut Option<Value>) -> Option<String> {
 /// What [`check_task`] read of a task, beside the text [`take_task`] takes.
 struct Checked {
     status: TaskStatus,
-    created_at_ms: i64,
-    last_updated_at_ms: i64,
+    created_at_ms: Option<i64>,
+    last_updated_at_ms: Option<i64>,
     ttl_ms: Option<u64>,
     poll_interval_ms: Option<u64>,
 }
@@ -513,7 +520,11 @@ mod tests {
             ("status", Some(Value::from("running"))),
             ("status", None),
             ("createdAt", Some(Value::from("yesterday"))),
+            ("createdAt", Some(Value::from(""))),
+            ("createdAt", Some(Value::from("2025-11-25"))),
+            ("createdAt", Some(Value::from(1_764_066_600_000u64))),
             ("createdAt", None),
+            ("lastUpdatedAt", Some(Value::from("10:30:00Z"))),
             ("lastUpdatedAt", Some(Value::from(17))),
             ("ttlMs", Some(Value::from(-1))),
             ("ttlMs", Some(Value::from("60000"))),
@@ -538,6 +549,30 @@ mod tests {
             );
         }
         assert!(decode_create_task_result(&raw("[1]")).is_err());
+    }
+
+    /// Rule 3: a timestamp is an "ISO 8601 timestamp" (§ Tasks; the schema says only
+    /// `string`), not only RFC 3339's profile. Kept verbatim; one without a UTC offset is
+    /// not placed on the timeline, so the task has no TTL backstop (rule 10).
+    #[test]
+    fn rule_3_iso8601_timestamps_are_accepted_as_sent() {
+        let base: Value = serde_json::from_str(SEED).unwrap();
+        for (ts, ms) in [
+            ("2025-11-25T10:30:00", None),
+            ("2025-11-25T10:30:00.123456", None),
+            ("2025-11-25T10:30Z", Some(1_764_066_600_000)),
+            ("20251125T103000Z", Some(1_764_066_600_000)),
+            ("2025-11-25T12:30:00.5+0200", Some(1_764_066_600_500)),
+        ] {
+            let mut v = base.clone();
+            v["createdAt"] = ts.into();
+            v["lastUpdatedAt"] = ts.into();
+            let t = decode_create_task_result(&raw(&v.to_string())).unwrap();
+            assert_eq!((t.created_at.as_str(), t.created_at_ms), (ts, ms), "{ts}");
+            assert_eq!(t.last_updated_at_ms, ms, "{ts}");
+            assert_eq!(t.expires_at_ms(), ms.map(|m| m + 60_000), "{ts}");
+            assert_eq!(Value::Object(t.to_value())["createdAt"], ts);
+        }
     }
 
     #[test]
@@ -581,11 +616,11 @@ mod tests {
             (with("createdAt", "7"), "createdAt is not a string"),
             (
                 with("createdAt", r#""later""#),
-                "createdAt is not an ISO 8601 date-time: \"later\"",
+                "createdAt is not an ISO 8601 calendar date and time (such as 2025-11-25T10:30:00Z): \"later\"",
             ),
             (
                 with("lastUpdatedAt", r#""x""#),
-                "lastUpdatedAt is not an ISO 8601 date-time",
+                "lastUpdatedAt is not an ISO 8601 calendar date and time",
             ),
             (
                 with("ttlMs", ""),

@@ -154,7 +154,8 @@ impl Task {
         self.s.view.local
     }
 
-    /// True once `createdAt + ttlMs` has passed (never for an unlimited TTL).
+    /// True once `createdAt + ttlMs` has passed (never for an unlimited TTL, nor for a
+    /// `createdAt` without a UTC offset, which cannot be placed: TASK-RULES.md rule 3).
     #[wasm_bindgen(js_name = ttlElapsed)]
     pub fn ttl_elapsed(&self) -> bool {
         self.s

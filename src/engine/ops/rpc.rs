@@ -6,7 +6,7 @@ use crate::engine::actions::{Action, OpId, OpOptions, Output, TaskView};
 use crate::engine::cache::is_cacheable;
 use crate::engine::call::{Call, CallInput, CallOutcome};
 use crate::engine::shared::{Era, Owner, Shared};
-use crate::engine::task::{map_task_error, TaskBook};
+use crate::engine::task::{map_task_error, ttl_passed, TaskBook};
 use crate::error::{Error, ErrorKind, Result};
 use crate::http::request::META_SERVER_INFO;
 use crate::json::RawJson;
@@ -202,7 +202,18 @@ impl RpcOp {
             Ok(CallOutcome::Task(_)) => Err(Error::invalid_result("unexpected task result")),
             Err(e) => Err(match &self.purpose {
                 Purpose::TaskGet(id) | Purpose::TaskUpdate(id) | Purpose::TaskCancel(id) => {
-                    let e = map_task_error(e, id, cx.tasks.last(id), cx.sh.now);
+                    let last = cx.tasks.last(id);
+                    // Rule 14: `-32602` means "no such task" on `tasks/get` (the spec's MUST)
+                    // and `tasks/cancel` (whose only param is the task id); on `tasks/update`
+                    // it may be about the `inputResponses`, so it stays the server's
+                    // McpError (nothing is forgotten) unless the TTL has passed (rule 10).
+                    let conclusive = !matches!(self.purpose, Purpose::TaskUpdate(_))
+                        || ttl_passed(last, cx.sh.now);
+                    let e = if conclusive {
+                        map_task_error(e, id, last, cx.sh.now)
+                    } else {
+                        e
+                    };
                     if matches!(e.kind, ErrorKind::TaskNotFound | ErrorKind::TaskExpired) {
                         // Durable tasks: the server no longer knows it.
                         cx.tasks.forget(cx.sh, id);

@@ -28,7 +28,8 @@ pub(crate) struct WaitOp {
 }
 
 impl WaitOp {
-    /// Joins the task's driver (which polls at once when idle); when the task already
+    /// Joins the task's driver (an idle one polls at once, or an interval after its last
+    /// poll when that was more recent: rules 4 and 5); when the task already
     /// ended, its final note is left in `cx.notes` for the settle that follows.
     pub(crate) fn attach(&self, cx: &mut Ctx, id: OpId, seed: Option<&Task>) {
         let legacy = cx.sh.era != Era::Modern;

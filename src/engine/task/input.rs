@@ -2,7 +2,7 @@
 //! the task's whole life, the host's answers checked, and the answers sent with
 //! `tasks/update` (and what an update's outcome does to them).
 
-use super::{map_task_error, owner, Driver, Note, Part};
+use super::{owner, Driver, Note, Part};
 use crate::engine::actions::{Action, Ask, AskId, AskScope};
 use crate::engine::call::{Call, CallInput, CallPolicy};
 use crate::engine::input_requests::{check_answer, check_declared};
@@ -224,7 +224,7 @@ impl Driver {
         }
     }
 
-    pub(super) fn on_update(&mut self, sh: &mut Shared, input: CallInput, notes: &mut Vec<Note>) {
+    pub(super) fn on_update(&mut self, sh: &mut Shared, input: CallInput) {
         let Some(call) = &mut self.update else { return };
         let Some(outcome) = call.handle(sh, &owner(&self.id, Part::Update), input) else {
             return;
@@ -257,19 +257,23 @@ impl Driver {
                 self.send_update(sh);
             }
             Err(e) => {
-                if e.kind == ErrorKind::Mcp && e.code == Some(INVALID_PARAMS) {
-                    let e = map_task_error(e, &self.id, self.last.as_ref(), sh.now);
-                    self.finish(sh, Err(e), true, notes);
-                    return;
-                }
-                // Rule 8: a definite rejection gives the keys back.
+                // Rule 8: a definite rejection gives the keys back; the next poll presents
+                // them again if the server still lists them. Rule 14: so does `-32602`,
+                // which on `tasks/update` may be about the `inputResponses` as well as the
+                // task id (the spec makes it "not found" only on `tasks/get`): the next
+                // poll, already scheduled, says whether the task still exists.
                 for k in &keys {
                     self.answered.remove(k.as_str());
                     self.presented.remove(k);
                 }
+                let then = if e.kind == ErrorKind::Mcp && e.code == Some(INVALID_PARAMS) {
+                    "the next tasks/get tells whether the task still exists; its inputs will be asked again if it still lists them"
+                } else {
+                    "its inputs will be asked again"
+                };
                 sh.push(Action::Warn {
                     message: format!(
-                        "tasks/update for task \"{}\" was rejected ({}); its inputs will be asked again",
+                        "tasks/update for task \"{}\" was rejected ({}); {then}",
                         sanitize(&self.id, 100),
                         e.message
                     ),

@@ -148,13 +148,18 @@ fn owner(id: &str, part: Part) -> Owner {
     Owner::Task(id.to_string(), part)
 }
 
-/// Maps an error of a `tasks/*` request (rule 14): `-32602` is "not found", or "expired"
-/// when the TTL already passed; the code decides, not the message.
+/// Whether what the client knows of the task says its TTL has passed (rule 10).
+pub(crate) fn ttl_passed(last: Option<&Task>, now: Millis) -> bool {
+    last.and_then(Task::expires_at_ms)
+        .is_some_and(|t| (now as i64) >= t)
+}
+
+/// Maps an error of a `tasks/get` request (rule 14): `-32602` is "not found", or "expired"
+/// when the TTL already passed; the code decides, not the message. (On `tasks/update` and
+/// `tasks/cancel`, `-32602` is not conclusive: their callers decide.)
 pub(crate) fn map_task_error(e: Error, task_id: &str, last: Option<&Task>, now: Millis) -> Error {
     if e.kind == ErrorKind::Mcp && e.code == Some(INVALID_PARAMS) {
-        let expired = last
-            .and_then(Task::expires_at_ms)
-            .is_some_and(|t| (now as i64) >= t);
+        let expired = ttl_passed(last, now);
         let kind = if expired {
             ErrorKind::TaskExpired
         } else {
@@ -321,7 +326,9 @@ impl TaskBook {
         self.drivers.get(id).and_then(|d| d.last.as_ref())
     }
 
-    /// A wait starts. The first poll goes out at once (rule 4) unless one is in flight.
+    /// A wait starts. The task's first poll goes out at once (rule 4) unless one is in
+    /// flight; a later wait polls at once only when the last poll is older than the
+    /// interval (rule 5, `Driver::poll_on_join`).
     pub(crate) fn attach(
         &mut self,
         sh: &mut Shared,
@@ -343,10 +350,11 @@ impl TaskBook {
         // Durable tasks: a task handed to a wait is stored (`store.rs`).
         d.durable = true;
         // Rules 5 and 24: a wait joining a task already polled shares its polls (and
-        // their pollIntervalMs); only an idle driver polls at once. Coordinated, it polls
-        // once it holds the task's lock (`peers`).
+        // their pollIntervalMs); an idle driver polls at once unless its last poll is
+        // more recent than the interval. Coordinated, it polls once it holds the task's
+        // lock (`peers`).
         if !d.peer_join(sh, &self.peers) && d.poll.is_none() && d.next_poll.is_none() {
-            d.poll_now(sh);
+            d.poll_on_join(sh);
         }
         self.peer_after(sh, id);
         // Inputs withdrawn when the last wait left are presented again by the next poll.
@@ -377,7 +385,7 @@ impl TaskBook {
         if let Some(d) = self.drivers.get_mut(id) {
             match part {
                 Part::Poll => d.on_poll(sh, input, &mut notes),
-                Part::Update => d.on_update(sh, input, &mut notes),
+                Part::Update => d.on_update(sh, input),
                 Part::Result => d.on_result(sh, input, &mut notes),
             }
         }
@@ -433,7 +441,7 @@ impl TaskBook {
                     d.on_poll_due(sh, &mut notes);
                 }
             }
-            Part::Update => d.on_update(sh, CallInput::Timer, &mut notes),
+            Part::Update => d.on_update(sh, CallInput::Timer),
             Part::Result => d.on_result(sh, CallInput::Timer, &mut notes),
         }
         notes
@@ -488,10 +496,13 @@ impl TaskBook {
     pub(crate) fn clear(&mut self, sh: &mut Shared) -> Vec<Note> {
         let mut notes = Vec::new();
         for (_, mut d) in self.drivers.drain() {
+            // The class's code (an McpError): what the server says of a task it does not
+            // know (rule 14), which a session's end makes of its tasks.
             let e = Error::new(
                 ErrorKind::TaskNotFound,
                 format!("task \"{}\" ended with its session", sanitize(&d.id, 100)),
-            );
+            )
+            .with_code(INVALID_PARAMS);
             if let Some(mut u) = d.update.take() {
                 u.cancel(sh);
             }

@@ -94,12 +94,17 @@ impl Driver {
     /// stream are two connections. It is older by `lastUpdatedAt` (tasks extension, `Task`:
     /// "when the task was last updated") and, for a poll, started no later than the newer
     /// state was taken; a poll started after that is the server's word, even with an older
-    /// timestamp (a clock set back). A terminal status is never stale.
+    /// timestamp (a clock set back). A terminal status is never stale, nor is a state
+    /// whose `lastUpdatedAt` (or the one taken) has no UTC offset (rule 3): such times are
+    /// not compared.
     fn is_stale(&self, dt: &DetailedTask, started: Option<Millis>) -> bool {
         let Some(prev) = &self.last else {
             return false;
         };
-        if dt.task.status.is_terminal() || dt.task.last_updated_at_ms >= prev.last_updated_at_ms {
+        let (Some(new), Some(old)) = (dt.task.last_updated_at_ms, prev.last_updated_at_ms) else {
+            return false;
+        };
+        if dt.task.status.is_terminal() || new >= old {
             return false;
         }
         match (started, self.observed_at) {

@@ -82,6 +82,31 @@ impl Driver {
             .map(|e| e.max(0) as Millis)
     }
 
+    /// A wait joins this idle driver (rules 4 and 5). The task's first poll goes out at
+    /// once, and so does one whose last poll started `pollIntervalMs` ago or more (or
+    /// whose TTL has passed: the poll decides, rule 10). Otherwise the poll is due at the
+    /// interval after the last one (no sooner than a back-off still running): back-to-back
+    /// waits do not poll back to back (§ Task Polling: "Clients SHOULD respect the
+    /// `pollIntervalMs`").
+    pub(super) fn poll_on_join(&mut self, sh: &mut Shared) {
+        let Some(last) = self.last_poll_at else {
+            self.poll_now(sh);
+            return;
+        };
+        let mut due = last.saturating_add(self.interval());
+        if self.transient_streak > 0 {
+            due = due.max(self.poll_due.unwrap_or(0));
+        }
+        if let Some(exp) = self.expiry() {
+            due = due.min(exp);
+        }
+        if due <= sh.now {
+            self.poll_now(sh);
+        } else {
+            self.set_due(sh, due);
+        }
+    }
+
     /// A poll now (a wait starts, rule 4), or as soon as the context allows it.
     pub(super) fn poll_now(&mut self, sh: &mut Shared) {
         if self.may_poll(sh) {

@@ -808,3 +808,24 @@ fn a_resumed_poll_stream_closes_when_the_wait_ends() {
         "the resumption GET is closed with the poll"
     );
 }
+
+#[test]
+fn a_2025_task_ends_with_its_session_as_task_not_found_with_its_code() {
+    // A 404 on the session (2025-11-25 "Session Management" 4): the task ids of the ended
+    // session name nothing in the new one. TaskNotFoundError is an McpError: it carries
+    // the code the server gives an unknown task (-32602), though the client found it.
+    let (mut h, op, poll) = legacy_task(60_000);
+    h.reply(
+        &poll,
+        404,
+        json!({"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}),
+    );
+    let e = h.err(op);
+    assert_eq!(e.kind, ErrorKind::TaskNotFound);
+    assert_eq!(e.code, Some(-32602));
+    assert!(
+        e.message.contains("ended with its session"),
+        "{}",
+        e.message
+    );
+}

@@ -777,6 +777,22 @@ fn rule_26_an_ask_withdrawn_by_a_stale_poll_is_presented_again() {
     );
 }
 
+/// Rule 3: a `lastUpdatedAt` without a UTC offset is not placed on the timeline, so an
+/// older observation cannot be told apart: as with equal timestamps, the stale poll is
+/// taken, and the ask it withdrew is presented again when the server lists it again.
+#[test]
+fn rule_26_local_timestamps_are_not_compared() {
+    let mut h = form_harness();
+    let (stale, age) = second_phase_heard_before_a_stale_poll(&mut h, "2025-11-25T10:32:00");
+    h.result(&stale, asking("t1", "name", "2025-11-25T10:31:00"));
+    assert!(h.cancelled_asks.contains(&age.id), "taken: not compared");
+    h.advance(1000);
+    let p = take_all(&mut h, "tasks/get").remove(0);
+    h.result(&p, asking("t1", "age", "2025-11-25T10:32:00"));
+    assert_eq!(h.asks.len(), 3);
+    assert_eq!(h.asks[2].key, "age", "presented again");
+}
+
 /// A probe, not a test (`#[ignore]`d, asserts nothing of size): the engine's own memory per
 /// task waited on, covered by the stream (`PUSH=0`: polled), counted by the test binary's
 /// allocator (`per_call_probe::live_bytes`). The harness's own records (requests sent,

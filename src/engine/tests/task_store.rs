@@ -294,6 +294,45 @@ fn a_task_the_server_does_not_know_is_forgotten() {
     assert_eq!(h.store_log.last().unwrap().1, None);
 }
 
+/// Rule 14: `-32602` on the host's own `tasks/update` or `tasks/cancel` may be about other
+/// params (the spec makes it "not found" only on `tasks/get`): the call fails with the
+/// server's McpError and the record stays; a `tasks/get` answered `-32602` removes it.
+#[test]
+fn rule_14_invalid_params_on_a_hosts_update_forgets_nothing() {
+    let mut h = Harness::new(cfg());
+    call(&mut h, "t1", true);
+    let before = record(&mut h, "t1");
+    let t = TaskRef {
+        task_id: "t1".into(),
+        seed: None,
+    };
+    let mut responses = crate::json::Map::new();
+    responses.insert("k".into(), json!({"action":"accept","content":{}}));
+    let u = h
+        .core
+        .update_task(&t, responses, &OpOptions::default(), h.now);
+    let s = take_method(&mut h, "tasks/update");
+    h.error(&s, 200, -32602, "inputResponses.k: missing name", None);
+    let e = h.err(u);
+    assert_eq!((e.kind, e.code), (ErrorKind::Mcp, Some(-32602)));
+    assert_eq!(e.message, "inputResponses.k: missing name");
+    assert_eq!(record(&mut h, "t1"), before, "the record stays");
+    // A later wait still polls the task.
+    let w = wait(&mut h, "t1");
+    let p = take_method(&mut h, "tasks/get");
+    h.error(&p, 200, -32602, "unknown task", None);
+    assert_eq!(h.err(w).kind, ErrorKind::TaskNotFound);
+    assert!(h.store.is_empty());
+    // tasks/cancel carries only the task id: -32602 there is "not found", and the record goes.
+    let mut h = Harness::new(cfg());
+    call(&mut h, "t1", true);
+    let c = h.core.cancel_task(&t, &OpOptions::default(), h.now);
+    let s = take_method(&mut h, "tasks/cancel");
+    h.error(&s, 200, -32602, "Invalid params", None);
+    assert_eq!(h.err(c).kind, ErrorKind::TaskNotFound);
+    assert!(h.store.is_empty());
+}
+
 #[test]
 fn a_task_past_its_ttl_is_forgotten() {
     let mut h = Harness::new(cfg());

@@ -155,6 +155,14 @@ fn take_method(h: &mut Harness, method: &str) -> Sent {
     h.outbox.remove(i).unwrap()
 }
 
+/// A later wait's poll (rule 5): none before `ms` (the interval after the last poll), then
+/// one.
+fn poll_after(h: &mut Harness, ms: u64) -> Sent {
+    assert_eq!(pending(h, "tasks/get"), 0, "no poll before the interval");
+    h.advance(ms);
+    take_method(h, "tasks/get")
+}
+
 /// Unanswered requests with this method.
 fn pending(h: &mut Harness, method: &str) -> usize {
     h.pump();
@@ -181,6 +189,11 @@ fn view_of(v: &Value, local: bool) -> TaskView {
         error: None,
         local,
     }
+}
+
+/// The key of task `id`'s durable record (`task::store`).
+fn record_key(id: &str) -> String {
+    crate::engine::task::store::task_key("http://mcp.test/mcp", id)
 }
 
 fn no_controls(s: &str) -> bool {
@@ -389,6 +402,8 @@ fn malformed_create_task_results() -> Vec<Value> {
         ("createdAt", Value::Null),
         ("status", json!(1)),
         ("createdAt", json!("yesterday")),
+        ("createdAt", json!("")),
+        ("createdAt", json!("2025-11-25")),
         ("lastUpdatedAt", json!(17)),
         ("lastUpdatedAt", json!("2025-13-45T99:00:00Z")),
         ("ttlMs", json!(-1)),
@@ -414,6 +429,37 @@ fn rule_3_malformed_create_task_results_are_invalid_and_nothing_is_polled() {
             assert_eq!(e.kind, ErrorKind::InvalidResult, "{bad} as_task={as_task}");
             assert!(h.try_take().is_none(), "{bad}: nothing more is sent");
             assert_eq!(h.core.next_deadline(), None, "{bad}: no timer left");
+        }
+    }
+}
+
+/// The audit's case: `createdAt`/`lastUpdatedAt` are "ISO 8601 timestamp[s]" (§ Tasks; the
+/// schema says only `string`). A task whose timestamps are ISO 8601 but not RFC 3339 (no
+/// offset, as Python's `datetime.utcnow().isoformat()` gives; minutes only; basic format)
+/// was refused, and the server's task orphaned. It is polled, its text kept as sent.
+#[test]
+fn rule_3_iso8601_timestamps_beyond_rfc3339_are_accepted() {
+    for ts in [
+        "2025-11-25T10:30:00",
+        "2025-11-25T10:30:00.123456",
+        "2025-11-25T10:30Z",
+        "20251125T103000Z",
+    ] {
+        for as_task in [false, true] {
+            let mut h = harness();
+            let answer = with(created("t1"), json!({"createdAt":ts,"lastUpdatedAt":ts}));
+            let op = call(&mut h, as_task, &opts(), answer);
+            if as_task {
+                let v = h.ok(op);
+                assert_eq!(
+                    (&v["createdAt"], &v["lastUpdatedAt"]),
+                    (&json!(ts), &json!(ts))
+                );
+                continue;
+            }
+            let p = take_method(&mut h, "tasks/get");
+            h.result(&p, with(completed("t1", "ok"), json!({"lastUpdatedAt":ts})));
+            assert_eq!(h.ok(op)["content"][0]["text"], "ok", "{ts}");
         }
     }
 }
@@ -625,6 +671,91 @@ fn rule_5_an_unrepresentable_interval_is_bounded_not_a_crash() {
     assert_eq!(h.core.next_deadline(), None);
 }
 
+/// The audit's case: a host waits on a task again and again with a short budget (a
+/// re-rendered component, a retry loop). Each wait used to poll at once although the last
+/// poll was a moment ago; the server asked for one poll every 5 s.
+#[test]
+fn rule_5_back_to_back_waits_respect_the_poll_interval() {
+    let mut h = harness();
+    let start = h.now;
+    let mut starts = Vec::new();
+    for _ in 0..30 {
+        let w = wait(&mut h, "t1", Want::Task, &timeout(200));
+        h.pump();
+        if let Some(i) = h.outbox.iter().position(|s| s.method() == "tasks/get") {
+            let p = h.outbox.remove(i).unwrap();
+            starts.push(h.now - start);
+            h.result(
+                &p,
+                with(got("t1", "working"), json!({"pollIntervalMs":5000})),
+            );
+        }
+        h.advance(200);
+        assert_eq!(h.err(w).kind, ErrorKind::TaskTimeout);
+    }
+    // 30 waits over 6 s: the first poll at once (rule 4), the next 5 s later.
+    assert_eq!(starts, vec![0, 5000]);
+    // A wait that joins between polls gets the next one at the interval, not at once.
+    h.advance(1000); // 7000: the last poll was 2 s ago
+    let w = wait(&mut h, "t1", Want::Task, &opts());
+    assert_eq!(pending(&mut h, "tasks/get"), 0);
+    assert_eq!(h.core.next_deadline(), Some(start + 10_000));
+    let p = poll_after(&mut h, 3000);
+    h.result(&p, completed("t1", "ok"));
+    assert_eq!(h.ok(w)["status"], "completed");
+}
+
+#[test]
+fn rule_5_a_wait_after_a_long_idle_polls_at_once() {
+    let mut h = harness();
+    let w = wait(&mut h, "t1", Want::Task, &timeout(200));
+    let p = take_method(&mut h, "tasks/get");
+    h.result(
+        &p,
+        with(got("t1", "working"), json!({"pollIntervalMs":5000})),
+    );
+    h.advance(200);
+    assert_eq!(h.err(w).kind, ErrorKind::TaskTimeout);
+    // The last poll started exactly one interval ago: the wait polls at once.
+    h.advance(4800);
+    let w = wait(&mut h, "t1", Want::Task, &opts());
+    let p = take_method(&mut h, "tasks/get");
+    h.result(
+        &p,
+        with(got("t1", "working"), json!({"pollIntervalMs":5000})),
+    );
+    h.core.abort(w, Error::abort("x"), h.now);
+    // Long after: at once too.
+    h.advance(60_000);
+    let w = wait(&mut h, "t1", Want::Task, &opts());
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, completed("t1", "ok"));
+    assert_eq!(h.ok(w)["status"], "completed");
+    assert_eq!(sent(&h, "tasks/get"), 3);
+}
+
+/// A wait joining between polls is not held past the TTL backstop (rule 10), and a task
+/// past it is polled at once: the poll decides.
+#[test]
+fn rule_5_a_later_wait_polls_no_later_than_the_ttl() {
+    let mut h = harness();
+    let start = h.now;
+    let w = wait(&mut h, "t1", Want::Task, &timeout(100));
+    let p = take_method(&mut h, "tasks/get");
+    let short = with(
+        got("t1", "working"),
+        json!({"pollIntervalMs":60_000,"ttlMs":3000}),
+    );
+    h.result(&p, short.clone());
+    h.advance(100);
+    assert_eq!(h.err(w).kind, ErrorKind::TaskTimeout);
+    let w = wait(&mut h, "t1", Want::Task, &opts());
+    assert_eq!(h.core.next_deadline(), Some(start + 3000));
+    let p = poll_after(&mut h, 2900);
+    h.result(&p, short);
+    assert_eq!(h.err(w).kind, ErrorKind::TaskExpired);
+}
+
 // ---- rule 6 ----
 
 #[test]
@@ -763,7 +894,7 @@ fn rule_7_a_key_is_presented_once_across_waits() {
 
     // A second waitForTask on the same task: k1 stays answered.
     let w2 = wait(&mut h, "t1", Want::Task, &opts());
-    let p = take_method(&mut h, "tasks/get");
+    let p = poll_after(&mut h, 500);
     h.result(
         &p,
         input_required("t1", json!({"k1":elicit("1"),"k2":elicit("2")})),
@@ -823,7 +954,7 @@ fn a_prompt_withdrawn_when_its_wait_ended_is_presented_again_by_a_later_wait() {
     h.answer(first.id, Ok(accept("late")));
     assert_eq!(pending(&mut h, "tasks/update"), 0);
     let w2 = wait(&mut h, "t1", Want::Task, &opts());
-    let p = take_method(&mut h, "tasks/get");
+    let p = poll_after(&mut h, 500);
     h.result(&p, input_required("t1", json!({"k1":elicit("1")})));
     assert_eq!(h.asks.len(), 2);
     assert_eq!(h.asks[1].key, "k1");
@@ -1197,6 +1328,23 @@ fn rule_9_the_default_cap_is_ten_rounds() {
 
 // ---- rule 10 ----
 
+/// A `createdAt` without a UTC offset cannot be placed on the timeline (read as UTC it
+/// could be hours off): the task has no TTL backstop, and only the server ends it.
+#[test]
+fn rule_10_no_backstop_for_a_created_at_without_an_offset() {
+    let mut h = harness();
+    let local = json!({"createdAt":"2025-11-25T10:30:00","ttlMs":5000});
+    let op = call(&mut h, false, &opts(), with(created("t1"), local.clone()));
+    let mut p = take_method(&mut h, "tasks/get");
+    for _ in 0..10 {
+        h.result(&p, with(got("t1", "working"), local.clone()));
+        assert!(h.outcome(op).is_none(), "not expired by the client");
+        p = poll_after(&mut h, 1000);
+    }
+    h.result(&p, with(completed("t1", "late"), local));
+    assert_eq!(h.ok(op)["content"][0]["text"], "late");
+}
+
 #[test]
 fn rule_10_ttl_backstop_expires_a_task_before_any_handler_runs() {
     let mut h = harness();
@@ -1439,14 +1587,22 @@ fn rule_14_invalid_params_is_task_not_found_whatever_the_message() {
     let e = h.err(g);
     assert_eq!(e.kind, ErrorKind::TaskNotFound);
     assert_eq!(e.code, Some(-32602));
+    // On tasks/update, -32602 may be about the inputResponses (the spec makes it "not
+    // found" only on tasks/get): the server's McpError, as sent.
     let u = h.core.update_task(&tref("t1"), Map::new(), &opts(), h.now);
     let s = h.take();
     h.error(&s, 400, -32602, "x", None);
-    assert_eq!(h.err(u).kind, ErrorKind::TaskNotFound);
+    let e = h.err(u);
+    assert_eq!(
+        (e.kind, e.code, e.message.as_str()),
+        (ErrorKind::Mcp, Some(-32602), "x")
+    );
     let c = h.core.cancel_task(&tref("t1"), &opts(), h.now);
     let s = h.take();
     h.error(&s, 400, -32602, "x", None);
-    assert_eq!(h.err(c).kind, ErrorKind::TaskNotFound);
+    let e = h.err(c);
+    // tasks/cancel carries only the task id.
+    assert_eq!((e.kind, e.code), (ErrorKind::TaskNotFound, Some(-32602)));
     // A "not found" message with another code is not TaskNotFound.
     let g = h.core.get_task(&tref("t1"), &opts(), h.now);
     let s = h.take();
@@ -1509,8 +1665,11 @@ fn rule_14_invalid_params_after_the_ttl_is_task_expired() {
     assert_eq!(h.err(g).kind, ErrorKind::TaskNotFound);
 }
 
+/// `-32602` on the driver's `tasks/update` may be about its `inputResponses`: the wait
+/// goes on and the next poll decides. Here the server no longer knows the task: that poll's
+/// `-32602` is `TaskNotFound` (and the task's record is removed).
 #[test]
-fn rule_14_invalid_params_on_the_drivers_update_is_task_not_found() {
+fn rule_14_invalid_params_on_the_drivers_update_is_settled_by_the_next_poll() {
     let mut h = harness();
     let (op, p) = call_task(&mut h, "t1");
     h.result(&p, input_required("t1", json!({"k":elicit("?")})));
@@ -1518,10 +1677,66 @@ fn rule_14_invalid_params_on_the_drivers_update_is_task_not_found() {
     h.answer(k.id, Ok(accept("x")));
     let u = take_method(&mut h, "tasks/update");
     h.error(&u, 400, -32602, "unknown task", None);
+    assert!(h.outcome(op).is_none(), "not conclusive on tasks/update");
+    assert!(
+        h.store.contains_key(&record_key("t1")),
+        "nothing forgotten yet"
+    );
+    let p = poll_after(&mut h, 1000);
+    h.error(&p, 400, -32602, "unknown task", None);
     let e = h.err(op);
     assert_eq!(e.kind, ErrorKind::TaskNotFound);
+    assert!(h.store.is_empty(), "forgotten: {:?}", h.store_log.last());
     assert!(h.try_take().is_none());
     assert_eq!(h.core.next_deadline(), None);
+    // Later waits know the outcome without asking.
+    let w = wait(&mut h, "t1", Want::Task, &opts());
+    assert_eq!(h.err(w).kind, ErrorKind::TaskNotFound);
+    assert_eq!(pending(&mut h, "tasks/get"), 0);
+}
+
+/// The audit's case: a server refuses an answer with `-32602` ("does not match
+/// requestedSchema") while the task lives. The wait goes on, the next poll shows the task
+/// alive and still asking, and the key is presented again (rule 8's definite rejection).
+#[test]
+fn rule_14_invalid_params_on_the_drivers_update_of_a_live_task_asks_again() {
+    let mut h = harness();
+    let w = wait(&mut h, "t1", Want::Task, &opts());
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, input_required("t1", json!({"k":elicit("n?")})));
+    let a = h.asks[0].clone();
+    h.answer(a.id, Ok(accept("x")));
+    let u = take_method(&mut h, "tasks/update");
+    h.error(
+        &u,
+        200,
+        -32602,
+        "Invalid params: inputResponses.k does not match requestedSchema",
+        None,
+    );
+    assert!(h.outcome(w).is_none(), "the task is not taken for gone");
+    assert!(
+        h.warnings
+            .iter()
+            .any(|m| m.contains("rejected") && m.contains("still exists")),
+        "{:?}",
+        h.warnings
+    );
+    assert!(h.store.contains_key(&record_key("t1")), "the record stays");
+    let p = poll_after(&mut h, 1000);
+    h.result(&p, input_required("t1", json!({"k":elicit("n?")})));
+    assert_eq!(h.asks.len(), 2, "k is asked again");
+    assert_eq!(h.asks[1].key, "k");
+    let again = h.asks[1].clone();
+    h.answer(again.id, Ok(accept("y")));
+    let u2 = take_method(&mut h, "tasks/update");
+    assert_eq!(u2.params()["inputResponses"]["k"]["content"]["name"], "y");
+    h.result(&u2, ack());
+    h.advance(1000);
+    let p = take_method(&mut h, "tasks/get");
+    h.result(&p, completed("t1", "ok"));
+    assert_eq!(h.ok(w)["status"], "completed");
+    assert!(h.store.is_empty(), "forgotten once it ended");
 }
 
 #[test]
@@ -1664,7 +1879,7 @@ fn rule_16_an_aborted_wait_leaves_the_task_running() {
     assert_eq!(sent(&h, "tasks/cancel"), 0);
     assert_eq!(h.core.next_deadline(), None);
     let w2 = wait(&mut h, "t1", Want::Task, &opts());
-    let p = take_method(&mut h, "tasks/get");
+    let p = poll_after(&mut h, 1000);
     h.result(&p, completed("t1", "x"));
     assert_eq!(h.ok(w2)["status"], "completed");
 }
@@ -2247,7 +2462,7 @@ fn an_undeclared_input_request_in_a_task_is_refused_without_a_prompt() {
         assert!(h.try_take().is_none());
         // A later wait on the same task fails the same way, still without a prompt.
         let w = wait(&mut h, "t1", Want::Task, &opts());
-        let p = take_method(&mut h, "tasks/get");
+        let p = poll_after(&mut h, 1000);
         h.result(
             &p,
             input_required("t1", json!({"ok":elicit("fine"),"bad":req.clone()})),
