@@ -57,8 +57,8 @@ export interface CreateMessageRequestParams {
   modelPreferences?: { hints?: { name?: string }[]; costPriority?: number; speedPriority?: number; intelligencePriority?: number };
   includeContext?: 'none' | 'thisServer' | 'allServers'; metadata?: JsonObject; tools?: Tool[]; toolChoice?: { mode?: 'auto' | 'required' | 'none' };
 }
-export interface CreateMessageResult { role: 'assistant' | 'user'; content: SamplingContent | SamplingContent[]; model: string; stopReason?: 'endTurn' | 'stopSequence' | 'maxTokens' | 'toolUse' | string }
-export interface Root { uri: string; name?: string }
+export interface CreateMessageResult { role: 'assistant' | 'user'; content: SamplingContent | SamplingContent[]; model: string; stopReason?: 'endTurn' | 'stopSequence' | 'maxTokens' | 'toolUse' | string; _meta?: JsonObject }
+export interface Root { uri: string; name?: string; _meta?: JsonObject }
 export interface ListRootsResult { roots: Root[] }
 
 /** Options of `new McpClient(url, options)`. */
@@ -303,7 +303,7 @@ export interface Annotations { audience?: ('user' | 'assistant')[]; priority?: n
 export interface TextContent { type: 'text'; text: string; annotations?: Annotations; _meta?: JsonObject }
 export interface ImageContent { type: 'image'; data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject }
 export interface AudioContent { type: 'audio'; data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject }
-export interface ResourceLink { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string; size?: number; annotations?: Annotations; _meta?: JsonObject }
+export interface ResourceLink { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string; size?: number; icons?: Icon[]; annotations?: Annotations; _meta?: JsonObject }
 export interface TextResourceContents { uri: string; mimeType?: string; text: string; _meta?: JsonObject }
 export interface BlobResourceContents { uri: string; mimeType?: string; blob: string; _meta?: JsonObject }
 export interface EmbeddedResource { type: 'resource'; resource: TextResourceContents | BlobResourceContents; annotations?: Annotations; _meta?: JsonObject }
@@ -327,7 +327,7 @@ export interface Prompt { name: string; title?: string; description?: string; ar
 export interface ListPromptsResult extends CacheHints { prompts: Prompt[]; nextCursor?: string }
 export interface PromptMessage { role: 'user' | 'assistant'; content: ContentBlock }
 export interface GetPromptResult extends ResultBase { description?: string; messages: PromptMessage[]; _meta?: JsonObject }
-export interface PromptReference { type: 'ref/prompt'; name: string }
+export interface PromptReference { type: 'ref/prompt'; name: string; title?: string }
 export interface ResourceTemplateReference { type: 'ref/resource'; uri: string }
 export interface CompleteResult extends ResultBase { completion: { values: string[]; total?: number; hasMore?: boolean } }
 export interface ServerCapabilities {

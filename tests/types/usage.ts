@@ -39,6 +39,8 @@ import type {
   ContentBlock,
   CreateMessageRequestParams,
   CreateMessageResult,
+  PromptReference,
+  ResourceLink,
   DiscoverResult,
   ElicitRequestParams,
   ElicitResult,
@@ -460,3 +462,11 @@ void agent;
 function taskResultKind(r: CallToolResult): 'complete' | undefined {
   return r.resultType;
 }
+
+/** Optional members the spec's schema gives (2026-07-28 `schema.json`). */
+export const specOptionals: [ResourceLink, PromptReference, Root, CreateMessageResult] = [
+  { type: 'resource_link', uri: 'file:///a', name: 'a', icons: [{ src: 'https://example.com/a.png', sizes: ['48x48'] }] },
+  { type: 'ref/prompt', name: 'p', title: 'P' },
+  { uri: 'file:///work', _meta: { pinned: true } },
+  { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm', _meta: { cost: 1 } },
+];
