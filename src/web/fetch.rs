@@ -54,7 +54,7 @@ extern "C" {
         headers: Option<&str>,
         body: Option<Vec<u8>>,
         text: Option<&str>,
-        host: bool,
+        kind: u8,
     );
     /// As `send`, for plain call `op`'s request (the direct path): also makes the call's
     /// promise, returned, and reads a usual answer to it itself (the `done` function).
@@ -254,10 +254,19 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
         Ok(r) => r,
         Err(e) => return failed(h, id, e),
     };
-    let host = h.borrow().core.host_result(id);
+    // 1: the result goes to the host unread; 2: the authorization flow's own request (no
+    // redirect followed: `Core::is_flow_request`).
+    let kind = {
+        let core = &h.borrow().core;
+        if core.is_flow_request(id) {
+            2
+        } else {
+            u8::from(core.host_result(id))
+        }
+    };
     let r = hand(h, req, same_headers);
     let (url, headers, text) = (r.url.as_deref(), r.headers.as_deref(), r.text.as_deref());
-    f.send(r.id, url, r.method, headers, r.body, text, host);
+    f.send(r.id, url, r.method, headers, r.body, text, kind);
     // The request has left (or failed) only now: the page may have done other work since
     // the engine started it (`Core::on_sent`).
     let t = now();

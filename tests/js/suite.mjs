@@ -1290,7 +1290,7 @@ test('server down (connection refused) → NetworkError', async ({ deadUrl, clie
 // the same cases run in Node and Chromium without another server.
 
 /** The fake: `fetch` for the client, and what the servers saw. */
-function oauthWorld({ resource, scope = 'tools' } = {}) {
+function oauthWorld({ resource, scope = 'tools', tokenRedirect = false } = {}) {
   const base = 'https://mcp.oauth.test';
   const as = 'https://as.oauth.test';
   const w = { base, as, url: `${base}/mcp`, valid: new Set(), seen: [], tokenGrants: [], registrations: 0, n: 0 };
@@ -1300,7 +1300,7 @@ function oauthWorld({ resource, scope = 'tools' } = {}) {
     const u = new URL(String(input));
     const headers = new Headers(init.headers);
     const body = typeof init.body === 'string' ? init.body : '';
-    w.seen.push({ url: u.href, auth: headers.get('authorization') });
+    w.seen.push({ url: u.href, auth: headers.get('authorization'), redirect: init.redirect });
     if (u.href === `${base}/.well-known/oauth-protected-resource/mcp`) {
       return json(200, { resource: resource ?? `${base}/mcp`, authorization_servers: [as], scopes_supported: scope ? [scope] : undefined });
     }
@@ -1316,6 +1316,15 @@ function oauthWorld({ resource, scope = 'tools' } = {}) {
       return json(201, { client_id: 'js-client' });
     }
     if (u.href === `${as}/token`) {
+      if (tokenRedirect) {
+        // 307 to another origin, as a platform fetch sees it: followed, the form (code,
+        // verifier, secret) would go there; with `redirect: 'error'` the fetch rejects.
+        // (A browser's CORS diagnosis of the failure probes the URL with HEAD requests.)
+        if (init.method !== 'POST') return new Response(null, { status: 405 });
+        if (init.redirect === 'error') throw new TypeError('fetch failed: unexpected redirect');
+        w.stolen = body;
+        return json(200, { access_token: 'stolen', token_type: 'Bearer' });
+      }
       const form = Object.fromEntries(new URLSearchParams(body));
       w.tokenGrants.push(form.grant_type);
       const token = `tok-${++w.n}`;
@@ -1424,6 +1433,28 @@ test('OAuth: the client credentials grant gets a token with no person; bad grant
   ok(noSecret instanceof ConfigError && /clientSecret/.test(noSecret.message), `no secret: ${noSecret?.name}: ${noSecret?.message}`);
   const wrongGrant = bad({ grant: 'password', clientId: 'svc', clientSecret: 's' });
   ok(wrongGrant instanceof ConfigError && /client_credentials/.test(wrongGrant.message), `wrong grant: ${wrongGrant?.name}: ${wrongGrant?.message}`);
+});
+
+test("OAuth: the flow's own requests follow no redirect; a token endpoint that redirects gets the form nowhere", async () => {
+  // authorization.mdx "Communication Security" / "Token Handling": the code, its verifier
+  // and a secret go only to the token endpoint the validated metadata names.
+  const w = oauthWorld();
+  const c = new McpClient(w.url, { protocolVersion: '2026-07-28', fetch: w.fetch, auth: { redirectUri: 'http://localhost:8765/callback', onAuthorize: w.onAuthorize } });
+  await c.listTools();
+  c.close();
+  const flow = w.seen.filter((s) => s.url !== w.url);
+  eq(flow.map((s) => new URL(s.url).pathname), ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/register', '/token'], 'the flow');
+  eq([...new Set(flow.map((s) => s.redirect))], ['error'], "the flow's requests: redirect 'error'");
+  eq([...new Set(w.seen.filter((s) => s.url === w.url).map((s) => s.redirect))], [undefined], "the MCP requests: the platform's default");
+  const r = oauthWorld({ tokenRedirect: true });
+  const d = new McpClient(r.url, { protocolVersion: '2026-07-28', fetch: r.fetch, auth: { redirectUri: 'http://localhost:8765/callback', onAuthorize: r.onAuthorize } });
+  let caught;
+  try { await d.listTools(); } catch (e) { caught = e; }
+  ok(caught instanceof McpClientError, `a typed error, got ${caught?.name}: ${caught?.message}`);
+  ok(/redirect/.test(caught?.message ?? ''), `the message names the redirect: ${caught?.message}`);
+  eq(r.stolen, undefined, 'the form went nowhere else');
+  eq(r.seen.filter((s) => s.auth === 'Bearer stolen').length, 0, 'no foreign token reached the MCP server');
+  d.close();
 });
 
 test('OAuth: what onAuthorize throws rejects the call unchanged; a foreign resource is AuthorizationError', async () => {

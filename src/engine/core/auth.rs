@@ -41,7 +41,7 @@ use crate::engine::ids::ExchangeId;
 use crate::engine::ops::{AuthOp, Op, OpInput, Operation, Step};
 use crate::engine::shared::Era;
 use crate::error::json_object;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::http::request::HttpRequest;
 use crate::time::Millis;
 
@@ -128,6 +128,15 @@ impl Core {
     /// first call: BENCHMARKS.md, "the first call's path").
     pub(super) fn auth_owns(&self, xfer: u64) -> bool {
         self.auth.as_ref().is_some_and(|l| l.xfer == Some(xfer))
+    }
+
+    /// Whether HTTP request `id` is the authorization flow's own (discovery, registration,
+    /// the token endpoint): the shell sends it without following redirects. A redirect
+    /// would carry its body (a code and its PKCE verifier, a refresh token, a client
+    /// secret) to a URL the validated metadata never named, where no HTTPS or issuer check
+    /// ran (authorization.mdx, "Communication Security" and "Token Handling").
+    pub fn is_flow_request(&self, id: u64) -> bool {
+        self.auth_owns(id)
     }
 
     /// A response head of the flow's own exchange (by HTTP request id). True when it was.
@@ -224,12 +233,24 @@ impl Core {
         // A browser's CORS refusal of the flow's own request (the shell's `CorsError`, which
         // names the endpoint and what it must send) is what the host must see when the flow
         // ends there.
-        if let Some(cors) = failed.filter(|e| e.kind == ErrorKind::Cors) {
-            for e in &mut effects {
-                if let Effect::Done(Err(err)) = e {
-                    *err = cors.clone();
+        // A network failure's own words (a refused redirect among them: flow requests follow
+        // none, `Core::is_flow_request`) are added to the flow's.
+        match failed {
+            Some(cors) if cors.kind == ErrorKind::Cors => {
+                for e in &mut effects {
+                    if let Effect::Done(Err(err)) = e {
+                        *err = cors.clone();
+                    }
                 }
             }
+            Some(net) if net.kind == ErrorKind::Network => {
+                for e in &mut effects {
+                    if let Effect::Done(Err(err)) = e {
+                        err.message = format!("{} ({})", err.message, sanitize(&net.message, 300));
+                    }
+                }
+            }
+            _ => {}
         }
         self.auth_apply(effects);
     }

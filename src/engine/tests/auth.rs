@@ -346,8 +346,13 @@ fn a_cors_refusal_of_a_flow_request_is_the_hosts_error() {
             assert_eq!(e.message, "blocked by CORS: the server must send X");
             assert_eq!(e.data.unwrap()["url"], format!("{AS}/token"));
         } else {
-            // Any other failure stays the flow's own error.
+            // Any other failure stays the flow's own error, with the shell's words (a
+            // refused redirect among them: the flow's requests follow none).
             assert_eq!(e.data.unwrap()["reason"], "token");
+            assert_eq!(
+                e.message, "the token endpoint could not be reached (down)",
+                "the network failure's words"
+            );
         }
     }
 }

@@ -274,12 +274,14 @@ export class Fetcher {
 
   /** Starts request `id`; `headers` is `name\0value\0…` (names and values hold no NUL);
    *  `body`: UTF-8 bytes (a copy, the runner's own) or undefined; `text`: the body as a
-   *  string instead (a small one: see `hand` in fetch.rs), or undefined; `host`: its result goes
-   *  to the host unread (see `standIn`). `url`, `method` and `headers` are undefined when
+   *  string instead (a small one: see `hand` in fetch.rs), or undefined; `kind`: 1 when its
+   *  result goes to the host unread (see `standIn`), 2 for the authorization flow's own
+   *  request, sent with `redirect: 'error'` (`Core::is_flow_request`: a redirect would
+   *  carry a code, a verifier or a secret to a URL no check ran on), else 0. `url`, `method` and `headers` are undefined when
    *  they are those of the request before: the calls of one tool send the same, and each
    *  text the wasm hands over is decoded anew (BENCHMARKS.md, the twenty-ninth session).
    *  `op`: the direct path's call (`call`), else undefined. */
-  send(id, url, method, headers, body, text, host, op) {
+  send(id, url, method, headers, body, text, kind, op) {
     if (url === undefined) url = this.lastUrl;
     else this.lastUrl = url;
     if (method === undefined) method = this.lastMethod;
@@ -287,7 +289,7 @@ export class Fetcher {
     if (headers === undefined) headers = this.lastHeaderText;
     const ac = new AbortController();
     this.live.set(id, ac);
-    this.run(id, ac, url, method, headers, text ?? body, host, op).catch((e) => {
+    this.run(id, ac, url, method, headers, text ?? body, kind === 1, op, kind === 2).catch((e) => {
       try {
         this.failed(id, 'network', `fetch failed: ${describe(e)}`);
       } catch {
@@ -306,7 +308,7 @@ export class Fetcher {
    */
   call(op, id, url, method, headers, body, text) {
     const p = this.wait(op);
-    this.send(id, url, method, headers, body, text, true, op);
+    this.send(id, url, method, headers, body, text, 1, op);
     return p;
   }
 
@@ -340,7 +342,7 @@ export class Fetcher {
     return pairs;
   }
 
-  async run(id, ac, url, method, headerText, body, host, op) {
+  async run(id, ac, url, method, headerText, body, host, op, flow) {
     const pairs = this.pairsOf(headerText);
     const custom = this.fetchFn;
     const f = custom || globalThis.fetch;
@@ -359,6 +361,7 @@ export class Fetcher {
     }
     const init = { method, headers, signal: ac.signal };
     if (body !== undefined) init.body = body;
+    if (flow) init.redirect = 'error';
     let res;
     try {
       res = f.call(self, url, init);
@@ -381,7 +384,8 @@ export class Fetcher {
           return this.failed(id, 'cors', facts.message, facts.data, 0);
         }
       }
-      return this.failed(id, 'network', `fetch failed: ${describe(e)}`);
+      // (A flow request's redirect lands here too: refused, `redirect: 'error'`.)
+      return this.failed(id, 'network', `fetch failed: ${describe(e)}${flow ? ' (an authorization request follows no redirect)' : ''}`);
     }
     if (!res || typeof res.status !== 'number' || !res.headers) {
       return this.failed(id, 'network', 'fetch did not return a Response');
