@@ -40,6 +40,8 @@ pub(crate) enum Owner {
     /// The shared task stream (issue 14, `engine::task::push`): 0 its timer, n >= 1 its
     /// n-th listen request.
     Push(u64),
+    /// The authorization flow's timer: its request in flight gives up (`Core::auth_timer`).
+    Auth,
 }
 
 /// Which protocol era the client speaks with the server.

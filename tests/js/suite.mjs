@@ -1290,7 +1290,7 @@ test('server down (connection refused) → NetworkError', async ({ deadUrl, clie
 // the same cases run in Node and Chromium without another server.
 
 /** The fake: `fetch` for the client, and what the servers saw. */
-function oauthWorld({ resource, scope = 'tools', tokenRedirect = false } = {}) {
+function oauthWorld({ resource, scope = 'tools', tokenRedirect = false, hangPrmOnce = false } = {}) {
   const base = 'https://mcp.oauth.test';
   const as = 'https://as.oauth.test';
   const w = { base, as, url: `${base}/mcp`, valid: new Set(), seen: [], tokenGrants: [], registrations: 0, n: 0 };
@@ -1302,6 +1302,11 @@ function oauthWorld({ resource, scope = 'tools', tokenRedirect = false } = {}) {
     const body = typeof init.body === 'string' ? init.body : '';
     w.seen.push({ url: u.href, auth: headers.get('authorization'), redirect: init.redirect });
     if (u.href === `${base}/.well-known/oauth-protected-resource/mcp`) {
+      if (hangPrmOnce && !w.hung) {
+        // No answer, ever: only the request's own signal ends it.
+        w.hung = true;
+        return new Promise((_, reject) => init.signal?.addEventListener('abort', () => { w.abandoned = true; reject(init.signal.reason); }));
+      }
       return json(200, { resource: resource ?? `${base}/mcp`, authorization_servers: [as], scopes_supported: scope ? [scope] : undefined });
     }
     if (u.href === `${as}/.well-known/oauth-authorization-server`) {
@@ -1433,6 +1438,21 @@ test('OAuth: the client credentials grant gets a token with no person; bad grant
   ok(noSecret instanceof ConfigError && /clientSecret/.test(noSecret.message), `no secret: ${noSecret?.name}: ${noSecret?.message}`);
   const wrongGrant = bad({ grant: 'password', clientId: 'svc', clientSecret: 's' });
   ok(wrongGrant instanceof ConfigError && /client_credentials/.test(wrongGrant.message), `wrong grant: ${wrongGrant?.name}: ${wrongGrant?.message}`);
+});
+
+test('OAuth: a flow request that never gets an answer gives up at requestTimeoutMs; the next call starts a new flow', async () => {
+  const w = oauthWorld({ hangPrmOnce: true });
+  const c = new McpClient(w.url, { protocolVersion: '2026-07-28', requestTimeoutMs: 300, fetch: w.fetch, auth: { redirectUri: 'http://localhost:8765/callback', onAuthorize: w.onAuthorize } });
+  // The held call's own budget outlasts the flow's: it sees the flow end (after the hung
+  // request, discovery's other places answer 404 here).
+  let first;
+  try { await c.listTools(undefined, { timeoutMs: 5000 }); } catch (e) { first = e; }
+  ok(first instanceof AuthorizationError, `the held call ends with the flow's error: ${first?.name}: ${first?.message}`);
+  eq(w.abandoned, true, 'the flow request was abandoned (its signal fired)');
+  const r = await c.listTools();
+  eq(r.tools.map((t) => t.name), ['x'], 'a new flow authorized the next call');
+  eq(w.people, 1, 'the person was asked once');
+  c.close();
 });
 
 test("OAuth: the flow's own requests follow no redirect; a token endpoint that redirects gets the form nowhere", async () => {

@@ -39,7 +39,7 @@ use crate::engine::config::Config;
 use crate::engine::exchange::Exchange;
 use crate::engine::ids::ExchangeId;
 use crate::engine::ops::{AuthOp, Op, OpInput, Operation, Step};
-use crate::engine::shared::Era;
+use crate::engine::shared::{Era, Owner};
 use crate::error::json_object;
 use crate::error::{sanitize, Error, ErrorKind, Result};
 use crate::http::request::HttpRequest;
@@ -75,6 +75,10 @@ pub(super) struct AuthLink {
     /// The retry is waiting for its new client assertion (`Authorizer::reassert`): the
     /// token request it makes is that retry, not a new request.
     reasserting: bool,
+    /// When the flow's request in flight gives up (`requestTimeoutMs` after it left: a
+    /// server that never answers must not hold the flow, and every request waiting on it,
+    /// for the client's life). Its timer is `Owner::Auth`.
+    deadline: Option<Millis>,
 }
 
 impl AuthLink {
@@ -93,6 +97,7 @@ impl AuthLink {
             sent: None,
             retried: false,
             reasserting: false,
+            deadline: None,
         })
     }
 }
@@ -181,6 +186,11 @@ impl Core {
             return;
         };
         l.xfer = None;
+        l.deadline = None;
+        self.sh.set_deadline(&Owner::Auth, None);
+        let Some(l) = self.auth.as_mut() else {
+            return;
+        };
         let status = if failed.is_some() || l.overflow {
             0
         } else {
@@ -344,7 +354,33 @@ impl Core {
         l.overflow = false;
         l.nonce = None;
         l.sent = dpop.then(|| req.clone());
+        let at = self.sh.now.saturating_add(self.sh.cfg.request_timeout_ms);
+        l.deadline = Some(at);
+        self.sh.set_deadline(&Owner::Auth, Some(at));
         self.sh.push(Action::Send(req));
+    }
+
+    /// The deadline of the flow's request in flight (`Owner::Auth`).
+    pub(super) fn auth_deadline(&self) -> Option<Millis> {
+        self.auth.as_ref().and_then(|l| l.xfer.and(l.deadline))
+    }
+
+    /// `Owner::Auth`'s timer: the flow's request got no answer in `requestTimeoutMs`. It is
+    /// cancelled and the flow ends there, as when it could not be reached: the requests it
+    /// held fail with its `AuthorizationError`, and the next refusal starts a new flow.
+    #[inline(never)]
+    pub(super) fn auth_timer(&mut self) {
+        let Some(l) = self.auth.as_ref() else { return };
+        let (Some(x), Some(d)) = (l.xfer, l.deadline) else {
+            return;
+        };
+        if self.sh.now < d {
+            self.sh.set_deadline(&Owner::Auth, Some(d));
+            return;
+        }
+        self.sh.push(Action::Cancel(x));
+        let ms = self.sh.cfg.request_timeout_ms;
+        self.auth_on_end(Some(Error::network(format!("no answer in {ms} ms"))));
     }
 
     /// The 2025-03-26 fallbacks apply unless the server is known to be 2026-07-28.
@@ -596,6 +632,7 @@ impl Core {
         let Some(l) = self.auth.as_mut() else { return };
         l.machine.cancel();
         let xfer = l.xfer.take();
+        l.deadline = None;
         let waiting = l.waiting.take();
         let lock = l.lock.take();
         l.notice = None;
@@ -612,5 +649,6 @@ impl Core {
         for x in self.sh.xs.held() {
             self.sh.forget_exchange(x);
         }
+        self.sh.set_deadline(&Owner::Auth, None);
     }
 }

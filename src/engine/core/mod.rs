@@ -231,6 +231,7 @@ impl Core {
             Owner::Session(part) => self.session.deadline(*part),
             Owner::Resume(token) => self.sh.deadline_of(&Owner::Resume(*token)),
             Owner::Push(gen) => self.push_deadline(*gen),
+            Owner::Auth => self.auth_deadline(),
         };
         self.sh.set_deadline(owner, d);
     }
@@ -428,6 +429,7 @@ impl Core {
             }
             Owner::Resume(_) => {}
             Owner::Push(gen) => self.push_deliver(*gen, input),
+            Owner::Auth => self.auth_timer(),
         }
     }
 

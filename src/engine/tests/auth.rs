@@ -540,3 +540,57 @@ fn an_aborted_authorize_leaves_the_flow_to_the_others() {
     assert_eq!(h.err(op).kind, ErrorKind::Abort);
     assert!(h.core.is_quiet(), "{:?}", h.core.busy());
 }
+
+#[test]
+fn a_flow_request_without_an_answer_gives_up_after_the_request_timeout() {
+    // A server that never answers one of the flow's requests must not hold the flow, and
+    // every request waiting on it, for the client's life: at requestTimeoutMs the request
+    // is cancelled, the flow ends as if it could not be reached, and the next refusal
+    // starts a new flow.
+    let mut c = cfg("2026-07-28");
+    c.request_timeout_ms = 5_000;
+    let mut h = Harness::new(c);
+    // (The held request's own budget is longer than the flow request's here, so that it
+    // sees the flow's end; with the same budget it times out at the same moment.)
+    let mut p = Map::new();
+    p.insert("uri".into(), Value::String("file:///a".into()));
+    let long = OpOptions {
+        timeout_ms: Some(60_000),
+        ..opts()
+    };
+    let op = h.core.request(Purpose::Read, p, &long, h.now);
+    let s = h.take();
+    refuse(&mut h, &s, 401, &www401());
+    let prm = h.take();
+    assert_eq!(prm.req.url, PRM);
+    h.advance(4_999);
+    assert!(h.outcome(op).is_none(), "not before the timeout");
+    h.advance(1);
+    assert!(
+        h.cancelled.contains(&prm.xfer()),
+        "the flow's request is cancelled"
+    );
+    // Discovery goes on to its next places (each given the same time), then ends.
+    let mut tried = vec![prm.req.url.clone()];
+    while let Some(next) = h.try_take() {
+        assert!(tried.len() < 10, "discovery is bounded: {tried:?}");
+        tried.push(next.req.url.clone());
+        h.advance(5_000);
+        assert!(h.cancelled.contains(&next.xfer()), "{}", next.req.url);
+    }
+    let e = h.err(op);
+    assert_eq!(e.kind, ErrorKind::Auth, "{tried:?}");
+    assert!(e.message.contains("no answer in 5000 ms"), "{}", e.message);
+    assert_eq!(h.core.next_deadline(), None, "no timer left");
+    // A later refusal starts a new flow, which completes.
+    let mut srv = AuthServer::new();
+    let op = read(&mut h, "b");
+    let s = h.take();
+    refuse(&mut h, &s, 401, &www401());
+    srv.serve(&mut h);
+    assert_eq!(srv.authorizations.len(), 1);
+    let again = h.take();
+    assert_eq!(again.header("authorization"), Some("Bearer tok-1"));
+    h.result(&again, done_result());
+    h.ok(op);
+}
