@@ -585,6 +585,40 @@ fn client_identity_priority() {
         "client-mismatch"
     );
 
+    // Without `issuer`, the first authorization server it is used with binds it: a later
+    // flow that discovers another server does not send the secret there.
+    let mut f = Fake::new();
+    f.standard(json!({"token_endpoint_auth_methods_supported": ["client_secret_post"]}));
+    let mut c = cfg();
+    c.client_id = Some("pre".into());
+    c.client_secret = Some("s".into());
+    let mut a = Authorizer::new(c, MCP);
+    f.run(&mut a, on401("Bearer")).unwrap();
+    let as2 = "http://localhost:4001";
+    let mut g = Fake::new();
+    g.route(
+        HttpMethod::Get,
+        PRM_PATH,
+        200,
+        json!({"resource": MCP, "authorization_servers": [as2]}),
+    );
+    g.route(
+        HttpMethod::Get,
+        &format!("{as2}/.well-known/oauth-authorization-server"),
+        200,
+        json!({"issuer": as2, "authorization_endpoint": format!("{as2}/authorize"),
+               "token_endpoint": format!("{as2}/token"), "code_challenge_methods_supported": ["S256"],
+               "token_endpoint_auth_methods_supported": ["client_secret_post"]}),
+    );
+    assert_eq!(
+        reason(&g.run(&mut a, on401("Bearer")).unwrap_err()),
+        "client-mismatch"
+    );
+    assert!(
+        g.posted("/token").is_none(),
+        "nothing sent to the other server's token endpoint"
+    );
+
     // Nothing at all: an error that says what to configure.
     let mut f = Fake::new();
     f.standard(json!({"registration_endpoint": null}));

@@ -219,6 +219,9 @@ pub(crate) struct Authorizer {
     now: Millis,
     /// The issuer whose DPoP key the shell holds for this client (`dpop`).
     dpop_key: Option<String>,
+    /// The authorization server a pre-registered client without `issuer` was first used
+    /// with: it is bound to it from then on (`identify`).
+    bound_issuer: Option<String>,
 }
 
 /// Values by authorization server `issuer`. A client meets one or two servers: a list
@@ -277,6 +280,7 @@ impl Authorizer {
             requested: Vec::new(),
             now: 0,
             dpop_key: None,
+            bound_issuer: None,
         }
     }
 

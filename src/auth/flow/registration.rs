@@ -16,10 +16,16 @@ impl Authorizer {
             return self.done(Err(fail("discovery", "no metadata".into())));
         };
         if let Some(id) = self.cfg.client_id.clone() {
-            if let Some(iss) = &self.cfg.client_issuer {
+            // "Authorization Server Binding": credentials are tied to the server that
+            // issued them, named by `issuer` or, without it, the first one they were used
+            // with; another is an error rather than a silent reuse (a secret sent to it).
+            let bound = self
+                .cfg
+                .client_issuer
+                .as_ref()
+                .or(self.bound_issuer.as_ref());
+            if let Some(iss) = bound {
                 if *iss != meta.issuer {
-                    // "Authorization Server Binding": surface an error rather than use
-                    // credentials registered with another server.
                     return self.done(Err(fail(
                         "client-mismatch",
                         format!(
@@ -29,6 +35,8 @@ impl Authorizer {
                         ),
                     )));
                 }
+            } else {
+                self.bound_issuer = Some(meta.issuer.clone());
             }
             let secret = self.cfg.client_secret.clone();
             let method = if self.cfg.client_key.is_some() {
