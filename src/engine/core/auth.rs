@@ -182,15 +182,12 @@ impl Core {
     #[inline(never)]
     pub(super) fn auth_on_end(&mut self, failed: Option<Error>) {
         let now = self.sh.now;
+        self.sh.set_deadline(&Owner::Auth, None);
         let Some(l) = self.auth.as_mut() else {
             return;
         };
         l.xfer = None;
         l.deadline = None;
-        self.sh.set_deadline(&Owner::Auth, None);
-        let Some(l) = self.auth.as_mut() else {
-            return;
-        };
         let status = if failed.is_some() || l.overflow {
             0
         } else {
