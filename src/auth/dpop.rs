@@ -114,16 +114,9 @@ pub(crate) struct Prover {
     header: String,
     seed: Vec<u8>,
     count: u64,
+    /// The latest nonce of each server (by origin), from any of its responses.
     nonces: Vec<(String, String)>,
-    /// How many nonces were taken, and for the latest proofs, that number when each was
-    /// made (by request id): a refusal naming the nonce held is a retry when its request
-    /// left before that nonce was known (concurrent requests), a failure otherwise.
-    taken: u32,
-    recent: std::collections::VecDeque<(u64, u32)>,
 }
-
-/// Proofs remembered for [`Prover::take_nonce`] (requests in flight at once, at most).
-const RECENT: usize = 64;
 
 impl Prover {
     /// From the public JWK the shell exported (JSON text) and 16 random bytes. `None` when
@@ -151,8 +144,6 @@ impl Prover {
             seed,
             count: 0,
             nonces: Vec::new(),
-            taken: 0,
-            recent: std::collections::VecDeque::new(),
         })
     }
 
@@ -164,20 +155,16 @@ impl Prover {
         crate::base64::url(d.finalize().get(..16).unwrap_or_default())
     }
 
-    /// A proof's signing input for request `wire`, `method url` (with `ath` of the access
-    /// token it goes with, for a resource request), with the server's nonce when one is known.
+    /// A proof's signing input for `method url` (with `ath` of the access token it goes
+    /// with, for a resource request), with the server's nonce when one is known
+    /// ([`Prover::nonce`], which the caller keeps to judge a refusal: [`Prover::take_nonce`]).
     pub(crate) fn proof(
         &mut self,
-        wire: u64,
         method: &str,
         url: &str,
         access: Option<&str>,
         now: Millis,
     ) -> String {
-        if self.recent.len() >= RECENT {
-            self.recent.pop_front();
-        }
-        self.recent.push_back((wire, self.taken));
         let mut p = Map::new();
         p.insert("jti".into(), self.jti().into());
         p.insert("htm".into(), method.into());
@@ -200,24 +187,29 @@ impl Prover {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The server of `url` refused request `wire` asking for `nonce`: true when the request
-    /// is to be sent again with it (kept for that server). False when it is not a nonce
-    /// (§8.1), or the one held already and the refused proof carried it.
-    pub(crate) fn take_nonce(&mut self, url: &str, nonce: &str, wire: u64) -> bool {
+    /// A response of the server of `url` carried `DPoP-Nonce: nonce`: the next proofs for
+    /// that server carry it (RFC 9449 §8.2, §9: a server may send a new nonce with any
+    /// response, and the client uses it from then on). False when it is not a nonce (§8.1).
+    pub(crate) fn learn_nonce(&mut self, url: &str, nonce: &str) -> bool {
         if !valid_nonce(nonce) {
             return false;
         }
-        if self.nonce(url) == Some(nonce) {
-            // Sent before this nonce was known (another request learnt it meanwhile)?
-            return (self.recent.iter().rev())
-                .find(|(w, _)| *w == wire)
-                .is_some_and(|(_, t)| *t < self.taken);
+        if self.nonce(url) != Some(nonce) {
+            let o = origin(url).to_string();
+            self.nonces.retain(|(k, _)| *k != o);
+            self.nonces.push((o, nonce.to_string()));
         }
-        let o = origin(url).to_string();
-        self.nonces.retain(|(k, _)| *k != o);
-        self.nonces.push((o, nonce.to_string()));
-        self.taken = self.taken.wrapping_add(1);
         true
+    }
+
+    /// The server of `url` refused a proof that carried nonce `carried` (none: no nonce)
+    /// with `use_dpop_nonce`, giving `nonce`: true when the request is to be sent again
+    /// with it (now kept for that server). False when it is not a nonce (§8.1), or is the
+    /// very nonce the refused proof carried (refused twice). Judged by what the proof
+    /// carried, not by when it was made: any number of requests in flight when a server
+    /// starts asking for a nonce are each sent again once.
+    pub(crate) fn take_nonce(&mut self, url: &str, nonce: &str, carried: Option<&str>) -> bool {
+        carried != Some(nonce) && self.learn_nonce(url, nonce)
     }
 }
 
@@ -279,7 +271,6 @@ mod tests {
     fn proof_claims() {
         let mut p = Prover::new(TEST_JWK, vec![7; 16]).unwrap();
         let a = p.proof(
-            1,
             "POST",
             "https://rs.example/mcp?x=1#f",
             Some("tok"),
@@ -301,7 +292,7 @@ mod tests {
         );
         assert_eq!(c["ath"], ath("tok"));
         assert!(c.get("nonce").is_none());
-        let b = p.proof(2, "POST", "https://rs.example/mcp", None, 0);
+        let b = p.proof("POST", "https://rs.example/mcp", None, 0);
         assert_ne!(decode_part(&b, 1)["jti"], c["jti"]);
         assert!(decode_part(&b, 1).get("ath").is_none());
     }
@@ -342,33 +333,34 @@ mod tests {
     #[test]
     fn nonces_per_server() {
         let mut p = Prover::new(TEST_JWK, vec![1; 16]).unwrap();
-        // Requests 1 and 2 leave without a nonce; 1 learns it, 2 is refused with it too.
-        p.proof(1, "POST", "https://as.example/token", None, 0);
-        p.proof(2, "POST", "https://as.example/token", None, 0);
-        assert!(p.take_nonce("https://as.example/token", "n-1", 1));
+        // Two requests leave without a nonce; both are refused asking for it: both go again.
+        assert!(p.take_nonce("https://as.example/token", "n-1", None));
         assert!(
-            p.take_nonce("https://as.example/token", "n-1", 2),
+            p.take_nonce("https://as.example/token", "n-1", None),
             "sent before it was known"
         );
-        let a = p.proof(3, "POST", "https://as.example/token", None, 0);
+        let a = p.proof("POST", "https://as.example/token", None, 0);
         assert_eq!(decode_part(&a, 1)["nonce"], "n-1");
         assert!(
-            !p.take_nonce("https://as.example/other", "n-1", 3),
+            !p.take_nonce("https://as.example/other", "n-1", Some("n-1")),
             "carried it: refused twice"
         );
-        assert!(
-            !p.take_nonce("https://as.example/token", "n-1", 99),
-            "an unknown request"
-        );
-        assert!(!p.take_nonce("https://as.example/token", "bad nonce", 3));
-        assert!(!p.take_nonce("https://as.example/token", "q\"uote", 3));
-        assert!(!p.take_nonce("https://as.example/token", "", 3));
+        assert!(!p.take_nonce("https://as.example/token", "bad nonce", None));
+        assert!(!p.take_nonce("https://as.example/token", "q\"uote", None));
+        assert!(!p.take_nonce("https://as.example/token", "", None));
         assert_eq!(p.nonce("https://as.example/x?y"), Some("n-1"));
         assert_eq!(p.nonce("https://rs.example/mcp"), None);
         assert!(
-            p.take_nonce("https://as.example/token", "n-2", 3),
+            p.take_nonce("https://as.example/token", "n-2", Some("n-1")),
             "a new one"
         );
+        // A nonce from any response (a success's, §8.2) is used from then on; a bad one is
+        // not, and the one held stays.
+        assert!(p.learn_nonce("https://rs.example/mcp", "r-1"));
+        assert!(!p.learn_nonce("https://rs.example/mcp", "r 2"));
+        let b = p.proof("POST", "https://rs.example/mcp", Some("t"), 0);
+        assert_eq!(decode_part(&b, 1)["nonce"], "r-1");
+        assert_eq!(p.nonce("https://as.example/token"), Some("n-2"));
     }
 
     #[test]
@@ -413,12 +405,12 @@ mod tests {
         assert_eq!(decode_part(&a, 1)["aud"], "https://as.example/\\");
         let mut p = Prover::new(TEST_JWK, vec![7; 16]).unwrap();
         let u = "https://rs.example/a\"b";
-        assert_eq!(decode_part(&p.proof(1, "GET", u, None, 0), 1)["htu"], u);
+        assert_eq!(decode_part(&p.proof("GET", u, None, 0), 1)["htu"], u);
         // A coordinate that would need escaping stays JSON.
         let odd = TEST_JWK.replace("f83OJ3D2", "f8\\\"OJ3D2");
         let a = Prover::new(&odd, vec![0; 16])
             .unwrap()
-            .proof(1, "GET", u, None, 0);
+            .proof("GET", u, None, 0);
         assert_eq!(
             decode_part(&a, 0)["jwk"]["x"].as_str().unwrap().get(..4),
             Some("f8\"O")

@@ -46,6 +46,8 @@ pub(crate) struct Slot {
     pub(crate) www_authenticate: Option<String>,
     /// `Retry-After` of the answer, in milliseconds (error data for the host).
     pub(crate) retry_after_ms: Option<u64>,
+    /// The DPoP nonce the request's proof carried (`Core::auth_nonce_refusal`).
+    pub(crate) proof_nonce: Option<String>,
 }
 
 impl Slot {
@@ -119,6 +121,7 @@ impl Exchanges {
             auth_rounds: 0,
             www_authenticate: None,
             retry_after_ms: None,
+            proof_nonce: None,
         };
         self.slots.insert(id, Box::new(slot));
         id

@@ -408,7 +408,7 @@ impl Shared {
             return id;
         }
         let mut req = req;
-        self.prove(&mut req);
+        self.prove(id, &mut req);
         self.push(Action::Send(req));
         id
     }
@@ -430,8 +430,9 @@ impl Shared {
 
     /// A request carrying a DPoP-bound token gets a fresh proof (RFC 9449 §7.1): its `DPoP`
     /// header holds the JWS signing input, which the shell signs as the request leaves
-    /// (`crate::auth::dpop`). The kept copy of the request (for a replay) has none.
-    pub(crate) fn prove(&mut self, req: &mut HttpRequest) {
+    /// (`crate::auth::dpop`). The kept copy of the request (for a replay) has none; exchange
+    /// `x` keeps the nonce the proof carried (to judge a `use_dpop_nonce` refusal).
+    pub(crate) fn prove(&mut self, x: ExchangeId, req: &mut HttpRequest) {
         let Some(p) = self.dpop.as_mut() else { return };
         let Some(token) = req
             .headers
@@ -441,10 +442,14 @@ impl Shared {
         else {
             return;
         };
-        let proof = p.proof(req.id, req.method.as_str(), &req.url, Some(token), self.now);
+        let proof = p.proof(req.method.as_str(), &req.url, Some(token), self.now);
+        let carried = p.nonce(&req.url).map(str::to_string);
         req.remove_header(crate::auth::dpop::PROOF_HEADER);
         req.headers
             .push((crate::auth::dpop::PROOF_HEADER.to_string(), proof));
+        if let Some(slot) = self.xs.get_mut(x) {
+            slot.proof_nonce = carried;
+        }
     }
 
     /// Sends a raw HTTP request that carries no JSON-RPC request (GET streams, DELETE,

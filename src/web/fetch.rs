@@ -255,14 +255,18 @@ pub(super) fn perform(h: &Handle, req: HttpRequest) {
         Err(e) => return failed(h, id, e),
     };
     // 1: the result goes to the host unread; 2: the authorization flow's own request (no
-    // redirect followed: `Core::is_flow_request`).
+    // redirect followed: `Core::is_flow_request`); 4, with either: it carries a DPoP proof
+    // (the answer's `DPoP-Nonce` is read whatever its status, RFC 9449 §8.2, §9).
     let kind = {
-        let core = &h.borrow().core;
-        if core.is_flow_request(id) {
+        let d = h.borrow();
+        let base = if d.core.is_flow_request(id) {
             2
         } else {
-            u8::from(core.host_result(id))
-        }
+            u8::from(d.core.host_result(id))
+        };
+        let proved = d.handlers.dpop_key.is_some()
+            && (req.headers.iter()).any(|(n, _)| n == crate::auth::dpop::PROOF_HEADER);
+        base | if proved { 4 } else { 0 }
     };
     let r = hand(h, req, same_headers);
     let (url, headers, text) = (r.url.as_deref(), r.headers.as_deref(), r.text.as_deref());

@@ -20,7 +20,9 @@
 // (`use_dpop_nonce`, §8) when `dpopNonce`; the resource server then verifies the proof of
 // every request (signature, the token's key thumbprint, htm, htu, ath, iat, a jti never
 // seen before, and its own nonce when `rsNonce`, §9), refuses a DPoP-bound token sent as
-// Bearer (§7.2), and records each proof in `w.proofs`.
+// Bearer (§7.2), and records each proof in `w.proofs`. `rsNonceRotate` (with `rsNonce`):
+// each nonce is taken once; every answer to a valid proof carries the next one
+// (`DPoP-Nonce` on the success, RFC 9449 §9, as §8.2 allows the authorization server).
 import { createServer, request as httpRequest } from 'node:http';
 import { randomBytes, createHash, createPublicKey, verify as verifySignature } from 'node:crypto';
 
@@ -100,7 +102,7 @@ export function checkProof(proof, { method, url, token, jkt, jtis, nonce }) {
 
 export async function startWorld({
   consoleOrigin, upstream, accessTokenTTL = 3600, tokenCors = true, user = USER,
-  dpop = false, dpopNonce = false, rsNonce = false, assertionClient = null,
+  dpop = false, dpopNonce = false, rsNonce = false, rsNonceRotate = false, assertionClient = null,
 } = {}) {
   // Two listeners: the authorization server and the resource server (two origins).
   const asServer = createServer();
@@ -112,7 +114,7 @@ export async function startWorld({
   const seen = [];
   const proofs = [];
   const jtis = new Set();
-  const RS_NONCE = `rs-${randomBytes(8).toString('hex')}`;
+  let RS_NONCE = `rs-${randomBytes(8).toString('hex')}`;
   const tokenRequests = [];
   const interactions = [];
 
@@ -334,6 +336,8 @@ ${(prompt.details.missingOIDCScope || []).map((s) => `<li>${esc(s)}</li>`).join(
       res.end(JSON.stringify({ error: nonceAsked ? 'use_dpop_nonce' : token ? 'invalid_token' : 'unauthorized' }));
       return;
     }
+    // The nonce taken: the next one comes with this answer.
+    const next = proof && rsNonce && rsNonceRotate ? (RS_NONCE = `rs-${randomBytes(8).toString('hex')}`) : null;
     const headers = { ...req.headers, host: up.host };
     delete headers.authorization; // the token is for this server, not passed upstream
     delete headers.dpop;
@@ -341,7 +345,7 @@ ${(prompt.details.missingOIDCScope || []).map((s) => `<li>${esc(s)}</li>`).join(
     const out = httpRequest({ hostname: up.hostname, port: up.port, path: up.pathname + url.search, method: req.method, headers }, (r) => {
       const h = { ...r.headers };
       for (const k of Object.keys(h)) if (k.startsWith('access-control-')) delete h[k];
-      res.writeHead(r.statusCode, { ...h, ...cors(req) });
+      res.writeHead(r.statusCode, { ...h, ...cors(req), ...(next ? { 'DPoP-Nonce': next } : {}) });
       r.pipe(res);
     });
     out.on('error', (e) => {

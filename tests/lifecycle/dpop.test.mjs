@@ -298,6 +298,30 @@ test('10. DPoP with a storage of strings (localStorage): the key kept in Indexed
   }
 });
 
+test('11. DPoP: a resource server that takes each nonce once and sends the next with every answer is never refused after its first nonce', async ({ browser, site, mcp }) => {
+  // RFC 9449 §9 (§8.2 for the authorization server): a new nonce may come with any answer,
+  // and the client's next proof carries it. Learnt only from refusals, every call after
+  // the first cost a refusal and a second request.
+  const world = await startWorld({ consoleOrigin: new URL(site.url).origin, upstream: mcp, dpop: true, rsNonce: true, rsNonceRotate: true });
+  const context = await browser.newContext();
+  try {
+    await personSteps(context, `${site.url}/callback`);
+    const tab = await openTab(context, site);
+    await makeClient(tab, world.mcpUrl, true);
+    for (const t of ['one', 'two', 'three', 'four']) assert.deepEqual(await echo(tab, t), { ok: t });
+    const errors = world.proofs.map((p) => p.error ?? 'ok');
+    assert.equal(errors[0], 'use_dpop_nonce', `the first proof carries no nonce: ${errors}`);
+    assert.ok(errors.slice(1).every((e) => e === 'ok'), `every later proof carries the nonce of the answer before: ${errors}`);
+    const nonces = world.proofs.slice(1).map((p) => p.claims.nonce);
+    assert.equal(new Set(nonces).size, nonces.length, 'a new nonce each time');
+    assert.ok(nonces.length >= 4);
+    await tab.evaluate(() => window.client.close());
+  } finally {
+    await context.close();
+    await world.close();
+  }
+});
+
 run(async () => {
   const mcp = await tasksServer();
   const site = await pages();

@@ -66,8 +66,9 @@ pub(super) struct AuthLink {
     lock: Option<AuthStepId>,
     /// The read of tokens another context announced, and their key.
     notice: Option<(AuthStepId, String)>,
-    /// The `DPoP-Nonce` of the flow's response.
+    /// The `DPoP-Nonce` of the flow's response, and the nonce its request's proof carried.
     nonce: Option<String>,
+    carried: Option<String>,
     /// The flow's request in flight when it carries a DPoP proof (sent again, once, with
     /// the server's nonce), and whether it was sent again already.
     sent: Option<HttpRequest>,
@@ -94,6 +95,7 @@ impl AuthLink {
             lock: None,
             notice: None,
             nonce: None,
+            carried: None,
             sent: None,
             retried: false,
             reasserting: false,
@@ -154,6 +156,18 @@ impl Core {
         false
     }
 
+    /// A `DPoP-Nonce` came with the answer to HTTP request `wire`, one of the MCP server's
+    /// (the flow's own are `auth_on_end`'s): the next proofs for it carry that nonce (RFC
+    /// 9449 §9: the resource server may send a new one with any response; §8.2).
+    pub(super) fn auth_nonce_seen(&mut self, wire: u64, nonce: &str) {
+        if self.auth_owns(wire) {
+            return;
+        }
+        if let Some(p) = self.sh.dpop.as_mut() {
+            p.learn_nonce(&self.sh.cfg.url, nonce);
+        }
+    }
+
     /// A response head of exchange `xfer`: a refusal to hold? True when consumed.
     pub(super) fn auth_on_head(&mut self, xfer: ExchangeId, head: &ResponseHead) -> bool {
         if !matches!(head.status, 401 | 403) {
@@ -195,15 +209,21 @@ impl Core {
         };
         let body = std::mem::take(&mut l.body);
         let nonce = l.nonce.take();
+        let carried = l.carried.take();
         let sent = l.sent.take();
         // RFC 9449 §8: the token endpoint asks for a nonce; the request goes again, once
         // (with a new client assertion when it had one: `again`, the flow's next steps).
+        // A nonce with any other answer is the one its next proof carries (§8.2).
         let mut refused = None;
         let mut again = None;
-        if let Some(req) = sent.filter(|_| status == 400) {
-            if oauth_error_code(&body).as_deref() == Some("use_dpop_nonce") {
+        if let Some(req) = sent {
+            if status != 400 || oauth_error_code(&body).as_deref() != Some("use_dpop_nonce") {
+                if let (Some(n), Some(p)) = (nonce.as_deref(), self.sh.dpop.as_mut()) {
+                    p.learn_nonce(&req.url, n);
+                }
+            } else {
                 let fresh = match (nonce.as_deref(), self.sh.dpop.as_mut()) {
-                    (Some(n), Some(p)) => p.take_nonce(&req.url, n, req.id),
+                    (Some(n), Some(p)) => p.take_nonce(&req.url, n, carried.as_deref()),
                     _ => false,
                 };
                 if fresh && !l.retried {
@@ -306,6 +326,7 @@ impl Core {
     /// RFC 9449 §9: the MCP server asks for a nonce. A new, well-formed one is kept and the
     /// request sent again (within its rounds); the same nonce again, or none, fails it.
     fn auth_nonce_refusal(&mut self, xfer: ExchangeId, nonce: Option<&str>) -> bool {
+        let carried = self.sh.xs.get(xfer).and_then(|s| s.proof_nonce.clone());
         let Some((_, req)) = self.sh.xs.hold(xfer, MAX_AUTH_ROUNDS) else {
             return false;
         };
@@ -313,7 +334,7 @@ impl Core {
         let wire = req.map_or(xfer.0, |r| r.id);
         self.sh.push(Action::Cancel(wire));
         let fresh = match (nonce, self.sh.dpop.as_mut()) {
-            (Some(n), Some(p)) => p.take_nonce(&url, n, wire),
+            (Some(n), Some(p)) => p.take_nonce(&url, n, carried.as_deref()),
             _ => false,
         };
         if !fresh {
@@ -337,10 +358,12 @@ impl Core {
         let n = self.sh.next_id();
         req.id = n;
         let dpop = req.headers.iter().any(|(k, _)| k == PROOF_HEADER);
+        let mut carried = None;
         if dpop {
             req.remove_header(PROOF_HEADER);
             if let Some(p) = self.sh.dpop.as_mut() {
-                let proof = p.proof(n, req.method.as_str(), &req.url, None, self.sh.now);
+                let proof = p.proof(req.method.as_str(), &req.url, None, self.sh.now);
+                carried = p.nonce(&req.url).map(str::to_string);
                 req.headers.push((PROOF_HEADER.to_string(), proof));
             }
         }
@@ -350,6 +373,7 @@ impl Core {
         l.body.clear();
         l.overflow = false;
         l.nonce = None;
+        l.carried = carried;
         l.sent = dpop.then(|| req.clone());
         let at = self.sh.now.saturating_add(self.sh.cfg.request_timeout_ms);
         l.deadline = Some(at);
@@ -584,7 +608,7 @@ impl Core {
             let fresh = Exchange::new(self.sh.bounds());
             let gen = self.sh.auth_gen;
             if let Some(mut req) = self.sh.xs.replay(x, wire, auth.as_deref(), gen, fresh) {
-                self.sh.prove(&mut req);
+                self.sh.prove(x, &mut req);
                 self.sh.push(Action::Send(req));
             }
         }

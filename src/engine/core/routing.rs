@@ -59,6 +59,9 @@ impl Core {
         if self.auth_flow_head(wire, &head) {
             return;
         }
+        if let Some(n) = head.dpop_nonce {
+            self.auth_nonce_seen(wire, n);
+        }
         let Some(xfer) = self.sh.xs.by_wire(wire) else {
             return;
         };
@@ -111,6 +114,9 @@ impl Core {
     /// the three steps.
     pub fn on_answer(&mut self, wire: u64, head: super::ResponseHead, body: Vec<u8>, now: Millis) {
         self.sh.now = self.sh.now.max(now);
+        if let Some(n) = head.dpop_nonce {
+            self.auth_nonce_seen(wire, n);
+        }
         if !self.plain.is_empty() && self.plain_answer(wire, &head, &body) {
             return;
         }

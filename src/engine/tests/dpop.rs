@@ -33,6 +33,9 @@ struct Script {
     refresh: bool,
     /// The shell cannot make a key (no WebCrypto).
     no_key: bool,
+    /// A `DPoP-Nonce` sent with every token issued (RFC 9449 §8.2: a new nonce with a
+    /// success, for the next request to carry).
+    nonce_on_success: Option<&'static str>,
 }
 
 struct DpopAs {
@@ -126,7 +129,18 @@ impl DpopAs {
         if self.script.refresh {
             t["refresh_token"] = json!(format!("rt-{}", self.issued));
         }
-        h.reply(s, 200, t);
+        h.core.on_head(
+            s.xfer(),
+            ResponseHead {
+                status: 200,
+                content_type: Some("application/json"),
+                dpop_nonce: self.script.nonce_on_success,
+                ..Default::default()
+            },
+            h.now,
+        );
+        h.chunk(s.xfer(), t.to_string().as_bytes());
+        h.end(s.xfer());
     }
 
     fn serve(&mut self, h: &mut Harness) {
@@ -656,4 +670,175 @@ fn concurrent_requests_refused_for_the_same_nonce_are_each_sent_again() {
         h.ok(op);
     }
     assert!(h.try_take().is_none());
+}
+
+/// An answer of status `status` to `s` carrying `DPoP-Nonce: nonce`, with `body`; whole
+/// (`Core::on_answer`, the shell's plain JSON answer) or in three steps.
+fn answer_with_nonce(
+    h: &mut Harness,
+    s: &Sent,
+    status: u16,
+    nonce: &str,
+    body: &[u8],
+    whole: bool,
+) {
+    let head = ResponseHead {
+        status,
+        content_type: Some("application/json"),
+        dpop_nonce: Some(nonce),
+        ..Default::default()
+    };
+    if whole {
+        h.core.on_answer(s.xfer(), head, body.to_vec(), h.now);
+        h.pump();
+    } else {
+        h.core.on_head(s.xfer(), head, h.now);
+        h.pump();
+        h.chunk(s.xfer(), body);
+        h.end(s.xfer());
+    }
+}
+
+/// RFC 9449 §9 (and §8.2): a server may send a new nonce with any response, and the
+/// client uses it in its next proof. A server that takes each nonce once (sending the next
+/// with every answer) then never has to refuse a proof. The nonce was learnt only from a
+/// refusal, so each request after a change cost a refusal more.
+#[test]
+fn a_nonce_that_comes_with_a_success_is_carried_by_the_next_proof() {
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        ..Default::default()
+    });
+    authorized(&mut h, &mut srv);
+    for (i, whole) in [(1, false), (2, true), (3, false)] {
+        let op = read(&mut h, &format!("r{i}"));
+        let s = h.take();
+        let carried = proof_of(&s).1.get("nonce").cloned();
+        let want = (i > 1).then(|| json!(format!("rs-{}", i - 1)));
+        assert_eq!(carried, want, "request {i}");
+        let body = result_body(&s, done_result());
+        answer_with_nonce(&mut h, &s, 200, &format!("rs-{i}"), &body, whole);
+        h.ok(op);
+    }
+    // One that is not a nonce is not taken: the last good one stays.
+    let op = read(&mut h, "bad");
+    let s = h.take();
+    answer_with_nonce(
+        &mut h,
+        &s,
+        200,
+        "not a nonce",
+        &result_body(&s, done_result()),
+        false,
+    );
+    h.ok(op);
+    let op = read(&mut h, "after");
+    let s = h.take();
+    assert_eq!(proof_of(&s).1["nonce"], "rs-3");
+    h.result(&s, done_result());
+    h.ok(op);
+    assert_eq!(srv.token_requests.len(), 1, "no refusal, no new flow");
+}
+
+/// The token endpoint's nonce sent with the token (§8.2) is carried by the next token
+/// request (a refresh), which no longer has to be refused first.
+#[test]
+fn the_token_endpoints_nonce_from_a_success_is_carried_by_the_refresh() {
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        refresh: true,
+        nonce_on_success: Some("as-next"),
+        ..Default::default()
+    });
+    authorized(&mut h, &mut srv);
+    assert!(srv.token_requests[0]
+        .0
+        .as_ref()
+        .unwrap()
+        .1
+        .get("nonce")
+        .is_none());
+    // The token is refused (expired): a refresh, whose proof carries the nonce.
+    let op = read(&mut h, "a");
+    let s = h.take();
+    assert!(
+        proof_of(&s).1.get("nonce").is_none(),
+        "the AS's nonce is not the MCP server's"
+    );
+    crate::engine::tests::auth::refuse(&mut h, &s, 401, r#"DPoP error="invalid_token""#);
+    srv.serve(&mut h);
+    assert_eq!(srv.token_requests.len(), 2);
+    let (proof, form) = &srv.token_requests[1];
+    assert!(form.contains("grant_type=refresh_token"), "{form}");
+    assert_eq!(proof.as_ref().unwrap().1["nonce"], "as-next");
+    let again = h.take();
+    assert_eq!(again.header("authorization"), Some("DPoP tok-2"));
+    h.result(&again, done_result());
+    h.ok(op);
+}
+
+/// A refusal asking for a nonce is judged by the nonce the refused proof carried: every
+/// request that left before the server asked for one is sent again with it, however many
+/// were in flight. (Judged by a ring of the latest 64 proofs, the 65th and later failed
+/// with `dpop-nonce`.)
+#[test]
+fn any_number_of_requests_in_flight_when_a_nonce_is_asked_for_are_sent_again() {
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        ..Default::default()
+    });
+    authorized(&mut h, &mut srv);
+    let ops: Vec<_> = (0..100).map(|i| read(&mut h, &format!("r{i}"))).collect();
+    let sent: Vec<_> = (0..100).map(|_| h.take()).collect();
+    for s in &sent {
+        nonce_401(&mut h, s, "rs-1");
+    }
+    srv.serve(&mut h);
+    for op in ops {
+        let again = h.take();
+        assert_eq!(proof_of(&again).1["nonce"], "rs-1");
+        h.result(&again, done_result());
+        h.ok(op);
+    }
+    assert!(h.try_take().is_none());
+}
+
+/// A nonce that comes with a refusal of the token itself (`invalid_token`) is carried by
+/// the request sent again after the refresh (it was dropped, and the replay then spent its
+/// last round on a `use_dpop_nonce`).
+#[test]
+fn a_nonce_that_comes_with_an_invalid_token_refusal_is_carried_by_the_replay() {
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        refresh: true,
+        ..Default::default()
+    });
+    authorized(&mut h, &mut srv);
+    let op = read(&mut h, "a");
+    let s = h.take();
+    let body = br#"{"error":"invalid_token"}"#;
+    h.core.on_head(
+        s.xfer(),
+        ResponseHead {
+            status: 401,
+            content_type: Some("application/json"),
+            www_authenticate: Some(r#"DPoP error="invalid_token""#),
+            dpop_nonce: Some("rs-5"),
+            ..Default::default()
+        },
+        h.now,
+    );
+    h.pump();
+    h.chunk(s.xfer(), body);
+    h.end(s.xfer());
+    srv.serve(&mut h);
+    let again = h.take();
+    assert_eq!(again.header("authorization"), Some("DPoP tok-2"));
+    assert_eq!(proof_of(&again).1["nonce"], "rs-5");
+    h.result(&again, done_result());
+    h.ok(op);
 }

@@ -274,10 +274,12 @@ export class Fetcher {
 
   /** Starts request `id`; `headers` is `name\0value\0…` (names and values hold no NUL);
    *  `body`: UTF-8 bytes (a copy, the runner's own) or undefined; `text`: the body as a
-   *  string instead (a small one: see `hand` in fetch.rs), or undefined; `kind`: 1 when its
-   *  result goes to the host unread (see `standIn`), 2 for the authorization flow's own
-   *  request, sent with `redirect: 'error'` (`Core::is_flow_request`: a redirect would
-   *  carry a code, a verifier or a secret to a URL no check ran on), else 0. `url`, `method` and `headers` are undefined when
+   *  string instead (a small one: see `hand` in fetch.rs), or undefined; `kind`, bits: 1
+   *  when its result goes to the host unread (see `standIn`), 2 for the authorization
+   *  flow's own request, sent with `redirect: 'error'` (`Core::is_flow_request`: a redirect
+   *  would carry a code, a verifier or a secret to a URL no check ran on), 4 when it
+   *  carries a DPoP proof (its answer's `DPoP-Nonce` is read whatever its status: RFC 9449
+   *  §8.2, §9). `url`, `method` and `headers` are undefined when
    *  they are those of the request before: the calls of one tool send the same, and each
    *  text the wasm hands over is decoded anew (BENCHMARKS.md, the twenty-ninth session).
    *  `op`: the direct path's call (`call`), else undefined. */
@@ -289,7 +291,7 @@ export class Fetcher {
     if (headers === undefined) headers = this.lastHeaderText;
     const ac = new AbortController();
     this.live.set(id, ac);
-    this.run(id, ac, url, method, headers, text ?? body, kind === 1, op, kind === 2).catch((e) => {
+    this.run(id, ac, url, method, headers, text ?? body, (kind & 1) !== 0, op, (kind & 2) !== 0, (kind & 4) !== 0).catch((e) => {
       try {
         this.failed(id, 'network', `fetch failed: ${describe(e)}`);
       } catch {
@@ -342,7 +344,7 @@ export class Fetcher {
     return pairs;
   }
 
-  async run(id, ac, url, method, headerText, body, host, op, flow) {
+  async run(id, ac, url, method, headerText, body, host, op, flow, proved) {
     const pairs = this.pairsOf(headerText);
     const custom = this.fetchFn;
     const f = custom || globalThis.fetch;
@@ -405,6 +407,11 @@ export class Fetcher {
       }
     }
     if (!this.live.has(id)) return;
+    // DPoP-Nonce: a refusal's (RFC 9449 §8: 400 from the token endpoint; §9: 401, 403), and
+    // any answer's to a request that carried a proof (§8.2: a new nonce may come with any
+    // response, and the next proof carries it). Such an answer takes the usual way, so
+    // that the engine learns it.
+    const nonce = proved || status === 400 || status === 401 || status === 403 ? h.get('dpop-nonce') : null;
     // A plain answer's body read chunk by chunk (`plain`) that turned out larger than one:
     // its reader, and the chunks read, go on the usual way.
     let reader = null;
@@ -419,7 +426,7 @@ export class Fetcher {
       const size = oneReadSize(h, res, Number.MAX_SAFE_INTEGER);
       // The direct path's call, under a head that lets the runner read its answer itself
       // (`readAnswer`, when the body is in one of the usual forms).
-      const usual = op !== undefined && sid === null && ra === null && ct === 'application/json';
+      const usual = op !== undefined && sid === null && ra === null && nonce === null && ct === 'application/json';
       let answer = null;
       let bytes;
       try {
@@ -479,12 +486,10 @@ export class Fetcher {
           if (m !== null && this.done(id, op, m.id, bytes.byteLength)) return this.settle(op, true, m.result);
         }
         // (`application/json` exactly, the usual type, is not handed over: the wasm knows it.)
-        this.head(id, status, ct === 'application/json' ? null : ct, sid, ra, null, null, bytes);
+        this.head(id, status, ct === 'application/json' ? null : ct, sid, ra, null, nonce, bytes);
         return;
       }
     }
-    // DPoP-Nonce only on refusals (RFC 9449 §8: 400 from the token endpoint; §9: 401, 403).
-    const nonce = status === 400 || status === 401 || status === 403 ? h.get('dpop-nonce') : null;
     const cross = status === 401 && crossOrigin(url) !== undefined;
     let limit = this.head(id, status, h.get('content-type'), h.get('mcp-session-id'), h.get('retry-after'), www, nonce, cross);
     if (limit > this.jsonLimit) this.jsonLimit = limit;
