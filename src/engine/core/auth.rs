@@ -202,12 +202,12 @@ impl Core {
         };
         l.xfer = None;
         l.deadline = None;
-        let status = if failed.is_some() || l.overflow {
-            0
-        } else {
-            l.status
-        };
+        // A body over the bound is not read: the flow sees the status with no body, and an
+        // error it ends with says why (not that the server could not be reached).
+        let over = l.overflow && failed.is_none();
+        let status = if failed.is_some() { 0 } else { l.status };
         let body = std::mem::take(&mut l.body);
+        let body = if over { Vec::new() } else { body };
         let nonce = l.nonce.take();
         let carried = l.carried.take();
         let sent = l.sent.take();
@@ -254,6 +254,17 @@ impl Core {
             for e in &mut effects {
                 if let Effect::Done(Err(e)) = e {
                     *e = err.clone();
+                }
+            }
+        }
+        if over {
+            for e in &mut effects {
+                if let Effect::Done(Err(err)) = e {
+                    err.message = format!(
+                        "{} (its answer is longer than {} KiB, the bound, and was not read)",
+                        err.message,
+                        MAX_AUTH_BODY / 1024
+                    );
                 }
             }
         }

@@ -39,6 +39,8 @@ pub(super) struct AuthServer {
     scopes: Vec<Option<String>>,
     /// How the token endpoint's requests fail (as the shell reports it), if they do.
     token_fails: Option<Error>,
+    /// Bytes of padding in each token response (a member the client ignores).
+    token_pad: usize,
 }
 
 impl AuthServer {
@@ -64,6 +66,7 @@ impl AuthServer {
             tokens_issued: 0,
             scopes: Vec::new(),
             token_fails: None,
+            token_pad: 0,
         }
     }
 
@@ -85,7 +88,12 @@ impl AuthServer {
                 } else if s.req.url.ends_with("/token") {
                     self.tokens_issued += 1;
                     let t = format!("tok-{}", self.tokens_issued);
-                    h.reply(&s, 200, json!({"access_token": t, "token_type": "Bearer"}));
+                    let pad = "x".repeat(self.token_pad);
+                    h.reply(
+                        &s,
+                        200,
+                        json!({"access_token": t, "token_type": "Bearer", "pad": pad}),
+                    );
                 } else {
                     let (st, body) = self
                         .routes
@@ -354,6 +362,35 @@ fn a_cors_refusal_of_a_flow_request_is_the_hosts_error() {
                 "the network failure's words"
             );
         }
+    }
+}
+
+/// A token response over the flow's 256 KiB bound is not read, and the error says so: it
+/// said that the token endpoint "could not be reached", though it had answered.
+#[test]
+fn a_token_response_over_the_bound_is_refused_as_such() {
+    for (pad, fits) in [(200 * 1024, true), (300 * 1024, false)] {
+        let mut h = Harness::new(cfg("2026-07-28"));
+        let mut srv = AuthServer::new();
+        srv.token_pad = pad;
+        let a = read(&mut h, "a");
+        let sa = h.take();
+        refuse(&mut h, &sa, 401, &www401());
+        srv.serve(&mut h);
+        if fits {
+            let again = h.take();
+            assert_eq!(again.header("authorization"), Some("Bearer tok-1"));
+            continue;
+        }
+        let e = h.err(a);
+        assert_eq!(e.kind, ErrorKind::Auth);
+        assert_eq!(e.data.as_ref().unwrap()["reason"], "token");
+        assert!(!e.message.contains("could not be reached"), "{}", e.message);
+        assert!(
+            e.message.contains("longer than 256 KiB, the bound"),
+            "{}",
+            e.message
+        );
     }
 }
 
