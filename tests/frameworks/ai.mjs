@@ -176,5 +176,42 @@ await test('abort: generateText\'s abortSignal cancels the running tool call on 
   assert(seen.includes('slow_started') && seen.includes('slow_cancelled') && !seen.includes('slow_finished'), `server events: ${json(seen)}`);
 });
 
+await test('names: a tool named __proto__ is an own tool of the set (the set keeps its prototype), and it runs', async () => {
+  await client.callTool('add_tool', { name: '__proto__' });
+  const fresh = new McpClient(url, { clientInfo: { name: 'ai-adapter-test', version: '1.0.0' } });
+  try {
+    const tools = await aiTools(fresh);
+    assert(Object.keys(tools).includes('__proto__'), `keys ${json(Object.keys(tools))}`);
+    assert(Object.hasOwn(tools, '__proto__') && tools.__proto__.type === 'dynamic', 'an own dynamic tool');
+    assert(Object.getPrototypeOf(tools) === Object.prototype, 'the set\'s prototype changed');
+    assert(tools.execute === undefined && !('inputSchema' in tools), 'a tool\'s members are inherited by the set');
+    const model = scriptedModel([call('x1', '__proto__', { text: 'hi' })]);
+    await generateText({ model, tools, prompt: 'go', stopWhen: stepCountIs(2) });
+    assert(model.doGenerateCalls[0].tools.some((t) => t.name === '__proto__'), 'not offered to the model');
+    eq(shownToModel(model).x1, { type: 'text', value: 'dynamic tool __proto__: hi' }, '__proto__ shown');
+  } finally {
+    fresh.close();
+    await client.callTool('remove_tool', { name: '__proto__' }); // the server is shared with other suites
+  }
+});
+
+await test('names: a name listed twice: the first tool wins (with include too)', async () => {
+  const schema = { type: 'object', properties: { q: { type: 'string' } } };
+  const called = [];
+  const stub = {
+    listAllTools: async () => [
+      { name: 'same', description: 'first', inputSchema: schema },
+      { name: 'other', description: 'other', inputSchema: schema },
+      { name: 'same', description: 'second', inputSchema: { type: 'object', properties: { n: { type: 'number' } } } },
+    ],
+    callTool: async (name, args) => { called.push(name); return { content: [{ type: 'text', text: `${name} ${json(args)}` }] }; },
+  };
+  const tools = await aiTools(stub);
+  eq(Object.keys(tools), ['same', 'other'], 'names');
+  eq(tools.same.description, 'first', 'the first one');
+  eq(Object.keys((await tools.same.inputSchema.jsonSchema).properties), ['q'], 'the first one\'s schema');
+  eq((await aiTools(stub, { include: ['same'] })).same.description, 'first', 'include: the first one');
+});
+
 client.close();
 process.exit(failed === 0 ? 0 : 1);

@@ -186,6 +186,31 @@ await test('useMcpClient: invalid url or options are status error (ConfigError),
   assert(text('error') === 'ConfigError', `error ${text('error')}`);
 });
 
+await test('useMcpClient: a failed refresh sets error, a later successful one clears it', async () => {
+  const log = [];
+  const fail = { tools: false };
+  const fetcher = countingFetch(log);
+  const options = makeOptions(log, {
+    fetch: (input, init = {}) => {
+      if (fail.tools && /"tools\/list"/.test(String(init.body))) {
+        return Promise.resolve(new Response('boom', { status: 500, headers: { 'content-type': 'text/plain' } }));
+      }
+      return fetcher(input, init);
+    },
+  });
+  const seen = [];
+  render(<StrictMode><Probe url={url} options={options} seen={seen} /></StrictMode>);
+  await waitFor(() => assert(text('status') === 'ready', `status ${text('status')}`), { timeout: 10_000 });
+  fail.tools = true;
+  await act(() => seen.at(-1).refresh());
+  await waitFor(() => assert(text('error') !== '', 'the failed refresh set no error'), { timeout: 10_000 });
+  assert(text('status') === 'ready', `status after the failed refresh ${text('status')}`);
+  fail.tools = false;
+  await act(() => seen.at(-1).refresh());
+  await waitFor(() => assert(text('error') === '', `error after a successful refresh: ${text('error')}`), { timeout: 10_000 });
+  assert(seen.at(-1).error === undefined && text('status') === 'ready', `state ${seen.at(-1).status} ${seen.at(-1).error}`);
+});
+
 /** The promises of the cancel button's `cancel()` calls, for a test to await before it
  *  closes the client (a `tasks/cancel` still in flight then rejects with AbortError). */
 const cancels = [];
@@ -253,6 +278,50 @@ await test('useTask by id: a task with two inputs answered by the client\'s hand
     assert(waits.n === 1, `waitForTask called ${waits.n} times`);
     assert(count(log, 'tasks/update') === 2, `tasks/update sent ${count(log, 'tasks/update')} times`);
     assert(abortedAfterWait(log).length === 0, `aborted: ${json(aborted(log))}`);
+  } finally {
+    client.close();
+  }
+});
+
+await test('useTask: an answer the client refuses breaks the wait, not the task: status stays, error set', async () => {
+  const log = [];
+  const client = new McpClient(url, makeOptions(log, {
+    onElicitation: async () => ({ action: 'accept', content: { wrong_field: 1 } }), // InputValidationError, nothing sent
+  }));
+  try {
+    const task = await client.callToolAsTask('task_two_inputs', {});
+    const seen = [];
+    render(<StrictMode><TaskProbe client={client} task={task} seen={seen} /></StrictMode>);
+    await waitFor(() => assert(text('terror') !== '', 'no error yet'), { timeout: 10_000 });
+    assert(text('terror') === 'InputValidationError', `error ${text('terror')}`);
+    const server = await client.getTask(task.taskId);
+    assert(server.status === 'input_required', `server status ${server.status}`);
+    assert(text('tstatus') === 'input_required', `hook status ${text('tstatus')} (the server says ${server.status})`);
+    assert(!seen.some((s) => s.status === 'failed'), `statuses ${json([...new Set(seen.map((s) => s.status))])}`);
+    await client.cancelTask(task.taskId);
+  } finally {
+    client.close();
+  }
+});
+
+await test('useTask: a handler that throws breaks the wait, not the task; a task that fails is failed', async () => {
+  const log = [];
+  const client = new McpClient(url, makeOptions(log, {
+    onElicitation: async () => { throw new TypeError('handler bug'); },
+  }));
+  try {
+    const task = await client.callToolAsTask('task_two_inputs', {});
+    const view = render(<StrictMode><TaskProbe client={client} task={task} /></StrictMode>);
+    await waitFor(() => assert(text('terror') !== '', 'no error yet'), { timeout: 10_000 });
+    assert(text('terror') === 'TypeError', `error ${text('terror')}`);
+    assert(text('tstatus') === 'input_required', `hook status ${text('tstatus')}`);
+    await client.cancelTask(task.taskId);
+    view.unmount();
+    // The server's own failure: status failed, the task's JSON-RPC error.
+    const failing = await client.callToolAsTask('task_fail', {});
+    render(<StrictMode><TaskProbe client={client} task={failing} /></StrictMode>);
+    await waitFor(() => assert(text('tstatus') === 'failed', `status ${text('tstatus')}`), { timeout: 10_000 });
+    await waitFor(() => assert(text('terror') === 'McpError', `error ${text('terror')}`), { timeout: 10_000 });
   } finally {
     client.close();
   }

@@ -31,5 +31,7 @@ export type McpToolModelOutput =
  *  text blocks → `text`, other blocks → `json` of the blocks. */
 export declare function toModelOutput(result: CallToolResult): McpToolModelOutput;
 
-/** The server's tools (or those in `include`) as an AI SDK ToolSet. */
+/** The server's tools (or those in `include`) as an AI SDK ToolSet. Every name is an own
+ *  property (`__proto__` too: copy the set with spread or `Object.entries`, not
+ *  `Object.assign`); a name the server lists twice is the first of those tools. */
 export declare function aiTools(client: McpClient, options?: AiToolsOptions): Promise<Record<string, McpAiTool>>;

@@ -41,7 +41,8 @@ export function toModelOutput(result) {
 /**
  * `aiTools(client, { include })`: the server's tools (every page of `tools/list`), or those
  * named in `include` (a name the server does not have is a ConfigError), as an AI SDK
- * ToolSet for `generateText` / `streamText` / agents.
+ * ToolSet for `generateText` / `streamText` / agents. Each name is an own property of the
+ * set; a name the server lists twice is the first of those tools.
  */
 export async function aiTools(client, options = {}) {
   const { include, signal, onProgress, onTaskStatus, timeoutMs } = options;
@@ -53,10 +54,13 @@ export async function aiTools(client, options = {}) {
     if (missing.length > 0) throw new ConfigError(`aiTools: the server has no tool named ${missing.map((n) => JSON.stringify(n)).join(', ')}`);
     chosen = listed.filter((t) => names.has(t.name));
   }
+  // Every name an own property, `__proto__` too (an assignment would set the set's prototype
+  // instead). A name listed twice (the server broke its uniqueness): the first tool wins.
   const tools = {};
   for (const mcpTool of chosen) {
     const name = mcpTool.name;
-    tools[name] = dynamicTool({
+    if (Object.hasOwn(tools, name)) continue;
+    const tool = dynamicTool({
       description: mcpTool.description ?? mcpTool.title,
       inputSchema: jsonSchema({ ...mcpTool.inputSchema, type: 'object', properties: mcpTool.inputSchema?.properties ?? {} }),
       execute: (input, execution) => {
@@ -72,6 +76,7 @@ export async function aiTools(client, options = {}) {
       // ai 5 passes the output itself; ai >= 6 passes { toolCallId, input, output }.
       toModelOutput: (arg) => toModelOutput(arg && typeof arg === 'object' && 'toolCallId' in arg && 'output' in arg ? arg.output : arg),
     });
+    Object.defineProperty(tools, name, { value: tool, enumerable: true, writable: true, configurable: true });
   }
   return tools;
 }

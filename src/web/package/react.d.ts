@@ -12,7 +12,8 @@ export interface UseMcpClientResult {
    *  `options` are invalid (`status: 'error'`, a ConfigError). */
   client: McpClient | null;
   status: McpClientStatus;
-  /** What put the client in `'error'` (or made the last `refresh` fail). */
+  /** What put the client in `'error'`, or made the last `refresh` fail (cleared by a later
+   *  listing that works). */
   error: McpClientError | Error | undefined;
   serverInfo: Implementation | undefined;
   /** Every tool, kept current through `subscriptions/listen` (tools list_changed). */
@@ -31,6 +32,9 @@ export declare function useMcpClient(url: string | null | undefined, options?: M
 export interface UseTaskResult {
   /** The task as last seen (`undefined` before the first status when only an id was given). */
   task: Task | TaskJSON | undefined;
+  /** The status the server last reported. An error of the wait alone (a handler's error, an
+   *  answer the client refused, the network, a timeout) leaves it as it was, with `error` set;
+   *  `'failed'` and `'cancelled'` come from the server only. */
   status: TaskStatus | undefined;
   statusMessage: string | undefined;
   /** The tool call's result once `completed`. */

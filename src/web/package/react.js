@@ -99,7 +99,9 @@ class Entry {
   async listTools() {
     const seq = ++this.listSeq;
     const tools = await this.client.listAllTools({ signal: this.controller.signal, cache: 'no-cache' });
-    if (seq === this.listSeq) this.set({ tools: Object.freeze(tools) });
+    if (seq !== this.listSeq) return;
+    // A listing that worked clears the error of a failed refresh (not one that put the client in 'error').
+    this.set(this.snapshot.status === 'error' ? { tools: Object.freeze(tools) } : { tools: Object.freeze(tools), error: undefined });
   }
 
   /** `refresh()`: the tool list again, or the whole connection after an error. */
@@ -187,9 +189,6 @@ const IDLE = Object.freeze({
   task: undefined, status: undefined, statusMessage: undefined, result: undefined, error: undefined,
 });
 
-/** Errors of the wait itself: the task may still be running. */
-const WAIT_BROKE = new Set(['NetworkError', 'TimeoutError', 'TaskTimeoutError', 'HttpError', 'CorsError', 'ProtocolError', 'AbortError']);
-
 function idOf(taskOrTaskId) {
   if (!taskOrTaskId) return undefined;
   return typeof taskOrTaskId === 'string' ? taskOrTaskId : taskOrTaskId.taskId;
@@ -217,18 +216,33 @@ export function useTask(client, taskOrTaskId) {
       if (!controller.signal.aborted) setState((s) => ({ ...(s.key === id ? s : IDLE), key: id, ...patch }));
     };
     // Started a macrotask later: strict mode's unmount in between cancels it before any request.
+    let seen; // the last status the wait reported
     const timer = setTimeout(() => {
-      client.waitForTask(taskOrTaskId, { signal: controller.signal, onStatus: (task) => set(fromTask(task)) })
+      client.waitForTask(taskOrTaskId, {
+        signal: controller.signal,
+        onStatus: (task) => {
+          seen = task.status;
+          set(fromTask(task));
+        },
+      })
         .then((task) => set({ ...fromTask(task), error: undefined }))
-        .catch((error) => {
+        .catch(async (error) => {
           if (controller.signal.aborted) return;
+          // `status` is what the server said. Only its word makes a task failed or cancelled;
+          // any other end of the wait (a handler's error, an answer the client refused, the
+          // network, a timeout) leaves the last known status, with `error` set.
           const last = error?.data && typeof error.data === 'object' && typeof error.data.status === 'string' ? error.data : undefined;
           if (error?.name === 'TaskCancelledError' || last?.status === 'cancelled') {
             set({ status: 'cancelled', statusMessage: last?.statusMessage, error });
-          } else if (WAIT_BROKE.has(error?.name)) {
-            set({ error }); // the wait broke, not the task: its last known status stays
+          } else if (last?.status === 'failed') {
+            set({ status: 'failed', statusMessage: last.statusMessage, error });
+          } else if (error?.name === 'McpError' && seen !== 'failed') {
+            // A JSON-RPC error: the task's own (a 2025 server's tasks/result says it failed
+            // without a status) or one of tasks/get. The server's status decides.
+            const now = await client.getTask(id, { signal: controller.signal }).catch(() => undefined);
+            set(now && typeof now.status === 'string' ? { ...fromTask(now), error } : { error });
           } else {
-            set({ status: 'failed', statusMessage: last?.statusMessage, error });
+            set({ error });
           }
         });
     }, 0);
