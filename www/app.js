@@ -14,7 +14,12 @@ const $ = (id) => document.getElementById(id);
 const TASKS = 'io.modelcontextprotocol/tasks';
 
 let client = null;
+/** The server's own name (serverInfo), for the status line and notices. */
 let serverName = '';
+/** Who asks, in the dialogs: the host of the URL the person connected to. Never the
+ *  server's own name, which it may choose to imitate another (the elicitation spec: clients
+ *  MUST show clearly which server requests the information). */
+let serverHost = '';
 /** taskId -> the card of that task (to say in a dialog which task asks). */
 const taskCards = new Map();
 const cards = new Set();
@@ -35,7 +40,7 @@ function notice(text) {
 function onElicitation(request, ctx) {
   const card = ctx.taskId ? taskCards.get(ctx.taskId) : null;
   const title = card ? `Input for “${card.tool.title || card.tool.name}”` : undefined;
-  return inTurn(ctx.signal, () => showElicitationDialog(request, ctx, { serverName, title }), () => ({ action: 'cancel' }))
+  return inTurn(ctx.signal, () => showElicitationDialog(request, ctx, { title }), () => ({ action: 'cancel' }))
     .then((answer) => {
       if (ctx.signal.aborted) notice('A question was withdrawn before you answered it (its call or task ended).');
       else if (answer.action === 'decline') notice(`You declined a question from ${serverName}; the server was told “decline”.`);
@@ -45,8 +50,17 @@ function onElicitation(request, ctx) {
     });
 }
 
+/** The host of the server that asks (its client's URL), else the one connected to. */
+function askerHost(ctx) {
+  try {
+    return new URL(ctx.serverUrl).host;
+  } catch {
+    return serverHost;
+  }
+}
+
 function onSampling(request, ctx) {
-  return inTurn(ctx.signal, () => showSamplingDialog(request, ctx, serverName), () => {
+  return inTurn(ctx.signal, () => showSamplingDialog(request, ctx, askerHost(ctx)), () => {
     throw new SamplingDeclinedError();
   }).then((reply) => {
     notice('');
@@ -114,6 +128,7 @@ async function connect(text, returned = null) {
     return;
   }
   client = next;
+  serverHost = new URL(url).host;
   try {
     const info = await next.discover();
     if (client !== next) return;

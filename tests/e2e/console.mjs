@@ -210,6 +210,9 @@ await flow('dialog closed mid-way is a cancel', async () => {
   const card = await runTool('book_table');
   const dialog = page.locator('dialog.mcp-elicit[open]');
   await dialog.waitFor();
+  // Who asks: the host the console connected to, not the name the server gave itself.
+  const who = await dialog.locator('.mcp-elicit-origin').textContent();
+  if (who !== `${new URL(mcpUrl).host} asks`) throw new Error(`the dialog says who asks: ${JSON.stringify(who)}`);
   await page.keyboard.type('3'); // guests field has focus; the person starts, then gives up
   await page.keyboard.press('Escape');
   await cardStatus(card, 'completed');
@@ -251,6 +254,8 @@ await flow('sampling: the person writes the reply', async () => {
   const s = page.locator('dialog.sampling[open]');
   await s.waitFor();
   await expectText(s, 'Draft a short, kind reply to: Can we move our meeting to Friday?');
+  const asker = await s.locator('p', { hasText: 'wants a reply from the model' }).locator('strong').textContent();
+  if (asker !== new URL(mcpUrl).host) throw new Error(`the sampling dialog says who asks: ${JSON.stringify(asker)}`);
   await s.getByRole('button', { name: 'Send reply' }).click();
   await expectText(s.locator('.field-error'), 'Write a reply, or decline.');
   await s.getByLabel('Reply').fill('Friday works for me.');

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fieldProblem } from '../../src/web/package/dialog/checks.js';
+import { fieldProblem, parseNumber } from '../../src/web/package/dialog/checks.js';
 
 const ROOT = join(fileURLToPath(import.meta.url), '../../..');
 const { vectors } = JSON.parse(readFileSync(join(ROOT, 'tests/fixtures/elicitation-vectors.json'), 'utf8'));
@@ -38,9 +38,18 @@ for (const v of vectors) {
   }
 }
 if (vectors.length < 100) failures.push(`only ${vectors.length} vectors`);
+
+// The dialog's own limit (not a vector: the client takes any JSON integer): a number typed
+// past 2^53 cannot be held exactly, so it is refused rather than sent rounded.
+for (const [typed, ok] of [['9007199254740993', false], ['9007199254740992', false], ['-9007199254740992', false],
+  ['12345678901234567890', false], ['1e20', false], ['9007199254740991', true], ['-9007199254740991', true], ['42', true]]) {
+  const problem = fieldProblem({ type: 'integer' }, parseNumber(typed), true);
+  if ((problem === null) !== ok) failures.push(`integer typed ${typed}: ${problem === null ? 'accepted' : `refused (${problem})`}`);
+  else if (!ok && !/9007199254740991/.test(problem)) failures.push(`integer typed ${typed}: the message does not say the range: ${problem}`);
+}
 if (failures.length === 0) {
-  console.log(`PASS dialog checks: ${vectors.length} vectors, the same verdicts as the client's checker`);
+  console.log(`PASS dialog checks: ${vectors.length} vectors, the same verdicts as the client's checker; integers past 2^53 refused`);
 } else {
-  console.log(`FAIL dialog checks: ${failures.length} of ${vectors.length} vectors:\n  ${failures.join('\n  ')}`);
+  console.log(`FAIL dialog checks: ${failures.length} failed (of ${vectors.length} vectors and the integer limit):\n  ${failures.join('\n  ')}`);
   process.exitCode = 1;
 }

@@ -304,6 +304,131 @@ await test('URL mode: punycode warning, non-http refused, openUrl hook', async (
   eq(await page.evaluate(() => window.opened), ['https://example.org/a'], 'openUrl called once with the URL');
 });
 
+await test('a field named __proto__ keeps its answer (an own member of content)', async () => {
+  // JSON.parse keeps "__proto__" as an own key, as the client hands a request over.
+  const r = await page.evaluate(async () => {
+    const request = JSON.parse('{"message":"m","requestedSchema":{"type":"object","properties":{"__proto__":{"type":"string","title":"Proto"},"tags":{"type":"array","title":"Tags","items":{"enum":["a","b"]}}},"required":["__proto__"]}}');
+    const done = window.showElicitationDialog(request, {});
+    const d = document.querySelector('dialog.mcp-elicit[open]');
+    const input = d.querySelector('input:not([type=checkbox])');
+    input.value = 'typed';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    d.querySelector('.mcp-elicit-primary').click();
+    const a = await done;
+    const arrayRequest = JSON.parse('{"message":"m","requestedSchema":{"type":"object","properties":{"__proto__":{"type":"array","items":{"enum":["a","b"]}}}}}');
+    const done2 = window.showElicitationDialog(arrayRequest, {});
+    const d2 = document.querySelector('dialog.mcp-elicit[open]');
+    d2.querySelector('input[type=checkbox]').click();
+    d2.querySelector('.mcp-elicit-primary').click();
+    const b = await done2;
+    return {
+      a: JSON.stringify(a), aOwn: Object.hasOwn(a.content, '__proto__'), aProto: Object.getPrototypeOf(a.content) === Object.prototype,
+      b: JSON.stringify(b), bOwn: Object.hasOwn(b.content, '__proto__'), bProto: Object.getPrototypeOf(b.content) === Object.prototype,
+    };
+  });
+  eq(r, {
+    a: '{"action":"accept","content":{"__proto__":"typed"}}', aOwn: true, aProto: true,
+    b: '{"action":"accept","content":{"__proto__":["a"]}}', bOwn: true, bProto: true,
+  }, 'answers');
+});
+
+await test('an integer past 2^53 is refused, not rounded', async () => {
+  const r = await tryField({ type: 'integer' }, typed('9007199254740993'));
+  eq(r.sent, false, 'sent');
+  assert(/9007199254740991/.test(r.error), `message: ${r.error}`);
+  eq(await tryField({ type: 'integer' }, typed('-9007199254740991')), { sent: true, value: -9007199254740991 }, 'the smallest safe integer');
+});
+
+await test('a dialog whose container leaves the document ends as cancel; the next one is shown', async () => {
+  await page.evaluate(() => {
+    window.host = document.createElement('div');
+    document.body.append(window.host);
+    window.pending.gone = { done: false };
+    window.showElicitationDialog({ message: 'first', requestedSchema: { type: 'object', properties: {} } }, {}, { container: window.host })
+      .then((r) => { window.pending.gone = { done: true, result: r }; });
+  });
+  await dialog.locator('.mcp-elicit-message', { hasText: 'first' }).waitFor();
+  await ask('after', { message: 'second', requestedSchema: { type: 'object', properties: {} } });
+  await page.evaluate(() => window.host.remove()); // e.g. the component holding the container unmounts
+  eq(await answer('gone'), { action: 'cancel' }, 'the removed dialog');
+  await dialog.locator('.mcp-elicit-message', { hasText: 'second' }).waitFor({ timeout: 2_000 });
+  eq(await page.locator('dialog.mcp-elicit').count(), 1, 'one dialog in the document');
+  eq(await page.evaluate(() => window.host.querySelectorAll('dialog').length), 0, 'nothing left in the removed container');
+  await page.keyboard.press('Escape');
+  eq(await answer('after'), { action: 'cancel' }, 'the next one');
+  // A dialog inside a shadow root whose host leaves the document.
+  await page.evaluate(() => {
+    window.shadowHost = document.createElement('div');
+    document.body.append(window.shadowHost);
+    const inner = document.createElement('div');
+    window.shadowHost.attachShadow({ mode: 'open' }).append(inner);
+    window.pending.shadow = { done: false };
+    window.showElicitationDialog({ message: 'shadow', requestedSchema: { type: 'object', properties: {} } }, {}, { container: inner })
+      .then((r) => { window.pending.shadow = { done: true, result: r }; });
+    setTimeout(() => window.shadowHost.shadowRoot.firstChild.remove(), 50);
+  });
+  eq(await answer('shadow'), { action: 'cancel' }, 'removed inside a shadow root');
+});
+
+await test('who asks: always the host of ctx.serverUrl, a serverName beside it', async () => {
+  await ask('who1', form({ a: { type: 'string' } }), { serverUrl: 'http://127.0.0.1:39210/mcp/spoof' }, { serverName: 'Google Accounts (verified)' });
+  await dialog.waitFor();
+  eq(await dialog.locator('.mcp-elicit-origin strong').textContent(), '127.0.0.1:39210', 'the host, emphasized');
+  eq(await dialog.locator('.mcp-elicit-origin').textContent(), '“Google Accounts (verified)” at 127.0.0.1:39210 asks', 'the whole line');
+  await page.keyboard.press('Escape');
+  await answer('who1');
+  await ask('who2', form({ a: { type: 'string' } }), {}, { serverName: 'Acme tools' });
+  await dialog.waitFor();
+  eq(await dialog.locator('.mcp-elicit-origin').textContent(), 'Acme tools asks', 'no serverUrl: the name given');
+  await page.keyboard.press('Escape');
+  await answer('who2');
+});
+
+await test('URL mode without ctx.url: the URL as the browser parses it; backslash, bidi, spaces, userinfo and http: off localhost refused', async () => {
+  const show = async (name, url) => {
+    await page.evaluate(([n, u]) => {
+      window.opened = [];
+      window.ask(n, { mode: 'url', message: 'm', url: u }, {}, { openUrl: (x) => window.opened.push(x) });
+    }, [name, url]);
+    await dialog.waitFor();
+    return {
+      disabled: await dialog.locator('.mcp-elicit-primary').isDisabled(),
+      marked: await dialog.locator('mark.mcp-elicit-domain').allTextContents(),
+      shown: await dialog.locator('.mcp-elicit-url').textContent(),
+      warnings: (await dialog.locator('.mcp-elicit-warning').allTextContents()).join(' '),
+    };
+  };
+  const refused = async (name, url, why) => {
+    const r = await show(name, url);
+    eq([r.disabled, r.marked], [true, []], `${url}: Open disabled, no domain highlighted`);
+    assert(why.test(r.warnings), `${url}: warning ${JSON.stringify(r.warnings)}`);
+    assert(!/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\u0000-\u001f\u007f]/.test(r.shown), `${url}: shown raw: ${JSON.stringify(r.shown)}`);
+    await dialog.locator('.mcp-elicit-primary').evaluate((b) => b.form.requestSubmit());
+    await page.waitForTimeout(30);
+    eq(await isDone(name), false, `${url}: submitted`);
+    await page.keyboard.press('Escape');
+    eq(await answer(name), { action: 'cancel' }, `${url}: cancelled`);
+    eq(await page.evaluate(() => window.opened), [], `${url}: opened`);
+    return r;
+  };
+  await refused('b1', 'https://evil.test\\@bank.example/login', /backslash/);
+  const bidi = await refused('b2', 'https://evil.test/\u202Emoc.elgoog', /invisible/);
+  assert(bidi.shown.includes('U+202E'), `the bidi control shown as a code: ${bidi.shown}`);
+  await refused('b3', 'http://evil.test/login', /http: .*localhost/);
+  await refused('b4', 'https://bank.example@evil.test/', /user name/);
+  await refused('b5', 'https://evil.test/a b', /space/);
+  // Opened: what is shown and highlighted is what the browser opens.
+  let r = await show('o1', 'https://EXAMPLE.com:8443/a?b#c');
+  eq([r.disabled, r.marked, r.shown], [false, ['example.com'], 'https://example.com:8443/a?b#c'], 'parsed form shown');
+  await dialog.getByRole('button', { name: 'Open page (example.com)' }).click();
+  eq(await answer('o1'), { action: 'accept' }, 'accepted');
+  eq(await page.evaluate(() => window.opened), ['https://example.com:8443/a?b#c'], 'opened');
+  r = await show('o2', 'http://localhost:3000/cb');
+  eq([r.disabled, r.marked], [false, ['localhost']], 'http: on localhost');
+  await page.keyboard.press('Escape');
+  await answer('o2');
+});
+
 await test('themable with CSS custom properties, labels option', async () => {
   await page.evaluate(() => document.documentElement.style.setProperty('--mcp-dialog-accent', 'rgb(200, 0, 0)'));
   await ask('t', form({ a: { type: 'string' } }), {}, { labels: { submit: 'Send it' }, title: 'Custom title' });

@@ -44,6 +44,9 @@ export function fieldProblem(s, value, isRequired) {
   // number, integer
   if (typeof value !== 'number' || !Number.isFinite(value)) return type === 'integer' ? 'Enter a whole number.' : 'Enter a number.';
   if (type === 'integer' && !Number.isInteger(value)) return 'Enter a whole number.';
+  // Past 2^53 a typed integer cannot be held exactly (9007199254740993 would be sent as
+  // ...992): refused rather than sent rounded. The dialog's own limit, not the client's.
+  if (type === 'integer' && !Number.isSafeInteger(value)) return 'Enter a whole number from -9007199254740991 to 9007199254740991.';
   return rangeProblem(value, s.minimum, s.maximum);
 }
 

@@ -23,11 +23,14 @@ export interface ElicitationDialogLabels {
 }
 
 export interface ElicitationDialogOptions {
-  /** Who asks, shown under the heading. Default: the host of `ctx.serverUrl`. */
+  /** A name for the server, shown beside the host of `ctx.serverUrl` ("“name” at host asks"),
+   *  or alone when there is no `ctx.serverUrl`. The host is always shown: a name (above all
+   *  the server's own `serverInfo`) is not who asks. */
   serverName?: string;
   /** The heading (overrides `labels.title` / `labels.urlTitle`). */
   title?: string;
-  /** Where the `<dialog>` element is appended. Default: `document.body`. */
+  /** Where the `<dialog>` element is appended. Default: `document.body`. A dialog that leaves
+   *  the document (its container removed) resolves `{ action: 'cancel' }` and the next is shown. */
   container?: HTMLElement;
   /**
    * Opens the URL of a URL-mode request, called only after the person's explicit consent.
@@ -51,11 +54,15 @@ export interface ElicitationDialogOptions {
  * - Form mode: fields built from `requestedSchema` (string, number, integer, boolean, single and
  *   multi-select enums with or without titles), defaults pre-filled, required fields marked, and
  *   inline messages for what the client would refuse (types, required, minimum/maximum,
- *   minLength/maxLength, minItems/maxItems, formats email/uri/date/date-time). Submit resolves
+ *   minLength/maxLength, minItems/maxItems, formats email/uri/date/date-time; an integer past
+ *   ±(2^53 − 1), which a number cannot hold exactly). Submit resolves
  *   `{ action: 'accept', content }`; empty optional fields are left out.
- * - URL mode: the full URL with its domain highlighted and a warning for punycode domains
- *   (`ctx.isPunycode` or an `xn--` label). The page is opened in a new tab (`noopener,noreferrer`)
- *   only when the person presses "Open page", which resolves `{ action: 'accept' }`.
+ * - URL mode: the full URL as the browser reads it, with its domain highlighted, and a warning for
+ *   punycode domains (`ctx.isPunycode` or an `xn--` label). The page is opened in a new tab
+ *   (`noopener,noreferrer`) only when the person presses "Open page", which resolves
+ *   `{ action: 'accept' }`. What the client's own URL check refuses cannot be opened (for a URL
+ *   not given as `ctx.url`): backslashes, spaces, control and invisible (bidi, zero-width)
+ *   characters, user names or passwords, schemes other than https (http only on localhost).
  * - Decline resolves `{ action: 'decline' }`; Cancel, the × button and Escape resolve `{ action: 'cancel' }`.
  * - `ctx.signal` firing closes the dialog (or drops the request while it waits) with `cancel`.
  * - One dialog at a time: a call made while a dialog is open waits until it closes (the open

@@ -59,6 +59,10 @@ export function showElicitationDialog(request, ctx, options) {
 }
 
 function pump() {
+  if (active && active.view && active.view.left()) {
+    finish(active, { action: 'cancel' }); // it left the document: the next one is shown
+    return;
+  }
   if (active) {
     active.view.setWaiting(queue.length);
     return;
@@ -164,8 +168,13 @@ function render(entry) {
   const form = el('form', { class: 'mcp-elicit-form', novalidate: true });
   const title = el('h2', { id: `${id}-title`, class: 'mcp-elicit-title', text: options.title || (isUrl ? labels.urlTitle : labels.title) });
   const closeBtn = el('button', { type: 'button', class: 'mcp-elicit-close', 'aria-label': labels.close, text: '×' });
-  const who = options.serverName || hostOf(ctx.serverUrl) || 'The server';
-  const origin = el('p', { class: 'mcp-elicit-origin' }, el('strong', { text: who }), ' asks');
+  // Who asks: the host of the server's URL, always (a name the app gives, which may come
+  // from the server itself, only beside it).
+  const serverHost = hostOf(ctx.serverUrl);
+  const serverName = str(options.serverName);
+  const origin = el('p', { class: 'mcp-elicit-origin' });
+  if (serverHost && serverName) origin.append(`“${serverName}” at `, el('strong', { text: serverHost }), ' asks');
+  else origin.append(el('strong', { text: serverHost || serverName || 'The server' }), ' asks');
   if (ctx.taskId) origin.append(` (task ${String(ctx.taskId).slice(0, 8)})`);
   const message = el('p', { id: `${id}-message`, class: 'mcp-elicit-message', text: str(request && request.message) || '(no message)' });
   const body = el('div', { class: 'mcp-elicit-body' });
@@ -203,6 +212,22 @@ function render(entry) {
   });
 
   (options.container || d.body || d.documentElement).append(dialog);
+  // A dialog taken out of the document (its container removed, say by a framework's
+  // unmount) cannot be answered any more: it ends as `cancel`, and the next one is shown.
+  // Watched in the document and in each shadow root the dialog is inside.
+  let connected = dialog.isConnected;
+  const left = () => {
+    if (dialog.isConnected) connected = true;
+    return connected && !dialog.isConnected;
+  };
+  let watch = null;
+  if (typeof globalThis.MutationObserver === 'function') {
+    watch = new globalThis.MutationObserver(() => { if (left()) done({ action: 'cancel' }); });
+    watch.observe(d, { childList: true, subtree: true });
+    for (let root = dialog.getRootNode(); root && root.host; root = root.host.getRootNode()) {
+      watch.observe(root, { childList: true, subtree: true });
+    }
+  }
   try {
     dialog.showModal();
   } catch {
@@ -218,7 +243,9 @@ function render(entry) {
       waiting.hidden = n === 0;
       waiting.textContent = n === 1 ? '1 more request is waiting.' : `${n} more requests are waiting.`;
     },
+    left,
     remove() {
+      if (watch) watch.disconnect();
       if (dialog.open && typeof dialog.close === 'function') {
         try { dialog.close(); } catch { /* already closed */ }
       }
@@ -229,40 +256,51 @@ function render(entry) {
 
 // ------------------------------------------------------------------------------ URL mode
 
+// Bidi controls and zero-width characters: the shown URL could differ from the real one.
+const HIDDEN = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+const UNSHOWABLE = /[\p{Cc}\p{White_Space}\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/gu;
+
+/**
+ * Why the URL may not be opened, or null: what the client's own check refuses
+ * (check_url in src/schema/url.rs), for a URL that did not come through it (the dialog
+ * called without `ctx.url`): anything a browser could read differently from how it is shown.
+ */
+function urlProblem(url, parsed) {
+  if (url === '' || new TextEncoder().encode(url).length > 8192) return 'the address is empty or longer than 8192 bytes';
+  if (/[\p{Cc}\p{White_Space}\\]/u.test(url) || HIDDEN.test(url)) return 'spaces, control or invisible characters and backslashes are not allowed';
+  if (parsed === null || !/^https?:\/\//i.test(url)) return 'only https: pages (or http: on localhost) can be opened';
+  if (parsed.username !== '' || parsed.password !== '' || /^[a-z]+:\/\/[^/?#]*@/i.test(url)) return 'user names or passwords in addresses are not allowed';
+  if (parsed.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname)) return 'http: is only allowed for localhost; use https:';
+  return null;
+}
+
 function renderUrl(body, primary, request, ctx, options, labels, id, done) {
   const url = str(ctx.url) || str(request.url);
   let parsed = null;
-  try { parsed = new URL(url); } catch { /* shown below */ }
-  const openable = parsed !== null && (parsed.protocol === 'https:' || parsed.protocol === 'http:');
-  const host = parsed ? parsed.hostname : '';
+  try { parsed = new URL(url); } catch { /* refused below */ }
+  const problem = urlProblem(url, parsed);
+  const openable = problem === null;
+  const host = openable ? parsed.hostname : '';
   body.append(el('p', { class: 'mcp-elicit-note', text: 'The server asks you to open this page in a new tab. Check the address first:' }));
 
-  // The full URL as sent, with the host (the part that says which site it is) highlighted.
+  // The URL as the browser reads it (what "Open" opens), its host (the part that says which
+  // site it is) highlighted. A refused one as sent, its invisible characters as codes.
   const shown = el('p', { class: 'mcp-elicit-url', id: `${id}-url` });
-  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)([^/?#]*)(.*)$/s.exec(url);
-  if (m) {
-    const authority = m[2];
-    const at = authority.lastIndexOf('@');
-    const hostPort = authority.slice(at + 1);
-    const portAt = hostPort.startsWith('[') ? hostPort.indexOf(']') + 1 : hostPort.lastIndexOf(':');
-    const hostText = portAt > 0 ? hostPort.slice(0, portAt) : hostPort;
-    shown.append(m[1], authority.slice(0, at + 1), el('mark', { class: 'mcp-elicit-domain', text: hostText }), hostPort.slice(hostText.length), m[3]);
+  if (openable) {
+    shown.append(`${parsed.protocol}//`, el('mark', { class: 'mcp-elicit-domain', text: host }), parsed.port ? `:${parsed.port}` : '', `${parsed.pathname}${parsed.search}${parsed.hash}`);
   } else {
-    shown.textContent = url;
+    shown.textContent = url.replace(UNSHOWABLE, (c) => `⟨U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
   }
   body.append(shown);
   if (host) body.append(el('p', { class: 'mcp-elicit-site' }, 'Site: ', el('strong', { text: host })));
 
   const labelsOfHost = host.toLowerCase().split('.');
-  const punycode = ctx.isPunycode === true || labelsOfHost.some((l) => l.startsWith('xn--')) || /[^\x00-\x7f]/.test(host); // eslint-disable-line no-control-regex
+  const punycode = openable && (ctx.isPunycode === true || labelsOfHost.some((l) => l.startsWith('xn--')) || /[^\x00-\x7f]/.test(host)); // eslint-disable-line no-control-regex
   if (punycode) {
     body.append(el('p', { class: 'mcp-elicit-warning', role: 'alert', text: 'Warning: this address uses an internationalized (punycode, xn--) domain name, which can imitate the name of another site. Open it only if you trust it.' }));
   }
-  if (m && m[2].includes('@')) {
-    body.append(el('p', { class: 'mcp-elicit-warning', role: 'alert', text: `Warning: the part before "@" is not the site; the site is ${host}.` }));
-  }
   if (!openable) {
-    body.append(el('p', { class: 'mcp-elicit-warning', role: 'alert', text: 'This address cannot be opened (only http and https pages can). Decline or cancel.' }));
+    body.append(el('p', { class: 'mcp-elicit-warning', role: 'alert', text: `This address cannot be opened: ${problem}. Decline or cancel.` }));
     primary.disabled = true;
   } else {
     primary.textContent = `${labels.open} (${host})`;
@@ -329,12 +367,14 @@ function renderForm(body, primary, summary, request, labels, id, done) {
       bad[0].focus();
       return;
     }
+    // Each answer an own member (defined, not assigned: a field may be named `__proto__`).
     const content = {};
+    const put = (name, v) => Object.defineProperty(content, name, { value: v, enumerable: true, writable: true, configurable: true });
     for (const f of fields) {
       const v = f.value();
-      if (v !== undefined) content[f.name] = v;
+      if (v !== undefined) put(f.name, v);
       // Emptied on purpose: null, or the client would fill in the field's default (SEP-1034).
-      else if (props[f.name] && props[f.name].default !== undefined) content[f.name] = null;
+      else if (props[f.name] && props[f.name].default !== undefined) put(f.name, null);
     }
     done({ action: 'accept', content });
   };
