@@ -324,6 +324,11 @@ impl Core {
             }
             Outcome::Failed(e) => {
                 self.sh.first_answer = None;
+                // No session any more: a new one's server requests restart their ids (the
+                // Python SDK counts from 0 each session), so an answer kept from this one
+                // would go to another question (2025-11-25 `basic` "Requests": ids are
+                // unique within a session only).
+                self.server_requests.clear(&mut self.sh);
                 let parked = std::mem::take(&mut self.parked);
                 for (id, _) in parked {
                     self.done(id, Err(e.clone()));

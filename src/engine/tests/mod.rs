@@ -7,6 +7,8 @@ mod dpop;
 mod legacy;
 #[cfg(feature = "legacy")]
 mod lifecycle;
+#[cfg(feature = "legacy")]
+mod legacy_sessions;
 mod listen;
 #[cfg(not(feature = "legacy"))]
 mod modern_only;

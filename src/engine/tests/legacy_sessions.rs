@@ -1,0 +1,114 @@
+//! Legacy sessions ending and starting again: 2024-11-05 HTTP+SSE streams lost or never
+//! opened, 2025-11-25 sessions expired (404), and the calls waiting for a session.
+
+use super::legacy::{auto, init_result, legacy, opts};
+use crate::engine::actions::OpId;
+use crate::engine::config::{Config, VersionChoice};
+use crate::engine::testkit::*;
+use crate::json;
+use crate::json::Map;
+
+fn sse_config() -> Config {
+    let mut c = auto();
+    c.version = VersionChoice::Pinned("2024-11-05".into());
+    c
+}
+
+/// Sends an SSE event of type `event` with `data` on `s`'s stream.
+fn event(h: &mut Harness, s: &Sent, event: &str, data: &str) {
+    h.chunk(s.xfer(), format!("event: {event}\ndata: {data}\n\n").as_bytes());
+}
+
+/// Drives a pinned 2024-11-05 client whose session is not open (a first one, or after
+/// the last was lost) through a new one: its operation `op` (page 1 of prompts/list) is
+/// answered. Returns the HTTP+SSE stream (still open).
+fn open_sse(h: &mut Harness, op: OpId) -> Sent {
+    let get = h.take();
+    assert_eq!(get.req.method.as_str(), "GET");
+    h.head(get.xfer(), 200, Some("text/event-stream"));
+    event(h, &get, "endpoint", "/messages?session_id=abc");
+    let init = h.take();
+    assert_eq!(init.method(), "initialize");
+    h.accepted(&init);
+    let r = json!({"jsonrpc":"2.0","id":init.id(),"result":init_result("2024-11-05", json!({}))});
+    event(h, &get, "message", &r.to_string());
+    let n = h.take();
+    assert_eq!(n.method(), "notifications/initialized");
+    h.accepted(&n);
+    let req = h.take();
+    assert_eq!(req.method(), "prompts/list");
+    h.accepted(&req);
+    let r = json!({"jsonrpc":"2.0","id":req.id(),"result":{"prompts":[]}});
+    event(h, &get, "message", &r.to_string());
+    h.ok(op);
+    get
+}
+
+fn elicitation(id: u64, message: &str) -> String {
+    json!({"jsonrpc":"2.0","id":id,"method":"elicitation/create","params":{"message":message,"requestedSchema":{"type":"object","properties":{}}}}).to_string()
+}
+
+#[test]
+fn a_new_http_sse_session_asks_again_for_an_id_the_last_session_used() {
+    // The Python SDK numbers a session's server requests from 0: request 0 of the next
+    // session is another question, and its answer is the person's to give.
+    let mut h = Harness::new(sse_config());
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let get = open_sse(&mut h, op);
+    event(&mut h, &get, "message", &elicitation(0, "Password for A?"));
+    assert_eq!(h.asks.len(), 1);
+    let ask = h.asks[0].id;
+    h.answer(ask, Ok(json!({"action":"accept","content":{}})));
+    let resp = h.take();
+    assert_eq!(resp.body["id"], 0);
+    h.accepted(&resp);
+    // The server ends the stream: the session is gone.
+    h.end(get.xfer());
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let get2 = open_sse(&mut h, op);
+    event(&mut h, &get2, "message", &elicitation(0, "Which account to delete?"));
+    assert_eq!(h.asks.len(), 2, "the new session's request 0 is asked");
+    assert!(
+        h.try_take().is_none(),
+        "the last session's answer is not sent to the new one"
+    );
+}
+
+#[test]
+fn a_resumed_2025_stream_replaying_a_request_gets_the_stored_answer() {
+    // What the person answered is not asked again within one session.
+    let mut h = legacy(json!({}));
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let s = h.take();
+    h.head(s.xfer(), 200, Some("text/event-stream"));
+    h.chunk(
+        s.xfer(),
+        format!("id: e1\ndata: {}\n\n", elicitation(7, "Name?")).as_bytes(),
+    );
+    let ask = h.asks[0].id;
+    h.answer(ask, Ok(json!({"action":"decline"})));
+    let resp = h.take();
+    h.accepted(&resp);
+    h.end(s.xfer());
+    h.advance_to_deadline();
+    let g = h.take();
+    assert_eq!(g.header("last-event-id"), Some("e1"));
+    h.head(g.xfer(), 200, Some("text/event-stream"));
+    h.chunk(
+        g.xfer(),
+        format!("id: e1\ndata: {}\n\n", elicitation(7, "Name?")).as_bytes(),
+    );
+    assert_eq!(h.asks.len(), 1, "not asked again");
+    let again = h.take();
+    assert_eq!(again.body, resp.body);
+    let r = json!({"jsonrpc":"2.0","id":s.id(),"result":{"prompts":[]}});
+    h.chunk(g.xfer(), format!("id: e2\ndata: {r}\n\n").as_bytes());
+    h.ok(op);
+}
+
