@@ -253,6 +253,7 @@ impl Core {
             SessionPart::Init,
             SessionPart::Initialized,
             SessionPart::GetStream,
+            SessionPart::SseStream,
         ];
         #[cfg(not(feature = "legacy"))]
         let parts = [SessionPart::Probe];

@@ -361,8 +361,11 @@ impl Core {
             }
             XOut::Event { event, data } => {
                 let owner = self.sh.xs.get(xfer).map(|s| s.owner().clone());
-                if event == "endpoint" && owner == Some(session::owner(SessionPart::SseStream)) {
-                    let o = self.session.on_endpoint(&mut self.sh, &data);
+                if owner == Some(session::owner(SessionPart::SseStream)) {
+                    let o = match event.as_str() {
+                        "endpoint" => self.session.on_endpoint(&mut self.sh, &data),
+                        _ => self.session.not_endpoint(&mut self.sh),
+                    };
                     self.session_outcome(o);
                 }
             }
@@ -437,6 +440,12 @@ impl Core {
         if let Some(slot) = self.sh.xs.get(xfer) {
             if slot.owner() == &session::owner(SessionPart::GetStream) {
                 self.session.on_get_activity();
+            } else if slot.owner() == &session::owner(SessionPart::SseStream) {
+                // A message before the `endpoint` event ends the opening.
+                let o = self.session.not_endpoint(&mut self.sh);
+                if !matches!(o, session::Outcome::Pending) {
+                    return self.session_outcome(o);
+                }
             }
         }
         match m {

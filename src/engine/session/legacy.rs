@@ -51,7 +51,8 @@ impl Session {
         };
         let x = sh.send_raw(owner(SessionPart::SseStream), req);
         self.sse_stream = Some(x);
-        self.phase = Phase::OpeningSse { xfer: x };
+        let until = sh.now.saturating_add(sh.cfg.request_timeout_ms);
+        self.phase = Phase::OpeningSse { xfer: x, until };
     }
 
     pub(super) fn on_initialized(
@@ -206,6 +207,19 @@ impl Session {
             }
             Err(e) => self.fail(sh, e),
         }
+    }
+
+    /// An event other than `endpoint` on the HTTP+SSE stream. The first must be `endpoint`
+    /// (2024-11-05 `basic/transports` "HTTP with SSE": "the server MUST send an `endpoint`
+    /// event"); later ones of unknown types are ignored.
+    pub(crate) fn not_endpoint(&mut self, sh: &mut Shared) -> Outcome {
+        if !matches!(self.phase, Phase::OpeningSse { .. }) {
+            return Outcome::Pending;
+        }
+        self.fail(
+            sh,
+            Error::protocol("the HTTP+SSE stream's first event is not `endpoint`"),
+        )
     }
 
     /// The session ended (a 404 with a session id): a new one starts.

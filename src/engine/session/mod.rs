@@ -80,10 +80,12 @@ enum Phase {
         call: Call,
         over_sse: bool,
     },
-    /// Waiting for the 2024-11-05 `endpoint` event.
+    /// Waiting for the 2024-11-05 `endpoint` event, until `until` (requestTimeoutMs): a
+    /// server that never sends it (or a GET that never answers) fails the waiting calls.
     #[cfg(feature = "legacy")]
     OpeningSse {
         xfer: ExchangeId,
+        until: Millis,
     },
     /// `initialize` succeeded; `notifications/initialized` (exchange `xfer`) is in flight.
     /// Requests wait for its answer (202): a server may set the session up in its handler
@@ -292,6 +294,8 @@ impl Session {
             #[cfg(feature = "legacy")]
             (Phase::Acknowledging { until, .. }, SessionPart::Initialized) => Some(*until),
             #[cfg(feature = "legacy")]
+            (Phase::OpeningSse { until, .. }, SessionPart::SseStream) => Some(*until),
+            #[cfg(feature = "legacy")]
             (Phase::Ready, SessionPart::GetStream) if self.get_stream.is_none() => {
                 self.get_retry_at
             }
@@ -341,6 +345,17 @@ impl Session {
             },
             #[cfg(feature = "legacy")]
             SessionPart::GetStream => self.on_get_timer(sh),
+            #[cfg(feature = "legacy")]
+            SessionPart::SseStream => match self.phase {
+                Phase::OpeningSse { until, .. } if until <= sh.now => {
+                    let e = Error::timeout(format!(
+                        "no endpoint event on the HTTP+SSE stream within {} ms",
+                        sh.cfg.request_timeout_ms
+                    ));
+                    self.fail(sh, e)
+                }
+                _ => Outcome::Pending,
+            },
             _ => Outcome::Pending,
         }
     }
@@ -353,7 +368,7 @@ impl Session {
             #[cfg(feature = "legacy")]
             Phase::Initializing { call: mut c, .. } => c.cancel(sh),
             #[cfg(feature = "legacy")]
-            Phase::OpeningSse { xfer } | Phase::Acknowledging { xfer, .. } => {
+            Phase::OpeningSse { xfer, .. } | Phase::Acknowledging { xfer, .. } => {
                 sh.cancel_exchange(xfer)
             }
             p @ Phase::Ready => self.phase = p,
@@ -383,6 +398,9 @@ impl Session {
         Outcome::Pending
     }
     pub(crate) fn on_endpoint(&mut self, _sh: &mut Shared, _data: &str) -> Outcome {
+        Outcome::Pending
+    }
+    pub(crate) fn not_endpoint(&mut self, _sh: &mut Shared) -> Outcome {
         Outcome::Pending
     }
     pub(crate) fn send_notification(

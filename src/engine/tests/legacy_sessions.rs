@@ -5,6 +5,7 @@ use super::legacy::{auto, init_result, legacy, opts};
 use crate::engine::actions::OpId;
 use crate::engine::config::{Config, VersionChoice};
 use crate::engine::testkit::*;
+use crate::error::ErrorKind;
 use crate::json;
 use crate::json::Map;
 
@@ -110,5 +111,58 @@ fn a_resumed_2025_stream_replaying_a_request_gets_the_stored_answer() {
     let r = json!({"jsonrpc":"2.0","id":s.id(),"result":{"prompts":[]}});
     h.chunk(g.xfer(), format!("id: e2\ndata: {r}\n\n").as_bytes());
     h.ok(op);
+}
+
+#[test]
+fn an_http_sse_stream_without_an_answer_times_out() {
+    let mut h = Harness::new(sse_config());
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let get = h.take();
+    assert_eq!(get.req.method.as_str(), "GET");
+    let d = h.core.next_deadline().expect("the opening has a deadline");
+    assert_eq!(d, h.now + h.core.config().request_timeout_ms);
+    h.advance_to_deadline();
+    assert_eq!(h.err(op).kind, ErrorKind::Timeout);
+    assert!(h.cancelled.contains(&get.xfer()), "the stream is closed");
+    assert_eq!(h.core.next_deadline(), None);
+}
+
+#[test]
+fn an_http_sse_stream_that_never_sends_endpoint_times_out() {
+    let mut h = Harness::new(sse_config());
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let get = h.take();
+    h.head(get.xfer(), 200, Some("text/event-stream"));
+    h.chunk(get.xfer(), b": keep-alive\n\n");
+    h.advance(h.core.config().request_timeout_ms);
+    assert_eq!(h.err(op).kind, ErrorKind::Timeout);
+    // The next call opens a new stream.
+    let op2 = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    open_sse(&mut h, op2);
+}
+
+#[test]
+fn a_first_http_sse_event_other_than_endpoint_is_a_protocol_error() {
+    for (ev, data) in [
+        ("message", elicitation(0, "Name?")),
+        ("ping", "x".to_string()),
+    ] {
+        let mut h = Harness::new(sse_config());
+        let op = h
+            .core
+            .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+        let get = h.take();
+        h.head(get.xfer(), 200, Some("text/event-stream"));
+        event(&mut h, &get, ev, &data);
+        assert_eq!(h.err(op).kind, ErrorKind::Protocol, "{ev}");
+        assert!(h.asks.is_empty(), "{ev}");
+        assert!(h.cancelled.contains(&get.xfer()), "{ev}");
+    }
 }
 
