@@ -330,6 +330,7 @@ impl Core {
                 // would go to another question (2025-11-25 `basic` "Requests": ids are
                 // unique within a session only).
                 self.server_requests.clear(&mut self.sh);
+                self.fail_accepted();
                 let parked = std::mem::take(&mut self.parked);
                 for (id, _) in parked {
                     self.done(id, Err(e.clone()));
@@ -341,6 +342,23 @@ impl Core {
             }
         }
         self.refresh_session();
+    }
+
+    /// HTTP+SSE: the POSTs the server accepted (202) wait for their responses on the
+    /// stream; once it is lost they can never come, so their calls fail now.
+    fn fail_accepted(&mut self) {
+        if !self.sh.era.is_http_sse() {
+            return;
+        }
+        for x in self.sh.xs.ids() {
+            let lost = self.sh.xs.get(x).is_some_and(|s| {
+                s.accepted && !s.settled && matches!(s.owner(), Owner::Op(_) | Owner::Task(..))
+            });
+            if lost {
+                let e = Error::network("the HTTP+SSE stream closed before the response");
+                self.exchange_failed(x, e);
+            }
+        }
     }
 
     // ---- events ----

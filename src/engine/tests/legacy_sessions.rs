@@ -166,3 +166,21 @@ fn a_first_http_sse_event_other_than_endpoint_is_a_protocol_error() {
     }
 }
 
+#[test]
+fn accepted_http_sse_calls_fail_at_once_when_the_stream_is_lost() {
+    let mut h = Harness::new(sse_config());
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let get = open_sse(&mut h, op);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let req = h.take();
+    h.accepted(&req);
+    assert!(h.outcome(op).is_none());
+    h.end(get.xfer());
+    assert_eq!(h.err(op).kind, ErrorKind::Network);
+    assert!(h.try_take().is_none(), "nothing is re-sent");
+    assert_eq!(h.core.ops_in_flight(), 0);
+}
