@@ -11,6 +11,7 @@
 //! session is ready: detection or initialization runs first ([`crate::engine::session`]).
 
 mod auth;
+mod parked;
 mod peers;
 mod plain;
 mod presence;
@@ -81,7 +82,7 @@ pub struct Core {
     session: Session,
     server_requests: ServerRequests,
     /// Operations waiting for the session.
-    parked: Vec<(OpId, start::Start)>,
+    parked: Vec<(OpId, start::Start, Millis)>,
     /// OAuth, when configured ([`auth`]).
     auth: Option<auth::AuthLink>,
     /// Plain tool calls in flight on the short path ([`plain`]).
@@ -311,10 +312,7 @@ impl Core {
         match o {
             Outcome::Pending => {}
             Outcome::Ready => {
-                let parked = std::mem::take(&mut self.parked);
-                for (id, s) in parked {
-                    self.run(id, s);
-                }
+                self.unpark_all();
                 // Its operation was aborted while parked: the answer is no one's.
                 self.sh.first_answer = None;
                 let waiters = std::mem::take(&mut self.session.reinit_waiters);
@@ -332,7 +330,7 @@ impl Core {
                 self.server_requests.clear(&mut self.sh);
                 self.fail_accepted();
                 let parked = std::mem::take(&mut self.parked);
-                for (id, _) in parked {
+                for (id, ..) in parked {
                     self.done(id, Err(e.clone()));
                 }
                 let waiters = std::mem::take(&mut self.session.reinit_waiters);
@@ -438,6 +436,7 @@ impl Core {
         match owner {
             #[cfg(feature = "legacy")]
             Owner::Resume(token) => self.resume_now(*token),
+            Owner::Op(id) if self.is_parked(*id) => self.parked_due(*id),
             _ => self.deliver(owner, CallInput::Timer),
         }
     }
@@ -514,7 +513,7 @@ impl Core {
             .ops
             .keys()
             .copied()
-            .chain(self.parked.iter().map(|(i, _)| *i))
+            .chain(self.parked.iter().map(|p| p.0))
             .collect();
         for id in ids {
             self.abort(id, Error::abort("the client was closed"), now);

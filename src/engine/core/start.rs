@@ -86,7 +86,7 @@ impl Core {
                 }
                 _ => None,
             };
-            self.parked.push((id, s));
+            self.park(id, s);
             self.session.start(&mut self.sh, first);
             self.refresh_session();
         }
@@ -516,7 +516,7 @@ impl Core {
     pub fn abort(&mut self, op: OpId, reason: Error, now: Millis) {
         self.sh.now = self.sh.now.max(now);
         self.unplain_op(op);
-        if let Some(i) = self.parked.iter().position(|(id, _)| *id == op) {
+        if let Some(i) = self.parked.iter().position(|p| p.0 == op) {
             self.parked.remove(i);
             self.done(op, Err(reason));
             return;

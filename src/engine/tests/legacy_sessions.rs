@@ -1,13 +1,13 @@
 //! Legacy sessions ending and starting again: 2024-11-05 HTTP+SSE streams lost or never
 //! opened, 2025-11-25 sessions expired (404), and the calls waiting for a session.
 
-use super::legacy::{auto, init_result, legacy, opts};
-use crate::engine::actions::OpId;
+use super::legacy::{answer_initialize, auto, init_result, legacy, opts};
+use crate::engine::actions::{OpId, OpOptions};
 use crate::engine::config::{Config, VersionChoice};
 use crate::engine::testkit::*;
 use crate::error::ErrorKind;
 use crate::json;
-use crate::json::Map;
+use crate::json::{Map, Value};
 
 fn sse_config() -> Config {
     let mut c = auto();
@@ -17,7 +17,10 @@ fn sse_config() -> Config {
 
 /// Sends an SSE event of type `event` with `data` on `s`'s stream.
 fn event(h: &mut Harness, s: &Sent, event: &str, data: &str) {
-    h.chunk(s.xfer(), format!("event: {event}\ndata: {data}\n\n").as_bytes());
+    h.chunk(
+        s.xfer(),
+        format!("event: {event}\ndata: {data}\n\n").as_bytes(),
+    );
 }
 
 /// Drives a pinned 2024-11-05 client whose session is not open (a first one, or after
@@ -71,7 +74,12 @@ fn a_new_http_sse_session_asks_again_for_an_id_the_last_session_used() {
         .core
         .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
     let get2 = open_sse(&mut h, op);
-    event(&mut h, &get2, "message", &elicitation(0, "Which account to delete?"));
+    event(
+        &mut h,
+        &get2,
+        "message",
+        &elicitation(0, "Which account to delete?"),
+    );
     assert_eq!(h.asks.len(), 2, "the new session's request 0 is asked");
     assert!(
         h.try_take().is_none(),
@@ -183,4 +191,48 @@ fn accepted_http_sse_calls_fail_at_once_when_the_stream_is_lost() {
     assert_eq!(h.err(op).kind, ErrorKind::Network);
     assert!(h.try_take().is_none(), "nothing is re-sent");
     assert_eq!(h.core.ops_in_flight(), 0);
+}
+
+#[test]
+fn a_parked_call_honours_its_own_timeouts() {
+    let mut h = Harness::new(auto());
+    let soft = OpOptions {
+        timeout_ms: Some(1_000),
+        ..opts()
+    };
+    let hard = OpOptions {
+        max_total_timeout_ms: Some(2_000),
+        ..opts()
+    };
+    let a = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &soft, h.now);
+    let b = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &hard, h.now);
+    let probe = h.take();
+    assert_eq!(probe.method(), "server/discover");
+    h.advance(1_000);
+    assert_eq!(h.err(a).kind, ErrorKind::Timeout, "timeoutMs while parked");
+    assert!(h.outcome(b).is_none());
+    h.advance(500);
+    h.reply(&probe, 400, Value::Null);
+    let init = h.take();
+    answer_initialize(&mut h, &init, "S1", json!({}));
+    let n = h.take();
+    h.accepted(&n);
+    let get = h.take();
+    h.head(get.xfer(), 405, None);
+    let req = h.take();
+    assert_eq!(req.method(), "prompts/list");
+    // b was parked 1.5 s of its 2 s: 0.5 s are left.
+    h.advance(499);
+    assert!(h.outcome(b).is_none());
+    h.advance(1);
+    assert_eq!(
+        h.err(b).kind,
+        ErrorKind::Timeout,
+        "maxTotalTimeoutMs counts from the start"
+    );
+    assert!(h.core.is_quiet(), "{:?}", h.core.busy());
 }

@@ -6,9 +6,9 @@ mod dpop;
 #[cfg(feature = "legacy")]
 mod legacy;
 #[cfg(feature = "legacy")]
-mod lifecycle;
-#[cfg(feature = "legacy")]
 mod legacy_sessions;
+#[cfg(feature = "legacy")]
+mod lifecycle;
 mod listen;
 #[cfg(not(feature = "legacy"))]
 mod modern_only;
