@@ -36,6 +36,8 @@ pub(crate) struct Slot {
     pub(crate) resumes: u32,
     /// HTTP+SSE: the POST was accepted; the response comes on the SSE stream.
     pub(crate) accepted: bool,
+    /// Legacy eras: the session it was sent in ([`Exchanges::session`] then).
+    pub(crate) session: u32,
     /// With OAuth configured: the request as sent, replayed with a token after a 401 or
     /// `403 insufficient_scope` (`engine::core::auth`).
     request: Option<HttpRequest>,
@@ -87,6 +89,9 @@ pub(crate) struct Exchanges {
     resuming: SmallMap<RequestId, ResumeId>,
     /// Scheduled resumptions by token.
     resumes: SmallMap<ResumeId, Resume>,
+    /// Legacy eras: the session requests are sent in now, counted from 0 (a 404 tells a
+    /// session ended only when it is about this one: `engine::core::routing`).
+    pub(crate) session: u32,
 }
 
 impl Exchanges {
@@ -116,6 +121,7 @@ impl Exchanges {
             retry_ms: None,
             resumes: 0,
             accepted: false,
+            session: self.session,
             request,
             auth_gen,
             auth_rounds: 0,

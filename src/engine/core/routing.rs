@@ -373,15 +373,31 @@ impl Core {
         }
     }
 
-    /// True when an HTTP 404 means the legacy session ended (2025-11-25 "Session Management" 4).
-    fn session_gone(&self, status: u16) -> bool {
-        status == 404 && self.sh.era.is_legacy() && self.sh.session_id.is_some()
+    /// True when an HTTP 404 to a request sent in session `session` means that legacy
+    /// session ended (2025-11-25 `basic/transports` "Session Management" 4): it carried a
+    /// session id (the current one's, or one that already ended).
+    fn session_gone(&self, status: u16, session: u32) -> bool {
+        status == 404
+            && self.sh.era.is_legacy()
+            && (self.sh.session_id.is_some() || session != self.sh.xs.session)
     }
 
-    fn expire_session(&mut self, owner: Owner) {
-        let first = self.session.reinit_waiters.is_empty() && self.session.is_ready();
-        self.session.reinit_waiters.push(owner);
+    /// An HTTP 404 to a request of session `session` (with its id) that `owner` made
+    /// (`None`: the session's GET stream). The session ended when it is the current one:
+    /// a new one starts and `owner`'s request is sent again in it. A late 404 about a
+    /// session that already ended says nothing of this one: the request is sent again.
+    fn expire_session(&mut self, owner: Option<Owner>, session: u32) {
+        let ready = self.session.is_ready();
+        if session != self.sh.xs.session && ready {
+            if let Some(o) = owner {
+                self.deliver(&o, CallInput::StreamClosed);
+            }
+            return;
+        }
+        let first = self.session.reinit_waiters.is_empty() && ready;
+        self.session.reinit_waiters.extend(owner);
         if first {
+            self.sh.xs.session = self.sh.xs.session.wrapping_add(1);
             // Task ids of the ended session name nothing in the new one.
             let notes = self.tasks.clear(&mut self.sh);
             self.server_requests.clear(&mut self.sh);
@@ -425,12 +441,13 @@ impl Core {
                 e.data = Some(Value::Object(d));
             }
         }
+        let sent_in = slot.session;
         self.sh.cancel_exchange(xfer);
         if is_request
-            && e.status.is_some_and(|s| self.session_gone(s))
+            && e.status.is_some_and(|s| self.session_gone(s, sent_in))
             && matches!(owner, Owner::Op(_) | Owner::Task(..))
         {
-            self.expire_session(owner);
+            self.expire_session(Some(owner), sent_in);
             return;
         }
         self.deliver(&owner, CallInput::Failed(e));
@@ -527,6 +544,7 @@ impl Core {
         let owner = tslot.owner().clone();
         let is_stream = tslot.exchange.is_stream();
         let accepted = tslot.accepted;
+        let tsession = tslot.session;
         self.sh.xs.settle(target);
         // The final response ends the request; stop reading a stream that stays open.
         if is_stream && !accepted {
@@ -535,10 +553,10 @@ impl Core {
             self.sh.forget_exchange(target);
         }
         if res.is_err()
-            && self.session_gone(status)
+            && self.session_gone(status, tsession)
             && matches!(owner, Owner::Op(_) | Owner::Task(..))
         {
-            self.expire_session(owner);
+            self.expire_session(Some(owner), tsession);
             return;
         }
         let input = match res {

@@ -236,3 +236,81 @@ fn a_parked_call_honours_its_own_timeouts() {
     );
     assert!(h.core.is_quiet(), "{:?}", h.core.busy());
 }
+
+/// A pinned 2025-11-25 client whose session "S1" is ready with its GET stream open (the
+/// stream returned); a first prompts/list was answered.
+fn session_with_get_stream() -> (Harness, Sent) {
+    let mut c = auto();
+    c.version = VersionChoice::Pinned("2025-11-25".into());
+    let mut h = Harness::new(c);
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let init = h.take();
+    answer_initialize(&mut h, &init, "S1", json!({}));
+    let n = h.take();
+    h.accepted(&n);
+    let get = h.take();
+    assert_eq!(get.req.method.as_str(), "GET");
+    h.head(get.xfer(), 200, Some("text/event-stream"));
+    let req = h.take();
+    h.result(&req, json!({"prompts":[]}));
+    h.ok(op);
+    (h, get)
+}
+
+/// Answers a new session's `initialize` with `session` and its initialized; returns the
+/// new GET stream.
+fn reinitialize(h: &mut Harness, session: &str) -> Sent {
+    let init = h.take();
+    assert_eq!(init.method(), "initialize");
+    assert_eq!(init.header("mcp-session-id"), None);
+    answer_initialize(h, &init, session, json!({}));
+    let n = h.take();
+    assert_eq!(n.header("mcp-session-id"), Some(session));
+    h.accepted(&n);
+    let get = h.take();
+    assert_eq!(get.req.method.as_str(), "GET");
+    assert_eq!(get.header("mcp-session-id"), Some(session));
+    get
+}
+
+fn session_not_found() -> Value {
+    json!({"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}})
+}
+
+#[test]
+fn a_late_404_about_an_ended_session_does_not_end_the_new_one() {
+    let (mut h, get) = session_with_get_stream();
+    let a = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let b = h
+        .core
+        .request(Purpose::ToolsList, Map::new(), &opts(), h.now);
+    let ra = h.take();
+    let rb = h.take();
+    assert_eq!(ra.header("mcp-session-id"), Some("S1"));
+    // B learns first that S1 ended: S2 starts, B is sent again in it.
+    h.reply(&rb, 404, session_not_found());
+    assert!(h.cancelled.contains(&get.xfer()));
+    let get2 = reinitialize(&mut h, "S2");
+    h.head(get2.xfer(), 200, Some("text/event-stream"));
+    let rb2 = h.take();
+    assert_eq!(rb2.method(), "tools/list");
+    assert_eq!(rb2.header("mcp-session-id"), Some("S2"));
+    // A's 404 (about S1) arrives once S2 is up: A is sent again in S2, S2 goes on.
+    h.reply(&ra, 404, session_not_found());
+    let ra2 = h.take();
+    assert_eq!(ra2.method(), "prompts/list", "no new initialize");
+    assert_eq!(ra2.header("mcp-session-id"), Some("S2"));
+    assert!(
+        !h.cancelled.contains(&get2.xfer()),
+        "S2's stream stays open"
+    );
+    h.result(&ra2, json!({"prompts":[]}));
+    h.result(&rb2, json!({"tools":[]}));
+    h.ok(a);
+    h.ok(b);
+    assert!(h.try_take().is_none());
+}
