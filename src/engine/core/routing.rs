@@ -87,6 +87,9 @@ impl Core {
             }
         }
         if owner == session::owner(SessionPart::GetStream) {
+            if head.status == 404 && self.get_stream_gone(xfer) {
+                return;
+            }
             self.session.on_get_status(&mut self.sh, head.status);
             if head.status == 405 {
                 return;
@@ -405,6 +408,23 @@ impl Core {
             self.deliver_notes(notes);
             self.refresh_session();
         }
+    }
+
+    /// A 404 to the GET stream `xfer`, which carries the session id, ends the session as
+    /// a request's does (2025-11-25 `basic/transports` "Session Management" 4): true when
+    /// it did, and a new session with its own GET stream starts.
+    #[inline(never)]
+    fn get_stream_gone(&mut self, xfer: ExchangeId) -> bool {
+        let Some(sent_in) = self.sh.xs.get(xfer).map(|s| s.session) else {
+            return false;
+        };
+        let current = sent_in == self.sh.xs.session && self.session.is_ready();
+        if !current || !self.session_gone(404, sent_in) {
+            return false;
+        }
+        self.sh.cancel_exchange(xfer);
+        self.expire_session(None, sent_in);
+        true
     }
 
     pub(super) fn exchange_failed(&mut self, xfer: ExchangeId, mut e: Error) {

@@ -280,6 +280,24 @@ fn session_not_found() -> Value {
 }
 
 #[test]
+fn a_404_on_the_get_stream_starts_a_new_session() {
+    // 2025-11-25 basic/transports "Session Management" 4: a 404 to a request carrying
+    // MCP-Session-Id, the GET stream included.
+    let (mut h, get) = session_with_get_stream();
+    assert_eq!(get.header("mcp-session-id"), Some("S1"));
+    h.reply(&get, 404, session_not_found());
+    let get2 = reinitialize(&mut h, "S2");
+    h.head(get2.xfer(), 200, Some("text/event-stream"));
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let req = h.take();
+    assert_eq!(req.header("mcp-session-id"), Some("S2"));
+    h.result(&req, json!({"prompts":[]}));
+    h.ok(op);
+}
+
+#[test]
 fn a_late_404_about_an_ended_session_does_not_end_the_new_one() {
     let (mut h, get) = session_with_get_stream();
     let a = h
