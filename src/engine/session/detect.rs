@@ -19,7 +19,7 @@ use crate::engine::shared::{Era, Shared};
 use crate::error::Result;
 use crate::json::RawJson;
 use crate::json::{Map, Value};
-use crate::protocol::codes::{is_modern_error, UNSUPPORTED_PROTOCOL_VERSION};
+use crate::protocol::codes::{is_modern_error, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION};
 use crate::protocol::{discover, LATEST_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS};
 
 /// The host's first operation, when its request can be the probe: the first page of a
@@ -129,7 +129,12 @@ impl Session {
             Ok(CallOutcome::Task(_)) => self.modern(),
             Err(e) => {
                 let status = e.status.unwrap_or(0);
-                if let Some(code) = e.code.filter(|c| is_modern_error(*c, status)) {
+                // Every 2026-07-28 server answers `server/discover`: a -32601 to it (on a 200
+                // from a 2025-03-26 server that reads no MCP-Protocol-Version) is an older
+                // server, as a 400/404/405 is.
+                let older = e.code == Some(METHOD_NOT_FOUND)
+                    && first.as_ref().is_none_or(|f| f.method == "server/discover");
+                if let Some(code) = e.code.filter(|c| !older && is_modern_error(*c, status)) {
                     if code == UNSUPPORTED_PROTOCOL_VERSION {
                         // Modern framing, but no modern version in common: a legacy one may be.
                         let supported = || discover::supported_versions(e.data.as_ref());
@@ -158,7 +163,7 @@ impl Session {
                     }
                     return self.modern();
                 }
-                if matches!(status, 400 | 404 | 405) {
+                if older || matches!(status, 400 | 404 | 405) {
                     #[cfg(feature = "legacy")]
                     {
                         self.initialize(sh, LEGACY_PROTOCOL_VERSIONS[0], false);

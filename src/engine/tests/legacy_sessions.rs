@@ -332,3 +332,22 @@ fn a_late_404_about_an_ended_session_does_not_end_the_new_one() {
     h.ok(b);
     assert!(h.try_take().is_none());
 }
+
+#[test]
+fn method_not_found_to_server_discover_means_an_older_server() {
+    // A 2025-03-26 server that does not check MCP-Protocol-Version answers the probe with
+    // HTTP 200 and -32601 (and a 404 with it is no 2026-07-28 server either).
+    for status in [200, 404] {
+        let mut h = Harness::new(auto());
+        let op = h.core.discover(&opts(), h.now);
+        let probe = h.take();
+        assert_eq!(probe.method(), "server/discover");
+        h.error(&probe, status, -32601, "Method not found", None);
+        let init = h.take();
+        assert_eq!(init.method(), "initialize", "{status}");
+        answer_initialize(&mut h, &init, "S1", json!({}));
+        let n = h.take();
+        h.accepted(&n);
+        assert_eq!(h.ok(op)["serverInfo"]["name"], "old", "{status}");
+    }
+}
