@@ -162,8 +162,55 @@ pub(crate) fn check_session_id(s: &str) -> Result<()> {
     Ok(())
 }
 
-/// Resolves the 2024-11-05 `endpoint` event's URI against the server URL and refuses
-/// another origin (the POST target must be the server's own).
+/// True when URI reference `r` starts with a scheme (RFC 3986 §3.1: `ALPHA *( ALPHA /
+/// DIGIT / "+" / "-" / "." )` and `:` before any `/`, `?` or `#`): an absolute URI.
+#[cfg(feature = "legacy")]
+fn has_scheme(r: &str) -> bool {
+    let Some(i) = r.find([':', '/', '?', '#']) else {
+        return false;
+    };
+    let (scheme, rest) = r.split_at(i);
+    rest.starts_with(':')
+        && scheme
+            .bytes()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+        && scheme
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
+}
+
+/// RFC 3986 §5.2.4: `.` and `..` segments removed from an absolute path.
+#[cfg(feature = "legacy")]
+fn remove_dot_segments(path: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let mut segs = path.split('/').peekable();
+    while let Some(s) = segs.next() {
+        let last = segs.peek().is_none();
+        match s {
+            "." | ".." => {
+                if s == ".." && out.len() > 1 {
+                    out.pop();
+                }
+                if last {
+                    out.push("");
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    out.join("/")
+}
+
+/// A URI reference's path and query (its fragment dropped).
+#[cfg(feature = "legacy")]
+fn path_and_query(u: &str) -> (&str, Option<&str>) {
+    let u = u.split('#').next().unwrap_or("");
+    u.split_once('?').map_or((u, None), |(p, q)| (p, Some(q)))
+}
+
+/// Resolves the 2024-11-05 `endpoint` event's URI reference against the server URL (RFC
+/// 3986 §5.2) and refuses another origin (the POST target must be the server's own).
 #[cfg(feature = "legacy")]
 pub(crate) fn resolve_endpoint(base: &str, endpoint: &str) -> Result<String> {
     let endpoint = endpoint.trim();
@@ -181,25 +228,28 @@ pub(crate) fn resolve_endpoint(base: &str, endpoint: &str) -> Result<String> {
     if endpoint.chars().any(|c| c.is_control() || c == ' ') {
         return Err(Error::protocol("the endpoint event holds an invalid URI"));
     }
-    let resolved = if crate::text::contains(endpoint, "://") {
+    let resolved = if has_scheme(endpoint) {
         endpoint.to_string()
     } else if endpoint.starts_with("//") {
         let scheme = &base_origin[..crate::text::find(&base_origin, "://").unwrap_or(0)];
         format!("{scheme}:{endpoint}")
-    } else if endpoint.starts_with('/') {
-        format!("{base_origin}{endpoint}")
     } else {
-        let path_start = crate::text::find(base, "://")
-            .map(|i| i + 3)
-            .and_then(|i| crate::text::find(&base[i..], "/").map(|j| i + j));
-        match path_start {
-            Some(p) => {
-                let path = &base[p..];
-                let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
-                let dir = &path[..crate::text::rfind(path, "/").map(|i| i + 1).unwrap_or(0)];
-                format!("{base_origin}{dir}{endpoint}")
-            }
-            None => format!("{base_origin}/{endpoint}"),
+        // §5.2.2 with the base's path and query (its origin has the same length lowercased).
+        let (base_path, base_query) = path_and_query(base.get(base_origin.len()..).unwrap_or(""));
+        let (path, query) = path_and_query(endpoint);
+        let (path, query) = if path.is_empty() {
+            (base_path.to_string(), query.or(base_query))
+        } else if path.starts_with('/') {
+            (remove_dot_segments(path), query)
+        } else {
+            // §5.2.3: the base path up to its last "/" (a base without a path: "/").
+            let dir = &base_path[..base_path.rfind('/').map_or(0, |i| i + 1)];
+            let dir = if dir.is_empty() { "/" } else { dir };
+            (remove_dot_segments(&format!("{dir}{path}")), query)
+        };
+        match query {
+            Some(q) => format!("{base_origin}{path}?{q}"),
+            None => format!("{base_origin}{path}"),
         }
     };
     let origin = origin_of(&resolved)
@@ -238,6 +288,41 @@ mod tests {
         assert!(resolve_endpoint(b, "//evil.example/m").is_err());
         assert!(resolve_endpoint(b, "http://127.0.0.1:8001/m").is_err());
         assert!(resolve_endpoint(b, "/m\r\nx").is_err());
+    }
+
+    #[test]
+    #[cfg(feature = "legacy")]
+    fn endpoint_references_resolve_as_rfc_3986_says() {
+        let b = "http://127.0.0.1:8000/a/sse?v=1#f";
+        let cases = [
+            // "://" in a query is no scheme.
+            (
+                "/x/messages?next=https://evil.example/x",
+                "http://127.0.0.1:8000/x/messages?next=https://evil.example/x",
+            ),
+            (
+                "messages?next=http://e.example",
+                "http://127.0.0.1:8000/a/messages?next=http://e.example",
+            ),
+            // A query only, or nothing: the base's path (and its query when none).
+            ("?token=t1", "http://127.0.0.1:8000/a/sse?token=t1"),
+            ("", "http://127.0.0.1:8000/a/sse?v=1"),
+            ("#x", "http://127.0.0.1:8000/a/sse?v=1"),
+            ("./m", "http://127.0.0.1:8000/a/m"),
+            ("../../m/./n", "http://127.0.0.1:8000/m/n"),
+            ("/p/../q", "http://127.0.0.1:8000/q"),
+            ("HTTP://127.0.0.1:8000/m", "HTTP://127.0.0.1:8000/m"),
+        ];
+        for (r, want) in cases {
+            assert_eq!(resolve_endpoint(b, r).unwrap(), want, "{r}");
+        }
+        assert_eq!(
+            resolve_endpoint("http://h.test", "m").unwrap(),
+            "http://h.test/m"
+        );
+        // A scheme: an absolute URI, checked for its origin.
+        assert!(resolve_endpoint(b, "mailto:a@b").is_err());
+        assert!(resolve_endpoint(b, "https://127.0.0.1:8000/m").is_err());
     }
 
     #[test]
