@@ -328,6 +328,7 @@ impl Core {
                 // would go to another question (2025-11-25 `basic` "Requests": ids are
                 // unique within a session only).
                 self.server_requests.clear(&mut self.sh);
+                #[cfg(feature = "legacy")]
                 self.fail_accepted();
                 let parked = std::mem::take(&mut self.parked);
                 for (id, ..) in parked {
@@ -342,10 +343,11 @@ impl Core {
         self.refresh_session();
     }
 
+    #[cfg(feature = "legacy")]
     /// HTTP+SSE: the POSTs the server accepted (202) wait for their responses on the
     /// stream; once it is lost they can never come, so their calls fail now.
     fn fail_accepted(&mut self) {
-        if !self.sh.era.is_http_sse() {
+        if self.sh.era != Era::HttpSse {
             return;
         }
         for x in self.sh.xs.ids() {

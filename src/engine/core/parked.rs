@@ -39,11 +39,10 @@ impl Start {
 }
 
 impl Core {
-    /// When parked operation `s`, parked at `at`, gives up; `true` when that is its hard
-    /// limit (`maxTotalTimeoutMs`).
-    fn parked_deadline(&self, s: &Start, at: Millis) -> Option<(Millis, bool)> {
+    /// When parked operation `s`, parked at `at`, gives up.
+    fn parked_deadline(&self, s: &Start, at: Millis) -> Option<Millis> {
         if let Start::Wait { deadline, .. } = s {
-            return deadline.map(|d| (d, false));
+            return *deadline;
         }
         let opts = s.opts()?;
         let soft = opts.timeout_ms.map(|ms| at.saturating_add(ms));
@@ -51,16 +50,15 @@ impl Core {
             .or(self.sh.cfg.max_total_timeout_ms)
             .map(|ms| at.saturating_add(ms));
         match (soft, hard) {
-            (Some(s), Some(h)) if s < h => Some((s, false)),
-            (_, Some(h)) => Some((h, true)),
-            (s, None) => s.map(|s| (s, false)),
+            (Some(s), Some(h)) => Some(s.min(h)),
+            (s, h) => s.or(h),
         }
     }
 
     /// Parks operation `id` until the session is ready, with its own deadline.
     pub(super) fn park(&mut self, id: OpId, s: Start) {
         let at = self.sh.now;
-        let d = self.parked_deadline(&s, at).map(|(d, _)| d);
+        let d = self.parked_deadline(&s, at);
         self.sh.set_deadline(&Owner::Op(id), d);
         self.parked.push((id, s, at));
     }
@@ -75,21 +73,15 @@ impl Core {
         let Some(i) = self.parked.iter().position(|p| p.0 == id) else {
             return;
         };
-        let (_, s, at) = self.parked.remove(i);
-        let e = match (&s, self.parked_deadline(&s, at)) {
-            (Start::Wait { t, want, deadline }, _) => WaitOp {
-                task_id: t.task_id.clone(),
-                want: *want,
-                deadline: *deadline,
+        let (_, s, _) = self.parked.remove(i);
+        let e = match s {
+            Start::Wait { t, want, deadline } => WaitOp {
+                task_id: t.task_id,
+                want,
+                deadline,
             }
             .timeout_error(&self.tasks),
-            (_, Some((_, true))) => {
-                Error::timeout("the call exceeded its maximum total time waiting for the session")
-            }
-            _ => Error::timeout(format!(
-                "the call timed out after {} ms waiting for the session",
-                self.sh.now.saturating_sub(at)
-            )),
+            _ => Error::timeout("the call's time ran out while it waited for the session"),
         };
         self.done(id, Err(e));
     }

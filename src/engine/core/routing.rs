@@ -87,6 +87,7 @@ impl Core {
             }
         }
         if owner == session::owner(SessionPart::GetStream) {
+            #[cfg(feature = "legacy")]
             if head.status == 404 && self.get_stream_gone(xfer) {
                 return;
             }
@@ -413,6 +414,7 @@ impl Core {
     /// A 404 to the GET stream `xfer`, which carries the session id, ends the session as
     /// a request's does (2025-11-25 `basic/transports` "Session Management" 4): true when
     /// it did, and a new session with its own GET stream starts.
+    #[cfg(feature = "legacy")]
     #[inline(never)]
     fn get_stream_gone(&mut self, xfer: ExchangeId) -> bool {
         let Some(sent_in) = self.sh.xs.get(xfer).map(|s| s.session) else {
