@@ -421,9 +421,13 @@ impl Core {
             return false;
         };
         let current = sent_in == self.sh.xs.session && self.session.is_ready();
-        if !current || !self.session_gone(404, sent_in) {
+        // Three new sessions whose GET was refused at once: the server refuses GET streams
+        // with 404 (not 405); the stream is given up, as before, and a request's 404 still
+        // starts a new session.
+        if !current || !self.session_gone(404, sent_in) || self.session.get_gone >= 3 {
             return false;
         }
+        self.session.get_gone += 1;
         self.sh.cancel_exchange(xfer);
         self.expire_session(None, sent_in);
         true

@@ -17,13 +17,21 @@ impl Session {
         self.get_retry_at = None;
     }
 
-    /// A message arrived on the GET stream: it is alive.
+    /// A message arrived on the GET stream: it is alive (not an error body of a refusal,
+    /// which would reset the bound on its reopenings for ever).
     pub(crate) fn on_get_activity(&mut self) {
-        self.get_attempts = 0;
+        if self.get_open {
+            self.get_attempts = 0;
+        }
     }
 
-    /// The GET stream's answer head: 405 means the server offers none.
+    /// The GET stream's answer head: 405 means the server offers none; a success, that
+    /// this session's stream works (`get_gone` starts again).
     pub(crate) fn on_get_status(&mut self, sh: &mut Shared, status: u16) {
+        self.get_open = (200..300).contains(&status);
+        if self.get_open {
+            self.get_gone = 0;
+        }
         if status == 405 {
             self.get_disabled = true;
             if let Some(x) = self.get_stream.take() {

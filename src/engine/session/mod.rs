@@ -121,6 +121,14 @@ pub(crate) struct Session {
     pub get_retry_ms: Option<u64>,
     #[cfg(feature = "legacy")]
     get_disabled: bool,
+    /// New sessions started in a row by a 404 to a GET stream that never opened (`Core::
+    /// get_stream_gone`): bounded, so that a server that refuses every GET with 404 does
+    /// not make the client start sessions for ever.
+    #[cfg(feature = "legacy")]
+    pub(crate) get_gone: u8,
+    /// The GET stream in flight answered with a success (its messages are activity).
+    #[cfg(feature = "legacy")]
+    get_open: bool,
     #[cfg(feature = "legacy")]
     sse_stream: Option<ExchangeId>,
     /// Owners whose request failed with 404 on an ended session, waiting for a new one.
@@ -150,6 +158,10 @@ impl Session {
             get_retry_ms: None,
             #[cfg(feature = "legacy")]
             get_disabled: false,
+            #[cfg(feature = "legacy")]
+            get_gone: 0,
+            #[cfg(feature = "legacy")]
+            get_open: false,
             #[cfg(feature = "legacy")]
             sse_stream: None,
             reinit_waiters: Vec::new(),

@@ -297,6 +297,55 @@ fn a_404_on_the_get_stream_starts_a_new_session() {
     h.ok(op);
 }
 
+/// A server that answers every GET stream with 404 (a fresh session's too) does not make
+/// the client start sessions for ever: after three in a row the GET stream is given up;
+/// requests still work, and a GET stream that opens resets the count.
+#[test]
+fn a_get_stream_refused_with_404_every_time_starts_three_sessions_at_most() {
+    let (mut h, get) = session_with_get_stream();
+    h.reply(&get, 404, session_not_found());
+    let mut get = reinitialize(&mut h, "S2");
+    for n in 3..=4 {
+        h.reply(&get, 404, session_not_found());
+        get = reinitialize(&mut h, &format!("S{n}"));
+    }
+    h.reply(&get, 404, session_not_found());
+    assert!(h.try_take().is_none(), "no fifth session at once");
+    // The GET stream is then retried as a dropped one is: with back-off, a bounded number
+    // of times, and never a new session.
+    let mut retries = 0;
+    for _ in 0..20 {
+        h.advance(60_000);
+        let Some(g) = h.try_take() else { break };
+        assert_eq!(g.req.method.as_str(), "GET", "no initialize");
+        assert_eq!(g.header("mcp-session-id"), Some("S4"));
+        h.reply(&g, 404, session_not_found());
+        retries += 1;
+    }
+    assert!(retries <= 8, "{retries} GET retries");
+    assert!(h.try_take().is_none());
+    let op = h
+        .core
+        .request(Purpose::PromptsList, Map::new(), &opts(), h.now);
+    let req = h.take();
+    assert_eq!(req.header("mcp-session-id"), Some("S4"));
+    h.result(&req, json!({"prompts":[]}));
+    h.ok(op);
+    // A session whose GET stream opened and later learns of its end from the GET is not
+    // counted: sessions that really end keep being replaced.
+    let (mut h, mut get) = session_with_get_stream();
+    for n in 2..=6 {
+        h.reply(&get, 404, session_not_found());
+        get = reinitialize(&mut h, &format!("S{n}"));
+        h.head(get.xfer(), 200, Some("text/event-stream"));
+        h.end(get.xfer());
+        h.advance(60_000);
+        get = h.take();
+        assert_eq!(get.req.method.as_str(), "GET");
+        assert_eq!(get.header("mcp-session-id"), Some(format!("S{n}").as_str()));
+    }
+}
+
 #[test]
 fn a_late_404_about_an_ended_session_does_not_end_the_new_one() {
     let (mut h, get) = session_with_get_stream();
