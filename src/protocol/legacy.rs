@@ -162,53 +162,6 @@ pub(crate) fn check_session_id(s: &str) -> Result<()> {
     Ok(())
 }
 
-/// True when URI reference `r` starts with a scheme (RFC 3986 §3.1: `ALPHA *( ALPHA /
-/// DIGIT / "+" / "-" / "." )` and `:` before any `/`, `?` or `#`): an absolute URI.
-#[cfg(feature = "legacy")]
-fn has_scheme(r: &str) -> bool {
-    let Some(i) = r.find([':', '/', '?', '#']) else {
-        return false;
-    };
-    let (scheme, rest) = r.split_at(i);
-    rest.starts_with(':')
-        && scheme
-            .bytes()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic())
-        && scheme
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
-}
-
-/// RFC 3986 §5.2.4: `.` and `..` segments removed from an absolute path.
-#[cfg(feature = "legacy")]
-fn remove_dot_segments(path: &str) -> String {
-    let mut out: Vec<&str> = Vec::new();
-    let mut segs = path.split('/').peekable();
-    while let Some(s) = segs.next() {
-        let last = segs.peek().is_none();
-        match s {
-            "." | ".." => {
-                if s == ".." && out.len() > 1 {
-                    out.pop();
-                }
-                if last {
-                    out.push("");
-                }
-            }
-            s => out.push(s),
-        }
-    }
-    out.join("/")
-}
-
-/// A URI reference's path and query (its fragment dropped).
-#[cfg(feature = "legacy")]
-fn path_and_query(u: &str) -> (&str, Option<&str>) {
-    let u = u.split('#').next().unwrap_or("");
-    u.split_once('?').map_or((u, None), |(p, q)| (p, Some(q)))
-}
-
 /// Resolves the 2024-11-05 `endpoint` event's URI reference against the server URL (RFC
 /// 3986 §5.2) and refuses another origin (the POST target must be the server's own).
 #[cfg(feature = "legacy")]
@@ -228,29 +181,12 @@ pub(crate) fn resolve_endpoint(base: &str, endpoint: &str) -> Result<String> {
     if endpoint.chars().any(|c| c.is_control() || c == ' ') {
         return Err(Error::protocol("the endpoint event holds an invalid URI"));
     }
-    let resolved = if has_scheme(endpoint) {
-        endpoint.to_string()
-    } else if endpoint.starts_with("//") {
-        let scheme = &base_origin[..crate::text::find(&base_origin, "://").unwrap_or(0)];
-        format!("{scheme}:{endpoint}")
-    } else {
-        // §5.2.2 with the base's path and query (its origin has the same length lowercased).
-        let (base_path, base_query) = path_and_query(base.get(base_origin.len()..).unwrap_or(""));
-        let (path, query) = path_and_query(endpoint);
-        let (path, query) = if path.is_empty() {
-            (base_path.to_string(), query.or(base_query))
-        } else if path.starts_with('/') {
-            (remove_dot_segments(path), query)
-        } else {
-            // §5.2.3: the base path up to its last "/" (a base without a path: "/").
-            let dir = &base_path[..base_path.rfind('/').map_or(0, |i| i + 1)];
-            let dir = if dir.is_empty() { "/" } else { dir };
-            (remove_dot_segments(&format!("{dir}{path}")), query)
-        };
-        match query {
-            Some(q) => format!("{base_origin}{path}?{q}"),
-            None => format!("{base_origin}{path}"),
-        }
+    // The resolver JSON Schema references use (RFC 3986 §5.2): a "://"
+    // in a query is no scheme, a query alone keeps the base's path. The fragment goes.
+    let resolved = crate::schema::resolve_reference(base, endpoint);
+    let resolved = match crate::text::split_once(&resolved, "#") {
+        Some((r, _)) => r.to_string(),
+        None => resolved,
     };
     let origin = origin_of(&resolved)
         .ok_or_else(|| Error::protocol("the endpoint event holds an invalid URI"))?;

@@ -19,6 +19,9 @@ pub mod answers;
 pub mod elicitation;
 mod formats;
 mod index;
+/// RFC 3986 §5.2 reference resolution (here for `$ref`s; also the HTTP+SSE `endpoint`).
+#[cfg(feature = "legacy")]
+pub(crate) use index::resolve as resolve_reference;
 pub mod output;
 mod regex;
 mod url;
