@@ -266,6 +266,8 @@ impl Driver {
                     self.answered.remove(k.as_str());
                     self.presented.remove(k);
                 }
+                // Coordinated: a follower that holds these answers asks again too.
+                self.peer_rejected(&keys);
                 let then = if e.kind == ErrorKind::Mcp && e.code == Some(INVALID_PARAMS) {
                     "the next tasks/get tells whether the task still exists; its inputs will be asked again if it still lists them"
                 } else {

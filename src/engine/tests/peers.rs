@@ -982,3 +982,49 @@ fn a_poll_whose_stream_breaks_offline_is_not_reissued_until_online() {
     );
     assert!(net.h(0).ok(op).is_object());
 }
+
+/// Audit r1: a follower's answer the server definitely rejects (`-32602` on `tasks/update`)
+/// was handed to the leader again on every `keys` message (about 180 updates a second) and
+/// the person was never asked again. Rule 8: the keys go back, the next poll that lists
+/// them presents them again, in the context that presents them.
+#[test]
+fn rule_8_a_followers_answer_rejected_by_the_server_is_asked_again_not_resent() {
+    let (mut net, _) = two_waiting_on_input([false, true], &["k1"]);
+    let (ask, _) = net.open_asks(1)[0].clone();
+    net.answer(1, ask, accept("Ada"));
+    assert_eq!(net.sent(0, "tasks/update"), 1);
+    let u = net.h(0).outbox.pop_back().unwrap();
+    assert_eq!(u.method(), "tasks/update");
+    net.h(0)
+        .error(&u, 200, -32602, "invalid inputResponses", None);
+    net.settle();
+    // Whatever else happens, the rejected answer is not sent again.
+    for _ in 0..3 {
+        let ups: Vec<Sent> = net.h(0).outbox.drain(..).collect();
+        for s in &ups {
+            if s.method() == "tasks/update" {
+                net.h(0)
+                    .error(s, 200, -32602, "invalid inputResponses", None);
+            } else {
+                net.h(0).outbox.push_back(s.clone());
+            }
+        }
+        net.settle();
+    }
+    assert_eq!(
+        net.sent_all("tasks/update"),
+        1,
+        "the rejected answer went out again"
+    );
+    // The next poll still lists k1: the follower asks the person again.
+    net.advance(1000);
+    net.answer_polls(&asking("t1", &["k1"]));
+    assert_eq!(net.sent_all("tasks/update"), 1);
+    assert_eq!(open_keys(&net, 1), ["k1"], "k1 is asked again");
+    assert!(open_keys(&net, 0).is_empty());
+    let (ask, _) = net.open_asks(1)[0].clone();
+    net.answer(1, ask, accept("Bea"));
+    assert_eq!(net.sent(0, "tasks/update"), 2);
+    let u = net.h(0).outbox.pop_back().unwrap();
+    assert_eq!(u.params()["inputResponses"]["k1"], accept("Bea"));
+}

@@ -146,6 +146,13 @@ impl Driver {
             p.leader_has.remove(k);
             self.acked.insert(k.to_string());
         }
+        // Rule 8: an answer the server rejected goes back; the key is presented again
+        // when a poll still lists it (not handed to the leader again: audit r1's loop).
+        for k in strings(m.get("rejected")) {
+            if self.answered.remove(k).is_some() {
+                self.presented.remove(k);
+            }
+        }
         p.leader_has.clear();
         p.elsewhere.clear();
         for k in strings(m.get("pending")) {

@@ -30,7 +30,8 @@
 //!   bookkeeping (one update in flight, re-sends decided by its polls): two contexts
 //!   sending updates would each keep half of it. A follower keeps its answer until the
 //!   leader reports it acknowledged, and hands it to a new leader, so an answer survives a
-//!   leader that went away before sending it.
+//!   leader that went away before sending it. An answer the server rejected is listed as
+//!   such (`keys`: `rejected`): its holder asks again rather than hand it over again (rule 8).
 //! - **Liveness.** Each context holds a lock of its own for its whole life
 //!   ([`context_lock`]); the leader waits for the lock of each follower it knows, and
 //!   getting it means that follower is gone (closed without a `bye`, or crashed).
@@ -146,6 +147,10 @@ pub(super) struct PeerTask {
     elsewhere: SortedSet<String>,
     /// Follower: the keys the leader holds an answer for (not handed to it again).
     leader_has: SortedSet<String>,
+    /// Leader: keys whose answer the server rejected (rule 8), listed in `keys` until
+    /// answered again, so a follower holding that answer asks again instead of handing it
+    /// over again (which the leader, no longer holding it, would send again: a loop).
+    rejected: Vec<String>,
     /// When the task was last observed, by any context.
     last_obs_at: Option<Millis>,
     /// Leader: the last observation (its JSON text, for newcomers) and the last `keys`
@@ -166,6 +171,7 @@ impl PeerTask {
             presenters: List::new(),
             elsewhere: SortedSet::default(),
             leader_has: SortedSet::default(),
+            rejected: Vec::new(),
             last_obs_at: None,
             last_obs: None,
             last_keys: None,
@@ -262,6 +268,7 @@ impl Driver {
         };
         p.joined = false;
         p.leader = false;
+        p.rejected.clear();
         p.others.0.clear();
         p.last_keys = None;
         unlock(sh, task_lock(&sh.cfg.url, &self.id));
@@ -339,6 +346,17 @@ impl Driver {
             m.insert("data".into(), d.clone());
         }
         self.post(sh, "gone", m);
+    }
+
+    /// Leader: the server rejected these keys' answers (rule 8); the followers are told.
+    pub(super) fn peer_rejected(&mut self, keys: &[String]) {
+        if let Some(p) = self.peer.as_mut().filter(|p| p.joined && p.leader) {
+            for k in keys {
+                if !p.rejected.contains(k) {
+                    p.rejected.push(k.clone());
+                }
+            }
+        }
     }
 
     /// True when `key` may be presented here (always, when not coordinated).
@@ -441,7 +459,12 @@ impl Driver {
             return;
         }
         self.present(sh); // assigns the keys first (`peer_prepare`)
-        let Some(p) = self.peer.as_ref() else { return };
+        let Some(p) = self.peer.as_mut() else { return };
+        // A rejected key stays listed until it is answered again or no longer asked.
+        let (answered, outstanding) = (&self.answered, &self.outstanding);
+        p.rejected
+            .retain(|k| !answered.contains_key(k.as_str()) && outstanding.contains_key(k));
+        let p = &*p;
         let mut pending: Vec<&String> = self.answered.keys().chain(p.elsewhere.iter()).collect();
         pending.sort_unstable();
         let mut acked: Vec<&String> = self.acked.iter().collect();
@@ -458,6 +481,9 @@ impl Driver {
         m.insert("presenters".into(), Value::Object(presenters));
         m.insert("pending".into(), list(pending));
         m.insert("acked".into(), list(acked));
+        if !p.rejected.is_empty() {
+            m.insert("rejected".into(), list(p.rejected.iter().collect()));
+        }
         // Sent when it changed (the text of the same content is the same: sorted lists,
         // keys in the leader's order of the server's inputRequests).
         let text = json_text(&Value::Object(m.clone()));
