@@ -1028,3 +1028,48 @@ fn rule_8_a_followers_answer_rejected_by_the_server_is_asked_again_not_resent() 
     let u = net.h(0).outbox.pop_back().unwrap();
     assert_eq!(u.params()["inputResponses"]["k1"], accept("Bea"));
 }
+
+/// Audit r3: the leader presented k1 and sent the person's answer; its wait ended (or its
+/// tab went) before the update was acknowledged. The new leader's first poll still listed
+/// k1 and asked the person again: two answers reached the server. The leader's answers
+/// are known to every context (`keys`), so the new leader holds that answer as one whose
+/// update may be lost (rule 8): the same answer goes out again, nobody is asked again.
+#[test]
+fn rule_8_an_answer_in_flight_when_the_leader_goes_is_not_asked_again() {
+    let ways: [fn(&mut Net, OpId); 3] = [
+        |net, a| {
+            let now = net.now();
+            net.h(0).core.abort(a, Error::abort("done here"), now);
+            net.h(0).pump();
+            net.settle();
+        },
+        |net, _| net.close(0),
+        |net, _| net.crash(0),
+    ];
+    for (n, how) in ways.into_iter().enumerate() {
+        let (mut net, [a, b]) = two_waiting_on_input([true, true], &["k1"]);
+        assert_eq!(open_keys(&net, 0), ["k1"]);
+        let (ask, _) = net.open_asks(0)[0].clone();
+        net.answer(0, ask, accept("Ada"));
+        assert_eq!(net.sent(0, "tasks/update"), 1);
+        how(&mut net, a);
+        assert_eq!(net.leader("t1"), Some(1), "way {n}");
+        // The server has not applied the update yet: k1 is still listed.
+        for _ in 0..3 {
+            net.advance(1000);
+            net.answer_polls(&asking("t1", &["k1"]));
+        }
+        let k1_asks: usize = (0..2)
+            .map(|i| net.h(i).asks.iter().filter(|x| x.key == "k1").count())
+            .sum();
+        assert_eq!(k1_asks, 1, "way {n}: k1 was asked again");
+        assert_eq!(net.sent(1, "tasks/update"), 1, "way {n}");
+        let u = net.h(1).outbox.pop_back().unwrap();
+        assert_eq!(u.params()["inputResponses"]["k1"], accept("Ada"), "way {n}");
+        net.h(1).result(&u, json!({"resultType":"complete"}));
+        net.settle();
+        net.advance(1000);
+        net.answer_polls(&completed("t1", "ok"));
+        assert!(net.h(1).ok(b).is_object(), "way {n}");
+    }
+}

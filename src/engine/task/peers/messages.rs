@@ -153,6 +153,18 @@ impl Driver {
                 self.presented.remove(k);
             }
         }
+        // The leader's answers (checked: peer input), held as the leader's (`leader_has`):
+        // should it go with its update in flight, the next leader has them (rule 8).
+        if let Some(answers) = m.get("answers").and_then(Value::as_object) {
+            for (k, v) in answers {
+                if self.answered.contains_key(k) || self.acked.contains(k) {
+                    continue;
+                }
+                if let Some(Ok(v)) = self.outstanding.get(k).map(|r| check_answer(r, v)) {
+                    self.answered.insert(k.clone(), v);
+                }
+            }
+        }
         p.leader_has.clear();
         p.elsewhere.clear();
         for k in strings(m.get("pending")) {

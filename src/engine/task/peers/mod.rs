@@ -30,7 +30,8 @@
 //!   bookkeeping (one update in flight, re-sends decided by its polls): two contexts
 //!   sending updates would each keep half of it. A follower keeps its answer until the
 //!   leader reports it acknowledged, and hands it to a new leader, so an answer survives a
-//!   leader that went away before sending it. An answer the server rejected is listed as
+//!   leader that went away before sending it. The leader's `keys` carry the answers it
+//!   holds, so one in flight when it goes is not asked again either (rule 8). An answer the server rejected is listed as
 //!   such (`keys`: `rejected`): its holder asks again rather than hand it over again (rule 8).
 //! - **Liveness.** Each context holds a lock of its own for its whole life
 //!   ([`context_lock`]); the leader waits for the lock of each follower it knows, and
@@ -480,6 +481,12 @@ impl Driver {
             .collect();
         m.insert("presenters".into(), Value::Object(presenters));
         m.insert("pending".into(), list(pending));
+        // The answers themselves, so that whoever leads next holds them even when this
+        // context goes with its update in flight (closed, aborted, or its tab gone): the
+        // new leader treats them as a maybe-lost update (rule 8) instead of asking again.
+        if !self.answered.is_empty() {
+            m.insert("answers".into(), Value::Object(self.answered.clone()));
+        }
         m.insert("acked".into(), list(acked));
         if !p.rejected.is_empty() {
             m.insert("rejected".into(), list(p.rejected.iter().collect()));
