@@ -35,14 +35,15 @@ extern "C" {
 }
 
 /// The one JS callback of `peers.js` (`onEvent(kind, text)`): a message from another
-/// context (0), a lock granted (1). (This context's visibility is reported by
+/// context (0), a lock granted (1), a lock request refused (2: coordination ends, and the
+/// locks and channel are let go). (This context's visibility is reported by
 /// `web::visibility`.) Never called while the engine is borrowed: these events all
 /// arrive asynchronously.
 fn on_event(h: &Handle) -> Function {
     let weak = Rc::downgrade(h);
     let c = Closure::wrap(Box::new(move |kind: u32, text: String| {
         let Some(h) = weak.upgrade() else { return };
-        {
+        let refused = {
             let mut d = h.borrow_mut();
             if d.closed {
                 return;
@@ -50,8 +51,13 @@ fn on_event(h: &Handle) -> Function {
             let t = now();
             match kind {
                 0 => peer_message(&mut d.core, &text, t),
-                _ => d.core.on_peer_lock(&text, t),
+                1 => d.core.on_peer_lock(&text, t),
+                _ => d.core.on_peer_refused(&text, t),
             }
+            (kind == 2).then(|| d.peers.take()).flatten()
+        };
+        if let Some(p) = refused {
+            p.close_all();
         }
         pump(&h);
     }) as Box<dyn Fn(u32, String)>);

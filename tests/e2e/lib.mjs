@@ -65,9 +65,10 @@ const TYPES = {
 
 /**
  * A loopback static server: `mounts` maps URL prefixes to directories (longest first),
- * `extra` maps exact paths to JSON bodies. Resolves with `{ url, close() }`.
+ * `extra` maps exact paths to JSON bodies, `headers` are added to every file served.
+ * Resolves with `{ url, close() }`.
  */
-export function staticServer(mounts, extra = {}) {
+export function staticServer(mounts, extra = {}, headers = {}) {
   const entries = Object.entries(mounts).sort((a, b) => b[0].length - a[0].length);
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -86,7 +87,7 @@ export function staticServer(mounts, extra = {}) {
     }
     try {
       if (!file || !(await stat(file)).isFile()) throw new Error('not found');
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store', ...headers });
       res.end(await readFile(file));
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' });

@@ -10,13 +10,14 @@ export function tasksServer() {
   return mcpServer('MCP_TEST_URL', 'tests/servers/modern_server.py');
 }
 
-/** Serves `/pkg/` (the built package) and `/pages/` (tests/lifecycle/pages). */
+/** Serves `/pkg/` (the built package) and `/pages/` (tests/lifecycle/pages), readable from
+ * any origin: a sandboxed iframe (an opaque origin) loads the package with CORS. */
 export function pages(extraMounts = {}) {
   return staticServer({
     '/pkg/': join(ROOT, 'pkg'),
     '/pages/': join(ROOT, 'tests/lifecycle/pages'),
     ...extraMounts,
-  });
+  }, {}, { 'access-control-allow-origin': '*' });
 }
 
 /** `GET /debug/tasks` of the Python server: `{taskId: {tool, status, answers, gets, ...}}`. */

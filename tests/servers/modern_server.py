@@ -919,7 +919,9 @@ def main(argv: list[str] | None = None) -> int:
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
         allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
-        allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+        # "null": a sandboxed iframe's opaque origin (tests/lifecycle/peers.test.mjs: Web
+        # Locks refuse there). A loopback test server only.
+        allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*", "null"],
     )
     inner = mcp.streamable_http_app(transport_security=security, host=args.host, json_response=args.json_response)
     app = RecorderMiddleware(CORSMiddleware(tasks.asgi_lost_ack_middleware(inner)))

@@ -27,6 +27,16 @@ impl Core {
         }
     }
 
+    /// A Web Lock request was refused (not withdrawn): Web Locks exist but refuse this
+    /// context (a sandboxed iframe, an opaque origin). Coordination ends for the client's
+    /// life, with a warning; every task waited on is polled here, as when uncoordinated.
+    pub fn on_peer_refused(&mut self, why: &str, now: Millis) {
+        self.sh.now = self.sh.now.max(now);
+        for t in self.tasks.peer_refused(&mut self.sh, why) {
+            self.refresh_task(&t);
+        }
+    }
+
     /// A message another context posted on the channel (anything else is ignored).
     pub fn on_peer_message(&mut self, text: &str, now: Millis) {
         self.sh.now = self.sh.now.max(now);

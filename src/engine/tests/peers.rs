@@ -1073,3 +1073,43 @@ fn rule_8_an_answer_in_flight_when_the_leader_goes_is_not_asked_again() {
         assert!(net.h(1).ok(b).is_object(), "way {n}");
     }
 }
+
+/// Audit r4: in a sandboxed iframe (an opaque origin) `navigator.locks.request` rejects
+/// with SecurityError; the task's lock never came and nothing polled it. A refused lock
+/// ends coordination for the client (a warning) and the task is polled here.
+#[test]
+fn a_refused_lock_request_ends_coordination_and_the_task_is_polled_here() {
+    let mut h = Harness::new(cfg(true));
+    h.core.peer_setup("ctx-0", true);
+    h.pump();
+    let t = TaskRef {
+        task_id: "t1".into(),
+        seed: None,
+    };
+    let op = h
+        .core
+        .wait_task(t, Want::Task, &OpOptions::default(), h.now);
+    h.pump();
+    assert!(h.try_take().is_none(), "a follower does not poll");
+    assert!(h.core.task_polled_elsewhere("t1"));
+    h.core
+        .on_peer_refused("SecurityError: The request was denied.", h.now);
+    h.pump();
+    assert!(h.warnings.iter().any(|w| w.contains("not coordinated")));
+    assert!(!h.core.task_polled_elsewhere("t1"));
+    let s = h.take();
+    assert_eq!(s.method(), "tasks/get");
+    h.result(&s, completed("t1", "ok"));
+    assert!(h.ok(op).is_object());
+    // Nothing more is asked of the locks or the channel; later waits poll as uncoordinated.
+    let n = h.peer.len();
+    let t = TaskRef {
+        task_id: "t2".into(),
+        seed: None,
+    };
+    h.core
+        .wait_task(t, Want::Task, &OpOptions::default(), h.now);
+    h.pump();
+    assert_eq!(h.peer.len(), n);
+    assert_eq!(h.take().method(), "tasks/get");
+}

@@ -254,7 +254,8 @@ function isVisible() {
   return !!d && d.visibilityState !== 'hidden';
 }
 
-/** `onEvent(0, text)`: a message; `onEvent(1, name)`: a lock granted. Null when unavailable. */
+/** `onEvent(0, text)`: a message; `onEvent(1, name)`: a lock granted; `onEvent(2, why)`: a
+ * lock request refused (not withdrawn). Null when unavailable. */
 export function openPeers(channelName, onEvent) {
   if (!peersAvailable()) return null;
   return new Peers(channelName, onEvent);
@@ -264,6 +265,7 @@ class Peers {
   constructor(channelName, onEvent) {
     this.id = newId();
     this._onLock = (name) => onEvent(1, name);
+    this._onRefused = (why) => onEvent(2, why);
     this._held = new Map(); // name -> { abort: AbortController, release?: () => void }
     this._closed = false;
     this._channel = new BroadcastChannel(channelName);
@@ -287,7 +289,14 @@ class Peers {
         // Asynchronously: the engine may ask for other locks while handling the grant.
         queueMicrotask(() => { if (this._held.get(name) === entry) this._onLock(name); });
       });
-    }).catch(() => {}); // an aborted request rejects with AbortError
+    }).catch((e) => {
+      // AbortError: a request withdrawn (`unlock`). Anything else (SecurityError in a
+      // sandboxed iframe or an opaque origin) is Web Locks refusing this context: the
+      // engine stops coordinating and polls here (as oauthPeers goes on without locks).
+      if (this._closed || e?.name === 'AbortError') return;
+      this._held.delete(name);
+      this._onRefused(String(e?.message || e));
+    });
   }
 
   /** Releases lock `name`, or withdraws its pending request. */

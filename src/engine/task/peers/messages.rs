@@ -7,7 +7,7 @@ use crate::engine::actions::Action;
 use crate::engine::input_requests::check_answer;
 use crate::engine::shared::Shared;
 use crate::engine::task::{map_task_error, Driver, Note, TaskBook};
-use crate::error::Error;
+use crate::error::{sanitize, Error};
 use crate::json::RawJson;
 use crate::json::Value;
 use crate::protocol::codes::INVALID_PARAMS;
@@ -227,6 +227,34 @@ impl TaskBook {
         self.peers.me = Some(me.to_string());
         self.peers.visible = visible;
         lock(sh, context_lock(me));
+    }
+
+    /// A lock request was refused (`Core::on_peer_refused`): coordination is off for the
+    /// client's life, and the tasks that waited for their lock are polled here. Returns
+    /// the tasks touched.
+    pub(crate) fn peer_refused(&mut self, sh: &mut Shared, why: &str) -> Vec<String> {
+        if self.peers.me.take().is_none() {
+            return Vec::new();
+        }
+        sh.cfg.coordinated = false;
+        self.peers.watched.clear();
+        sh.push(Action::Warn {
+            message: format!(
+                "Web Locks refused a request ({}): tasks are not coordinated with other tabs or workers; this client polls its own",
+                sanitize(why, 200)
+            ),
+        });
+        let mut touched = Vec::new();
+        for d in self.drivers.values_mut() {
+            let Some(p) = d.peer.take() else { continue };
+            if p.joined && !p.leader && !d.waiters.is_empty() && d.poll.is_none() {
+                // A follower's only timer was the TTL backstop: it polls now.
+                d.next_poll = None;
+                d.poll_on_join(sh);
+            }
+            touched.push(d.id.clone());
+        }
+        touched
     }
 
     /// After any input touching task `id`: the leader's assignment goes out when it
