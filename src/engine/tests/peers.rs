@@ -1113,3 +1113,28 @@ fn a_refused_lock_request_ends_coordination_and_the_task_is_polled_here() {
     assert_eq!(h.peer.len(), n);
     assert_eq!(h.take().method(), "tasks/get");
 }
+
+/// Audit r6: a dedicated worker counts as visible for polling (no document) but not for
+/// dialogs. It announced only the second, so a hidden page leading a task a worker waits
+/// on polled at the hidden rate (or not at all), as if nobody could see it.
+#[test]
+fn a_worker_follower_keeps_a_hidden_leader_at_the_visible_rate() {
+    let mut net = Net::new(1, true);
+    // A worker: not hidden (polling), not visible for dialogs.
+    net.add(true, false);
+    net.wait(0, "t1");
+    net.wait(1, "t1");
+    assert_eq!(net.leader("t1"), Some(0));
+    let now = net.now();
+    net.h(0).core.set_hidden(true, now);
+    net.h(0).core.set_peer_visible(false, now);
+    net.settle();
+    let polls = run_working(&mut net, 10);
+    assert!(
+        (10..=11).contains(&polls),
+        "{polls} polls in 10 s while a worker waits"
+    );
+    // Questions still go to the leader (nobody can show them; the worker has no dialogs).
+    net.answer_polls(&asking("t1", &["k1"]));
+    assert!(open_keys(&net, 1).is_empty());
+}

@@ -53,12 +53,13 @@ impl Driver {
         match (t, p.leader) {
             ("hello", true) => {
                 let visible = m.get("visible").and_then(Value::as_bool).unwrap_or(false);
+                let polling = m.get("polling").and_then(Value::as_bool).unwrap_or(visible);
                 if p.others.0.len() >= MAX_OTHERS && p.others.get(from).is_none() {
                     return; // a flood of made-up contexts
                 }
                 // A visible follower makes the task visible (`peer_visible_elsewhere`):
                 // the next poll is planned again (`schedule`).
-                p.others.insert(from.to_string(), visible);
+                p.others.insert(from.to_string(), (visible, polling));
                 p.last_keys = None;
                 self.post_obs(sh);
                 self.replan(sh, was_hidden);

@@ -17,7 +17,7 @@
 //!   applies an `obs` newer than its own): the poll rate stays one context's, with no gap
 //!   beyond the interval.
 //! - **Newcomers.** BroadcastChannel queues nothing, so a follower says `hello` (with its
-//!   visibility) when it joins and whenever it hears a leader it has not greeted; the
+//!   visibility for dialogs and for polling: a worker has the second only) when it joins and whenever it hears a leader it has not greeted; the
 //!   leader answers with its last observation and the key assignment.
 //! - **Dialogs.** The leader assigns each outstanding input key to one *presenter* among
 //!   the waiting contexts: the current one while it still waits and is visible (or none
@@ -140,8 +140,10 @@ pub(super) struct PeerTask {
     leader: bool,
     /// Follower: the context whose messages it last applied (greeted with `hello`).
     heard: Option<String>,
-    /// Leader: the other waiting contexts and whether each is visible.
-    others: List<bool>,
+    /// Leader: the other waiting contexts and, for each, whether it is visible for dialogs
+    /// and whether for polling (a dedicated worker is the second only: it has no document,
+    /// and its waits count as someone watching).
+    others: List<(bool, bool)>,
     /// Who presents each outstanding key.
     presenters: List<String>,
     /// Keys answered in another context and not yet acknowledged: never presented here.
@@ -187,14 +189,14 @@ impl PeerTask {
         if ctx == self.me {
             Some(self.visible)
         } else {
-            self.others.get(ctx).copied()
+            self.others.get(ctx).map(|v| v.0)
         }
     }
 
     /// Leader: the presenter of a key, keeping the current one while it still waits and
     /// is visible, or while no waiting context is visible.
     fn choose(&self, current: Option<&String>) -> String {
-        let any_visible = self.visible || self.others.0.iter().any(|(_, v)| *v);
+        let any_visible = self.visible || self.others.0.iter().any(|(_, v)| v.0);
         if let Some(c) = current {
             if let Some(vis) = self.visible_of(c) {
                 if vis || !any_visible {
@@ -209,7 +211,7 @@ impl PeerTask {
         self.others
             .0
             .iter()
-            .filter(|(_, v)| *v)
+            .filter(|(_, v)| v.0)
             .map(|(c, _)| c)
             .min()
             .cloned()
@@ -233,6 +235,8 @@ impl Driver {
         let visible = self.peer.as_ref().is_some_and(|p| p.visible);
         let mut m = Map::new();
         m.insert("visible".into(), visible.into());
+        // For polling (`peer_visible_elsewhere`): not hidden, a worker included.
+        m.insert("polling".into(), (!sh.presence.hidden).into());
         self.post(sh, "hello", m);
     }
 
@@ -283,7 +287,7 @@ impl Driver {
     pub(super) fn peer_visible_elsewhere(&self) -> bool {
         self.peer
             .as_ref()
-            .is_some_and(|p| p.joined && p.leader && p.others.0.iter().any(|(_, v)| *v))
+            .is_some_and(|p| p.joined && p.leader && p.others.0.iter().any(|(_, v)| v.1))
     }
 
     /// A follower: coordinated and not holding the lock (polls and updates are the leader's).
@@ -540,7 +544,7 @@ impl Driver {
             .collect();
         for c in seen {
             if p.others.get(&c).is_none() {
-                p.others.insert(c, true);
+                p.others.insert(c, (true, true));
             }
         }
         let last = p.last_obs_at;
