@@ -75,7 +75,32 @@ impl Driver {
         // A poll started after an inconclusive update that still lists its keys: that
         // update was lost, and the answers go out again (without asking the host again).
         if fresh {
-            self.unsettled.clear();
+            // Before they go out again: an answer restored from the task store was not
+            // checked as a handler's is (the store is shared with other pages and scripts);
+            // one that does not fit the request listed now is dropped, and its key asked
+            // again below (README: answers are checked before they are sent).
+            let mut misfit = false;
+            for k in std::mem::take(&mut self.unsettled) {
+                let checked = match (self.outstanding.get(&k), self.answered.get(k.as_str())) {
+                    (Some(r), Some(v)) => check_answer(r, v).ok(),
+                    _ => continue,
+                };
+                match checked {
+                    Some(v) => {
+                        self.answered.insert(k, v);
+                    }
+                    None => {
+                        self.answered.remove(k.as_str());
+                        self.presented.remove(&k);
+                        misfit = true;
+                    }
+                }
+            }
+            if misfit {
+                sh.push(Action::Warn {
+                    message: "a stored answer does not fit its request; it is asked again".into(),
+                });
+            }
         }
         // Rule 7: only keys never presented are presented.
         let new: Vec<InputRequest> = reqs

@@ -30,7 +30,9 @@
 //! answered are not stored, so a later wait presents them again (nobody answered them).
 //! Pending answers are treated like those of an inconclusive `tasks/update` (rule 8): the
 //! first poll decides; if it still lists a key, the stored answer goes out again without
-//! asking the host; if it no longer does, the server had it.
+//! asking the host (checked first against the request that poll lists, as any answer: one
+//! that does not fit is dropped with a warning and the key asked again); if it no longer
+//! does, the server had it.
 
 use super::{Driver, TaskBook};
 use crate::engine::actions::{Action, TaskView};
@@ -304,6 +306,8 @@ impl TaskBook {
         d.durable = true;
         d.acked = p.acked.into_iter().collect();
         // Rule 8: like the answers of an inconclusive update: the first poll decides.
+        // Checked against the request the first poll lists, before they go out
+        // (`Driver::on_inputs`).
         d.unsettled = p.pending.keys().cloned().collect();
         d.answered = p.pending;
         // What the store holds: a later change (or `store_answers` off) rewrites it.

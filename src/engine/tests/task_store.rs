@@ -603,3 +603,32 @@ fn store_answers_off_drops_answers_a_restored_record_held() {
     assert!(!all.contains("Ada"), "{all}");
     h2.core.abort(w, crate::error::Error::abort("x"), h2.now);
 }
+
+/// Audit r5: a stored pending answer was sent as stored after a reload, without the check
+/// every answer gets (README: answers are checked against `requestedSchema` before they
+/// are sent). One that does not fit its request, or answers no stored request, is dropped:
+/// the key is asked again when a poll lists it.
+#[test]
+fn a_restored_answer_that_does_not_fit_its_request_is_asked_again_not_sent() {
+    let mut h = Harness::new(cfg());
+    answered_unacked(&mut h);
+    let mut r = record(&mut h, "t1");
+    r["pending"] = json!({
+        "name": {"action":"accept","content":{"name":12345,"extra":{"nested":true}}},
+        "k_unknown": "garbage",
+    });
+    let mut h2 = Harness::new(cfg());
+    h2.core
+        .restore_task(&task_key(URL, "t1"), &r, h2.now)
+        .unwrap();
+    let w = wait(&mut h2, "t1");
+    let p = take_method(&mut h2, "tasks/get");
+    h2.result(&p, input_required("t1", json!({"name": elicit("who?")})));
+    assert_eq!(sent(&h2, "tasks/update"), 0, "an unchecked answer was sent");
+    assert_eq!(h2.asks.len(), 1, "the key is asked again");
+    let ask = h2.asks[0].id;
+    h2.answer(ask, Ok(accept("Bo")));
+    let u = take_method(&mut h2, "tasks/update");
+    assert_eq!(u.params()["inputResponses"], json!({"name": accept("Bo")}));
+    h2.core.abort(w, crate::error::Error::abort("x"), h2.now);
+}
