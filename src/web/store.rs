@@ -1,6 +1,7 @@
 //! Durable tasks (issue 13) in the shell: the `taskStore` and `storeAnswers` options, the
 //! engine's `StoreTask` / `ForgetTask` actions performed on the store (fire and forget:
-//! failures become one warning and a fallback to memory, in `js/contexts.js`), and
+//! failures become one warning, and memory keeps what the store did not, per change, in
+//! `js/contexts.js`), and
 //! `resumeTasks()`. What is stored and when is the engine's (`engine::task::store`).
 
 use crate::engine::RestoreSkip;

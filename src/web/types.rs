@@ -132,7 +132,8 @@ export interface McpClientOptions {
   auth?: AuthOptions;
   /** Durable tasks: where tasks are kept so that `resumeTasks()` finds them after a reload.
    * Default `'indexeddb'` where IndexedDB exists, else `'memory'`; `'none'` stores nothing.
-   * A store that fails falls back to memory with one `onWarning`. */
+   * What a store that fails does not keep is kept in memory, with one `onWarning`; the store
+   * is tried again for every change. */
   taskStore?: 'indexeddb' | 'memory' | 'none' | TaskStore;
   /** Keep answers sent but not yet acknowledged in the task store, to re-send them after a
    * reload (default true). `false`: answers are never written; such a question is asked

@@ -314,6 +314,35 @@ test('10c. a store whose put throws QuotaExceededError: a warning, the task goes
   await ctx.close();
 });
 
+test('10c2. one IndexedDB write fails (quota): tasks that end later are still removed from IndexedDB, nothing is resumed after a reload', async ({ browser, url, site }) => {
+  const ctx = await browser.newContext();
+  const tab = await openTab(ctx, site);
+  await makeClient(tab, url);
+  const r = await tab.evaluate(async () => {
+    const c = window.client;
+    const t1 = await c.callToolAsTask('task_slow', { ms: 1500 }); // written to IndexedDB
+    await new Promise((ok) => setTimeout(ok, 300));
+    // The next write fails once, as when the origin's quota is full.
+    const put = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function () {
+      IDBObjectStore.prototype.put = put;
+      throw new DOMException('the quota is exceeded', 'QuotaExceededError');
+    };
+    const t2 = await c.callToolAsTask('task_slow', { ms: 200 });
+    const done = await Promise.all([c.waitForTask(t1), c.waitForTask(t2)].map((p) => p.then((t) => t.status, (e) => e.name)));
+    return { done, warnings: window.warnings };
+  });
+  assert.deepEqual(r.done, ['completed', 'completed']);
+  assert.equal(r.warnings.length, 1, r.warnings.join('\n'));
+  assert.match(r.warnings[0], /QuotaExceededError/);
+  await until(async () => (await storeDump(tab)).length === 0, 'the finished tasks removed from IndexedDB', 3000);
+  await reload(tab);
+  await makeClient(tab, url);
+  const resumed = await tab.evaluate(async () => (await window.client.resumeTasks()).map((t) => `${t.taskId} ${t.status}`));
+  assert.deepEqual(resumed, [], 'finished tasks resumed again');
+  await ctx.close();
+});
+
 test('10d. IndexedDB unavailable (open throws, as in some private modes): a warning, memory', async ({ browser, url, site }) => {
   const ctx = await browser.newContext();
   const tab = await openTab(ctx, site);

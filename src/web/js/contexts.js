@@ -50,10 +50,11 @@ export function watchPresence(onChange) {
 // records: IndexedDB (database `mcp-wasm-client`, object store `tasks`), a Map
 // ('memory'), or the host's own object { get, put, delete, list } (sync or async).
 //
-// Nothing here throws at the client: a store that is unavailable or fails (private
-// browsing, QuotaExceededError, a blocked upgrade, a host object that throws) is replaced
-// by a Map for the rest of the client's life, with one warning. Writes of one key are
-// serialised, so an older put never lands after a newer one.
+// Nothing here throws at the client: what a store that is unavailable or fails (private
+// browsing, QuotaExceededError, a blocked upgrade, a host object that throws) does not
+// keep is kept in a Map, with one warning; the store is tried again for every change, so
+// a delete still reaches the records it holds. Writes of one key are serialised, so an
+// older put never lands after a newer one.
 
 const DB_NAME = 'mcp-wasm-client';
 const STORE_NAME = 'tasks';
@@ -138,22 +139,28 @@ class IdbBackend {
 export class TaskStore {
   constructor(backend, warn) {
     this.backend = backend;
+    // What the backend failed to keep. The backend is tried again for every operation and
+    // memory takes only what it refused: one failed write (a full quota) must not leave
+    // the records it holds behind, or the deletes of tasks that end later never reach it
+    // and the next page resumes finished tasks (README: a record is removed once a waiter
+    // received the outcome).
+    this.memory = new MemoryBackend();
     this.warn = warn;
+    this.warned = false;
     this.chains = new Map();
   }
 
-  // Runs `f` on the backend; when it throws or rejects, warns once, falls back to memory
-  // and runs `f` there (memory never fails).
-  run(what, f) {
-    const b = this.backend;
+  // Runs `f` on the backend: [true, result], or [false] when it throws or rejects (the
+  // first failure warns).
+  attempt(what, f) {
     let p;
-    try { p = Promise.resolve(f(b)); } catch (e) { p = Promise.reject(e); }
-    return p.catch((e) => {
-      if (this.backend === b && !(b instanceof MemoryBackend)) {
-        this.warn(`the task store failed (${what}: ${describe(e)}); tasks are kept in memory from now on`);
-        this.backend = new MemoryBackend();
+    try { p = Promise.resolve(f(this.backend)); } catch (e) { p = Promise.reject(e); }
+    return p.then((r) => [true, r], (e) => {
+      if (!this.warned) {
+        this.warned = true;
+        this.warn(`the task store failed (${what}: ${describe(e)}); what it cannot keep is kept in memory, and it is tried again for each change`);
       }
-      return f(this.backend);
+      return [false];
     });
   }
 
@@ -164,38 +171,55 @@ export class TaskStore {
     next.then(() => { if (this.chains.get(key) === next) this.chains.delete(key); });
   }
 
-  put(key, value) { this.serial(key, () => this.run('put', (b) => b.put(key, value))); }
-  remove(key) { this.serial(key, () => this.run('delete', (b) => b.delete(key))); }
+  put(key, value) {
+    this.serial(key, async () => {
+      const [ok] = await this.attempt('put', (b) => b.put(key, value));
+      if (ok) this.memory.delete(key);
+      else this.memory.put(key, value);
+    });
+  }
 
-  // Resolves to [key, value] pairs of the keys under `prefix` (never rejects). The host's
-  // list may give pairs or keys (then each is read with get); a string value is JSON.
+  remove(key) {
+    this.serial(key, () => {
+      this.memory.delete(key);
+      return this.attempt('delete', (b) => b.delete(key));
+    });
+  }
+
+  // Resolves to [key, value] pairs of the keys under `prefix` (never rejects): the
+  // backend's, and memory's in place of the backend's for the keys it holds (the later
+  // write: the backend refused it). The host's list may give pairs or keys (then each is
+  // read with get); a string value is JSON.
   async list(prefix) {
     await Promise.all([...this.chains.values()]);
-    let entries;
-    try { entries = await this.run('list', (b) => b.list(prefix)); } catch (e) { entries = []; }
+    let [, entries] = await this.attempt('list', (b) => b.list(prefix));
+    if (entries === undefined) entries = [];
     if (!Array.isArray(entries)) {
       this.warn('taskStore.list(prefix) did not give an array; nothing resumed');
       return [];
     }
+    const kept = this.memory.list(prefix);
+    const inMemory = new Set(kept.map(([k]) => k));
     const out = [];
     for (const e of entries) {
       let key, value;
       if (typeof e === 'string') {
         key = e;
-        try { value = await this.run('get', (b) => b.get(key)); } catch (err) { value = undefined; }
+        if (inMemory.has(key)) continue;
+        [, value] = await this.attempt('get', (b) => b.get(key));
       } else if (Array.isArray(e) && typeof e[0] === 'string') {
         [key, value] = e;
       } else {
         this.warn('taskStore.list(prefix) gave an entry that is neither a key nor a [key, value] pair; skipped');
         continue;
       }
-      if (!key.startsWith(prefix)) continue;
+      if (!key.startsWith(prefix) || inMemory.has(key)) continue;
       if (typeof value === 'string') {
         try { value = JSON.parse(value); } catch (err) { /* left as is: read as corrupt */ }
       }
       out.push([key, value]);
     }
-    return out;
+    return out.concat(kept);
   }
 }
 
