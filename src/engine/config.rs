@@ -120,6 +120,11 @@ pub struct Config {
     /// backstop once the server acknowledges them (`engine::task::push`). Off (the
     /// default here; `pushTasks: false` in JS): polling only.
     pub push_tasks: bool,
+    /// `taskScope`: who the tasks belong to, when one origin talks to one server URL as
+    /// several identities (two people signed in, in two tabs). It namespaces the task store's
+    /// keys and the coordination's channel and locks (`task_space`); `None`: one origin and
+    /// one server URL are one identity.
+    pub task_scope: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -230,6 +235,7 @@ impl Config {
             persist_tasks: true,
             store_answers: true,
             coordinated: false,
+            task_scope: None,
             push_tasks: false,
         }
     }
@@ -287,6 +293,13 @@ impl Config {
                 ));
             }
         }
+        if self
+            .task_scope
+            .as_ref()
+            .is_some_and(|s| s.is_empty() || s.len() > 200)
+        {
+            return Err(Error::config("taskScope must be 1 to 200 characters"));
+        }
         if self.limits.max_concurrent_inputs == 0 {
             return Err(Error::config("maxConcurrentInputs must be at least 1"));
         }
@@ -294,6 +307,17 @@ impl Config {
             validate_auth(a, self.authorization().is_some())?;
         }
         Ok(())
+    }
+
+    /// What the tasks of this client are kept and coordinated under: the server URL, or
+    /// with a `taskScope`, `<length>:<scope> <URL>` (a URL starts with a letter, so no scope
+    /// names the unscoped space, and the length keeps scopes apart). The task store's keys,
+    /// the channel and the task locks are built from it (`task::store`, `task::peers`).
+    pub(crate) fn task_space(&self) -> std::borrow::Cow<'_, str> {
+        match &self.task_scope {
+            None => std::borrow::Cow::Borrowed(&self.url),
+            Some(s) => std::borrow::Cow::Owned(format!("{}:{s} {}", s.len(), self.url)),
+        }
     }
 
     /// True when the tasks extension is declared.

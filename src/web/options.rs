@@ -175,6 +175,9 @@ pub(super) fn client_options(url: String, o: &JsValue) -> Result<(Config, Handle
     // Issue 14: push-driven tasks over one shared listen stream (`engine::task::push`),
     // the default ('auto'; `false` polls).
     cfg.push_tasks = v.get(24).as_bool() != Some(false);
+    // `taskScope`: the identity the tasks belong to (the store's keys, the channel and the
+    // locks; `Config::task_space`).
+    cfg.task_scope = v.get(25).as_string();
     cfg.validate().map_err(engine)?;
     if cfg.persist_tasks {
         let on_warning = h.on_warning.clone().map(JsValue::from).unwrap_or_default();

@@ -79,7 +79,7 @@ pub(super) fn setup(h: &Handle) {
         if !d.core.config().coordinated {
             return;
         }
-        d.core.config().url.clone()
+        d.core.config().task_space().into_owned()
     };
     let Some(p) = open_peers(&channel_name(&url), &on_event(h)) else {
         return;

@@ -102,6 +102,11 @@ export interface McpClientOptions {
    * context and shows each question in one (a visible one preferred); `'none'`: every client
    * polls and asks on its own. */
   coordination?: 'auto' | 'none';
+  /** Who the tasks belong to (1 to 200 characters; e.g. the signed-in user's id): tasks are
+   * stored, resumed and shared between tabs only among clients of the same scope (and the
+   * same server URL). Unset, one origin and one server URL are one identity: set it when
+   * several people (or accounts) may use one server URL from one origin. */
+  taskScope?: string;
   /** Push-driven tasks: tasks you wait on are listened for on one shared
    * `subscriptions/listen` stream (`notifications/tasks`); once the server acknowledges a
    * task, `tasks/get` is only a backstop (at most once per `max(pollIntervalMs, 60 s)`, and

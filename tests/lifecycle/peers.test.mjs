@@ -336,6 +336,36 @@ test('3: in a sandboxed iframe Web Locks refuse: the client warns and polls its 
   }
 });
 
+test('3: taskScope keeps identities apart: store, channel and locks are per scope', async (env) => {
+  const context = await env.browser.newContext();
+  try {
+    const [a, b, c] = [await openTab(context, env.site), await openTab(context, env.site), await openTab(context, env.site)];
+    const make = (tab, taskScope) => tab.evaluate(({ url, taskScope }) => {
+      window.client = new window.mcp.McpClient(url, { extensions: ['io.modelcontextprotocol/tasks'], pushTasks: false, taskScope });
+    }, { url: env.mcpUrl, taskScope });
+    await make(a, 'alice');
+    await make(b, 'bob');
+    await make(c, 'alice');
+    const json = await startTask(a, 'task_paced', { ms: 4000 });
+    await a.evaluate((json) => { window.client.waitForTask(json).catch(() => {}); }, json);
+    await until(async () => (await pollsOf(env.mcpUrl, json.taskId)).length > 0, 'the first poll', 5000);
+    const resumed = (tab) => tab.evaluate(async () => (await window.client.resumeTasks()).map((t) => t.taskId));
+    assert.deepEqual(await resumed(b), [], "bob's page does not resume alice's task");
+    assert.deepEqual(await resumed(c), [json.taskId], "alice's other page does");
+    // Waiting on the same task: alice's other page follows alice's poller; bob's page does not.
+    const follows = (tab) => tab.evaluate(async (json) => {
+      const t = window.mcp.Task.fromJSON(json);
+      window.client.waitForTask(t).catch(() => {});
+      await new Promise((ok) => setTimeout(ok, 300));
+      return window.client.isPolledElsewhere(t);
+    }, json);
+    assert.equal(await follows(c), true);
+    assert.equal(await follows(b), false);
+  } finally {
+    await context.close();
+  }
+});
+
 await run(async () => {
   const [mcpUrl, site, browser] = await Promise.all([tasksServer(), pages(), launchBrowser()]);
   return { mcpUrl, site, browser };

@@ -144,6 +144,12 @@ export async function everything(token: string, signal: AbortSignal): Promise<vo
   // @ts-expect-error pushTasks is 'auto' or false
   const badPush: McpClientOptions = { pushTasks: true };
   void badPush;
+  // Tasks scoped to an identity: a string.
+  const scoped: McpClientOptions = { taskScope: 'user-42' };
+  void scoped;
+  // @ts-expect-error taskScope is a string
+  const badScope: McpClientOptions = { taskScope: 42 };
+  void badScope;
   // @ts-expect-error taskStore is one of three names or a store object
   const badStore: McpClientOptions = { taskStore: 'localStorage' };
   void badStore;

@@ -10,7 +10,7 @@ use crate::time::Millis;
 impl Core {
     /// The prefix of this server's keys in the task store (what `resumeTasks` lists).
     pub fn task_store_prefix(&self) -> String {
-        key_prefix(&self.sh.cfg.url)
+        key_prefix(&self.sh.cfg.task_space())
     }
 
     /// A record read back from the task store under `key`: seeds the task's driver so

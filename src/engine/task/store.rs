@@ -6,7 +6,8 @@
 //! resume after a crash or restart". The engine decides what is stored and when; the shell
 //! only performs [`Action::StoreTask`] / [`Action::ForgetTask`] and lists records back.
 //!
-//! **Key**: `mcp-tasks/` + the percent-encoded server URL + `/` + the percent-encoded task
+//! **Key**: `mcp-tasks/` + the percent-encoded server URL (with a `taskScope`,
+//! `<length>:<scope> <URL>`: `Config::task_space`) + `/` + the percent-encoded task
 //! id ([`task_key`]); [`key_prefix`] is what the shell lists for one server. The key has no
 //! version, so a record of a newer format is still listed (and skipped with a warning).
 //!
@@ -150,7 +151,7 @@ impl Driver {
         if self.done.is_some() {
             if self.stored.take().is_some() {
                 sh.push(Action::ForgetTask {
-                    key: task_key(&sh.cfg.url, &self.id),
+                    key: task_key(&sh.cfg.task_space(), &self.id),
                 });
             }
             return;
@@ -164,7 +165,7 @@ impl Driver {
         }
         self.stored = Some(rec.clone());
         sh.push(Action::StoreTask {
-            key: task_key(&sh.cfg.url, &self.id),
+            key: task_key(&sh.cfg.task_space(), &self.id),
             value: rec,
         });
     }
@@ -256,7 +257,7 @@ impl TaskBook {
         }
         if sh.cfg.persist_tasks {
             sh.push(Action::ForgetTask {
-                key: task_key(&sh.cfg.url, id),
+                key: task_key(&sh.cfg.task_space(), id),
             });
         }
     }
@@ -275,7 +276,7 @@ impl TaskBook {
         if p.handle.server_url != sh.cfg.url {
             return Err(RestoreSkip::OtherServer(p.handle.server_url));
         }
-        if key != task_key(&sh.cfg.url, &id) {
+        if key != task_key(&sh.cfg.task_space(), &id) {
             return Err(corrupt("its key does not name its task"));
         }
         let forget = |sh: &mut Shared| {

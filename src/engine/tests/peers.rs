@@ -87,6 +87,8 @@ struct Net {
     answered: Vec<(usize, AskId)>,
     /// Contexts added from now on push tasks (issue 14, `Config::push_tasks`).
     push: bool,
+    /// Contexts added from now on have this `taskScope` (`Config::task_scope`).
+    scope: Option<String>,
     /// A context whose messages are held back (`hold`) and their texts, to deliver them
     /// after its lock actions: the browser orders neither before the other.
     held: Option<(usize, Vec<String>)>,
@@ -100,6 +102,7 @@ impl Net {
             posted: Vec::new(),
             answered: Vec::new(),
             push: false,
+            scope: None,
             held: None,
         };
         for _ in 0..n {
@@ -112,6 +115,7 @@ impl Net {
         let i = self.ctxs.len();
         let mut c = cfg(coordinated);
         c.push_tasks = self.push;
+        c.task_scope = self.scope.clone();
         let mut h = Harness::new(c);
         if let Some(c) = self.ctxs.iter().find(|c| c.alive) {
             h.now = c.h.now;
@@ -180,10 +184,13 @@ impl Net {
         panic!("peer actions never settle");
     }
 
-    /// A message from `i` reaches every other living context.
+    /// A message from `i` reaches every other living context on its channel
+    /// (`channel_name`: one per server URL and `taskScope`).
     fn deliver(&mut self, i: usize, text: &str) {
+        let channel = |c: &Ctx| c.h.core.config().task_space().into_owned();
+        let mine = channel(&self.ctxs[i]);
         for j in 0..self.ctxs.len() {
-            if j != i && self.ctxs[j].alive {
+            if j != i && self.ctxs[j].alive && channel(&self.ctxs[j]) == mine {
                 let now = self.ctxs[j].h.now;
                 self.ctxs[j].h.core.on_peer_message(text, now);
                 self.ctxs[j].h.pump();
@@ -1137,4 +1144,54 @@ fn a_worker_follower_keeps_a_hidden_leader_at_the_visible_rate() {
     // Questions still go to the leader (nobody can show them; the worker has no dialogs).
     net.answer_polls(&asking("t1", &["k1"]));
     assert!(open_keys(&net, 1).is_empty());
+}
+
+/// Audit r7: two tabs of one origin signed in as different people to one server URL shared
+/// the task store's keys, the channel and the task locks: one person's tab followed (and
+/// answered) the other's task. With `taskScope` (`Config::task_scope`) each identity has
+/// its own channel, locks and keys; without it nothing changes.
+#[test]
+fn a_task_scope_keeps_identities_apart() {
+    let mut net = Net::new(0, true);
+    net.scope = Some("alice".into());
+    net.add(true, false);
+    net.scope = Some("bob".into());
+    net.add(true, true);
+    net.wait(0, "t1");
+    net.wait(1, "t1");
+    // Two lock holders, two pollers: bob's tab does not follow alice's task.
+    let holders = net
+        .locks
+        .iter()
+        .filter(|(n, _)| n.contains(" task "))
+        .count();
+    assert_eq!(holders, 2);
+    assert_eq!(net.answer_polls(&asking("t1", &["k1"])), 2);
+    // Each presents its own question; nothing crosses.
+    assert_eq!(open_keys(&net, 0), ["k1"]);
+    assert_eq!(open_keys(&net, 1), ["k1"]);
+    // The store keys and the prefix a resume lists are the scope's.
+    let (a, b) = (
+        net.h(0).core.task_store_prefix(),
+        net.h(1).core.task_store_prefix(),
+    );
+    assert_ne!(a, b);
+    assert!(!a.starts_with(&crate::engine::task::store::key_prefix(
+        "http://mcp.test/mcp"
+    )));
+    // Unscoped, the keys are as before.
+    let h = Harness::new(cfg(true));
+    assert_eq!(
+        h.core.task_store_prefix(),
+        crate::engine::task::store::key_prefix("http://mcp.test/mcp")
+    );
+}
+
+#[test]
+fn a_task_scope_is_checked() {
+    for bad in ["", &"x".repeat(201)] {
+        let mut c = cfg(true);
+        c.task_scope = Some(bad.to_string());
+        assert_eq!(c.validate().unwrap_err().kind, ErrorKind::Config);
+    }
 }

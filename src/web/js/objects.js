@@ -441,6 +441,7 @@ export function clientOptions(o) {
     put(auth(field(o, 'auth')));
     put(oneOf(o, 'coordination', ['auto', 'none']));
     put(autoOr(o, 'pushTasks', ['auto', false]));
+    put(str(o, 'taskScope')); // 25
   } catch (e) {
     out[MISFIT] = out.length;
     out[MISFIT + 1] = e;

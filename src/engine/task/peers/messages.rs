@@ -309,7 +309,7 @@ impl TaskBook {
                     }
                 }
             }
-        } else if let Some(id) = name.strip_prefix(&task_lock(&sh.cfg.url, "")) {
+        } else if let Some(id) = name.strip_prefix(&task_lock(&sh.cfg.task_space(), "")) {
             match self.drivers.get_mut(id) {
                 Some(d) => {
                     d.peer_promote(sh);

@@ -70,7 +70,8 @@ const MAX_OTHERS: usize = 64;
 /// terminal status that makes the poll needless) can arrive just after the grant.
 const TAKEOVER_GRACE_MS: Millis = 100;
 
-/// The BroadcastChannel of the clients of one server.
+/// The BroadcastChannel of the clients of one server (`space`: `Config::task_space`, the
+/// URL or, with a `taskScope`, the scope and the URL).
 pub(crate) fn channel_name(url: &str) -> String {
     format!("{PREFIX} channel {url}")
 }
@@ -260,7 +261,7 @@ impl Driver {
         p.leader = false;
         p.heard = None;
         p.visible = peers.visible;
-        lock(sh, task_lock(&sh.cfg.url, &self.id));
+        lock(sh, task_lock(&sh.cfg.task_space(), &self.id));
         self.hello(sh);
         self.next_poll = self.peer_ttl(sh);
         true
@@ -276,7 +277,7 @@ impl Driver {
         p.rejected.clear();
         p.others.0.clear();
         p.last_keys = None;
-        unlock(sh, task_lock(&sh.cfg.url, &self.id));
+        unlock(sh, task_lock(&sh.cfg.task_space(), &self.id));
         self.post(sh, "bye", Map::new());
     }
 
@@ -514,7 +515,7 @@ impl Driver {
         let Some(p) = self.peer.as_mut() else { return };
         if !p.joined || p.leader {
             if !p.joined {
-                unlock(sh, task_lock(&sh.cfg.url, &self.id));
+                unlock(sh, task_lock(&sh.cfg.task_space(), &self.id));
             }
             return;
         }
