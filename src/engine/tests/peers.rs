@@ -841,6 +841,12 @@ fn garbage_messages_are_ignored() {
         json!({"v":1,"t":"obs","from":"x","task":"t1","obs":{"taskId":"t1"}}).to_string(),
         json!({"v":1,"t":"obs","from":"x","task":"t1","obs":"nope","at":"z"}).to_string(),
         json!({"v":1,"t":"keys","from":"x","task":"t1","presenters":7,"acked":{"a":1}}).to_string(),
+        json!({"v":1,"t":"keys","from":"x","task":"t1","answers":5,"rejected":{"k1":1}})
+            .to_string(),
+        json!({"v":1,"t":"keys","from":"x","task":"t1","rejected":[1,null,"k1","zz"],
+               "answers":{"k1":{"action":"bogus"},"zz":accept("x"),"__proto__":null}})
+        .to_string(),
+        json!({"v":1,"t":"hello","from":"x","task":"t1","visible":"yes","polling":7}).to_string(),
         json!({"v":1,"t":"answer","from":"x","task":"t1","key":"k1","value":{"action":"bogus"}})
             .to_string(),
         json!({"v":1,"t":"answer","from":"x","task":"t1","key":"zz","value":accept("x")})
