@@ -308,29 +308,17 @@ test('3: in a sandboxed iframe Web Locks refuse: the client warns and polls its 
   try {
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
-    await page.goto(`${env.site.url}/pages/sandboxed.html`);
-    const frame = page.frames().find((f) => f !== page.mainFrame());
-    await frame.waitForFunction(() => window.mcpReady === true, null, { timeout: 15_000 });
-    // The premise: locks exist here and refuse.
-    const refused = await frame.evaluate(() => navigator.locks.request('x', () => 1).then(() => 'granted', (e) => e.name));
-    assert.equal(refused, 'SecurityError');
-    const res = await frame.evaluate(async (url) => {
-      const warnings = [];
-      const c = new window.mcp.McpClient(url, {
-        extensions: ['io.modelcontextprotocol/tasks'], pushTasks: false, onWarning: (m) => warnings.push(String(m)),
-      });
-      const t = await c.callToolAsTask('task_paced', { ms: 1000 });
-      try {
-        const r = await c.waitForTask(t, { timeoutMs: 5000 });
-        return { status: r.status, warnings };
-      } catch (e) {
-        return { error: `${e.name}: ${e.message}`, warnings };
-      } finally {
-        c.close();
-      }
-    }, env.mcpUrl);
+    await page.goto(`${env.site.url}/pages/sandboxed.html?url=${encodeURIComponent(env.mcpUrl)}`);
+    await page.waitForFunction(() => window.sandboxed !== undefined, null, { timeout: 15_000 });
+    const res = await page.evaluate(() => window.sandboxed);
+    // The premise, in Chromium: locks exist in the frame and refuse. (Another engine may
+    // grant or lack them there; the task must complete all the same.)
+    const engine = process.env.BROWSER_ENGINE || 'chromium';
+    if (engine === 'chromium') assert.equal(res.locks, 'SecurityError', JSON.stringify(res));
     assert.equal(res.status, 'completed', JSON.stringify(res));
-    assert.ok(res.warnings.some((w) => /not coordinated/.test(w)), JSON.stringify(res.warnings));
+    if (res.locks === 'SecurityError') {
+      assert.ok(res.warnings.some((w) => /not coordinated/.test(w)), JSON.stringify(res.warnings));
+    }
   } finally {
     await context.close();
   }
