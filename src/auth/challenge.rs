@@ -175,14 +175,21 @@ pub(crate) fn parse(header: &str) -> Vec<Challenge> {
     out
 }
 
-/// The `Bearer` challenge of a header (else its `DPoP` one, RFC 9449 §7.1, which has the
-/// same parameters), if there is one.
-pub(crate) fn bearer(header: &str) -> Option<Bearer> {
+/// The `Bearer` challenge of a header and its `DPoP` one (RFC 9449 §7.1: the same
+/// parameters), the one of the scheme the client's token uses first (`dpop`): a server
+/// that accepts both may send both, and its `error` (a step-up's `insufficient_scope`) is
+/// on the challenge of the scheme the request used.
+pub(crate) fn bearer(header: &str, dpop: bool) -> Option<Bearer> {
     let all = parse(header);
+    let (first, then) = if dpop {
+        ("dpop", "bearer")
+    } else {
+        ("bearer", "dpop")
+    };
     let c = all
         .iter()
-        .find(|c| c.scheme.eq_ignore_ascii_case("bearer"))
-        .or_else(|| all.iter().find(|c| c.scheme.eq_ignore_ascii_case("dpop")))?;
+        .find(|c| c.scheme.eq_ignore_ascii_case(first))
+        .or_else(|| all.iter().find(|c| c.scheme.eq_ignore_ascii_case(then)))?;
     let get = |n: &str| c.param(n).map(str::to_string);
     Some(Bearer {
         resource_metadata: get("resource_metadata"),
@@ -224,7 +231,7 @@ mod tests {
     #[test]
     fn sdk_style_bearer() {
         let h = r#"Bearer error="invalid_token", error_description="Missing Authorization header", resource_metadata="http://localhost:3000/.well-known/oauth-protected-resource/mcp""#;
-        let b = bearer(h).unwrap();
+        let b = bearer(h, false).unwrap();
         assert_eq!(b.error.as_deref(), Some("invalid_token"));
         assert_eq!(
             b.resource_metadata.as_deref(),
@@ -237,7 +244,7 @@ mod tests {
     #[test]
     fn spec_example_with_folding_and_scope() {
         let h = "Bearer error=\"insufficient_scope\",\n   scope=\"files:read files:write\",\tresource_metadata=\"https://mcp.example.com/.well-known/oauth-protected-resource\", error_description=\"a \\\"quoted\\\" word\"";
-        let b = bearer(h).unwrap();
+        let b = bearer(h, false).unwrap();
         assert!(b.insufficient_scope());
         assert_eq!(b.scope.as_deref(), Some("files:read files:write"));
         assert_eq!(b.error_description.as_deref(), Some("a \"quoted\" word"));
@@ -251,7 +258,7 @@ mod tests {
         assert_eq!(all[0].param("realm"), Some("x"));
         assert_eq!(all[1].scheme, "Newauth");
         assert!(all[1].params.is_empty());
-        let b = bearer(h).unwrap();
+        let b = bearer(h, false).unwrap();
         assert_eq!(b.scope.as_deref(), Some("read"));
         assert_eq!(all[2].param("realm"), Some("r"));
     }
@@ -270,12 +277,19 @@ mod tests {
             "Bearer ===,,=",
         ] {
             let _ = parse(h);
-            let _ = bearer(h);
+            let _ = bearer(h, false);
             let _ = to_data(h);
         }
         let long = format!("Bearer scope=\"{}\"", "a".repeat(100_000));
-        assert!(bearer(&long).unwrap().scope.unwrap_or_default().len() <= MAX_VALUE);
-        assert!(bearer("Basic realm=x").is_none());
+        assert!(
+            bearer(&long, false)
+                .unwrap()
+                .scope
+                .unwrap_or_default()
+                .len()
+                <= MAX_VALUE
+        );
+        assert!(bearer("Basic realm=x", false).is_none());
     }
 
     /// Every string of up to 6 characters over the grammar's delimiters: no panic, and

@@ -178,7 +178,7 @@ fn cfg() -> AuthConfig {
 fn on401(header: &str) -> Trigger {
     Trigger {
         status: 401,
-        challenge: bearer(header),
+        challenge: bearer(header, false),
         ..Default::default()
     }
 }
@@ -461,7 +461,10 @@ fn step_up_asks_for_the_union_and_never_refreshes() {
     f.run(&mut a, on401("Bearer scope=\"mcp:basic\"")).unwrap();
     let t = Trigger {
         status: 403,
-        challenge: bearer("Bearer error=\"insufficient_scope\", scope=\"mcp:write\""),
+        challenge: bearer(
+            "Bearer error=\"insufficient_scope\", scope=\"mcp:write\"",
+            false,
+        ),
         sent_token: Some("tok-1".into()),
         legacy_fallback: false,
     };
@@ -816,7 +819,7 @@ fn a_stored_request_is_finished_by_the_next_client() {
     let mut a = Authorizer::new(c2, MCP);
     let t = Trigger {
         status: 403,
-        challenge: bearer("Bearer error=\"insufficient_scope\", scope=\"more\""),
+        challenge: bearer("Bearer error=\"insufficient_scope\", scope=\"more\"", false),
         ..Default::default()
     };
     let e = f.run(&mut a, t).unwrap_err();

@@ -300,7 +300,10 @@ impl Core {
         if self.auth.is_none() {
             return false;
         }
-        let bearer = head.www_authenticate.and_then(challenge::bearer);
+        let dpop = (self.sh.cfg.authorization()).is_some_and(|a| a.starts_with("DPoP "));
+        let bearer = head
+            .www_authenticate
+            .and_then(|w| challenge::bearer(w, dpop));
         if head.status == 403 && !bearer.as_ref().is_some_and(|b| b.insufficient_scope()) {
             return false;
         }

@@ -842,3 +842,30 @@ fn a_nonce_that_comes_with_an_invalid_token_refusal_is_carried_by_the_replay() {
     h.result(&again, done_result());
     h.ok(op);
 }
+
+/// RFC 9449 §7.1: a server that accepts both schemes may send both challenges. A 403 whose
+/// `insufficient_scope` is on the `DPoP` challenge, beside a plain `Bearer` one, is a
+/// step-up for a client holding a DPoP-bound token (the Bearer one was read first, so the
+/// refusal reached the caller as an HttpError 403 and no step-up ran).
+#[test]
+fn a_step_up_reads_the_challenge_of_the_scheme_the_token_uses() {
+    let mut h = harness(DpopMode::Auto);
+    let mut srv = DpopAs::new(Script {
+        algs: es256(),
+        ..Default::default()
+    });
+    authorized(&mut h, &mut srv);
+    let op = read(&mut h, "write");
+    let s = h.take();
+    assert_eq!(s.header("authorization"), Some("DPoP tok-1"));
+    let w = format!(
+        "Bearer realm=\"mcp\", DPoP algs=\"ES256\", error=\"insufficient_scope\", scope=\"mcp:write\", resource_metadata=\"{PRM}\""
+    );
+    crate::engine::tests::auth::refuse(&mut h, &s, 403, &w);
+    srv.serve(&mut h);
+    assert_eq!(srv.token_requests.len(), 2, "a second flow: the step-up");
+    let again = h.take();
+    assert_eq!(again.header("authorization"), Some("DPoP tok-2"));
+    h.result(&again, done_result());
+    h.ok(op);
+}
